@@ -1,0 +1,77 @@
+//! Choice sets: the allowed values of choice fields and their labels.
+
+/// A fixed set of `(value, label)` pairs, in the reference system's order.
+#[derive(Debug)]
+pub struct ChoiceSet {
+    pub choices: &'static [(&'static str, &'static str)],
+    pub values: &'static [&'static str],
+}
+
+impl ChoiceSet {
+    pub fn label(&self, value: &str) -> Option<&'static str> {
+        self.choices
+            .iter()
+            .find(|(v, _)| *v == value)
+            .map(|(_, l)| *l)
+    }
+
+    pub fn contains(&self, value: &str) -> bool {
+        self.values.contains(&value)
+    }
+}
+
+macro_rules! choice_set {
+    ($name:ident, [$(($v:literal, $l:literal)),+ $(,)?]) => {
+        pub static $name: ChoiceSet = ChoiceSet {
+            choices: &[$(($v, $l)),+],
+            values: &[$($v),+],
+        };
+    };
+}
+
+choice_set!(COMMUNITY_TYPE, [("egress", "Egress"), ("ingress", "Ingress")]);
+choice_set!(
+    ROUTING_POLICY_TYPE,
+    [
+        ("export-policy", "Export"),
+        ("import-policy", "Import"),
+        ("import-export-policy", "Import+Export"),
+    ]
+);
+choice_set!(IP_FAMILY, [("0", "All"), ("4", "IPv4"), ("6", "IPv6")]);
+choice_set!(
+    OBJECT_CHANGE_ACTION,
+    [("create", "Created"), ("update", "Updated"), ("delete", "Deleted")]
+);
+choice_set!(
+    COLOUR,
+    [
+        ("aa1409", "Dark Red"),
+        ("f44336", "Red"),
+        ("e91e63", "Pink"),
+        ("ffe4e1", "Rose"),
+        ("ff66ff", "Fuchsia"),
+        ("9c27b0", "Purple"),
+        ("673ab7", "Dark Purple"),
+        ("3f51b5", "Indigo"),
+        ("2196f3", "Blue"),
+        ("03a9f4", "Light Blue"),
+        ("00bcd4", "Cyan"),
+        ("009688", "Teal"),
+        ("00ffff", "Aqua"),
+        ("2f6a31", "Dark Green"),
+        ("4caf50", "Green"),
+        ("8bc34a", "Light Green"),
+        ("cddc39", "Lime"),
+        ("ffeb3b", "Yellow"),
+        ("ffc107", "Amber"),
+        ("ff9800", "Orange"),
+        ("ff5722", "Dark Orange"),
+        ("795548", "Brown"),
+        ("c0c0c0", "Light Grey"),
+        ("9e9e9e", "Grey"),
+        ("607d8b", "Dark Grey"),
+        ("111111", "Black"),
+        ("ffffff", "White"),
+    ]
+);

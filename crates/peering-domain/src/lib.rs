@@ -1,0 +1,15 @@
+//! The peering data model: resources described as data, values, choices, input validation.
+#![doc = include_str!("../README.md")]
+
+pub mod choices;
+pub mod errors;
+pub mod input;
+pub mod record;
+pub mod resources;
+pub mod spec;
+pub mod value;
+
+pub use errors::FieldErrors;
+pub use record::Record;
+pub use spec::{Field, Kind, ResourceSpec};
+pub use value::Value;

@@ -1,0 +1,132 @@
+//! Autonomous systems (spec 2.2, reference 3.1).
+
+use super::common::{CREATED, COMMENTS, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::routing::{COMMUNITY, ROUTING_POLICY};
+use crate::record::Record;
+use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
+
+fn routing_policy() -> &'static ResourceSpec {
+    &ROUTING_POLICY
+}
+
+fn community() -> &'static ResourceSpec {
+    &COMMUNITY
+}
+
+const MAX_PREFIXES: Kind = kinds::int(0, 2_147_483_647);
+
+pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "autonomoussystem",
+    path: "autonomous-systems",
+    name: "Autonomous System",
+    verbose_name: "autonomous system",
+    table: "autonomous_systems",
+    fields: &[
+        Field::new("asn", "ASN", kinds::int(1, 4_294_967_295))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("name", "Name", kinds::text(200)).required().filter(),
+        COMMENTS,
+        Field::new("irr_as_set", "IRR AS-SET", kinds::text(255))
+            .nullable()
+            .default(Default::Null)
+            .filter(),
+        Field::new("irr_as_set_extdb_sync", "IRR AS-SET sync", Kind::Bool)
+            .default(Default::Bool(true)),
+        Field::new("ipv6_max_prefixes", "IPv6 max prefix", MAX_PREFIXES)
+            .nullable()
+            .default(Default::Int(0))
+            .filter(),
+        Field::new("ipv6_max_prefixes_extdb_sync", "IPv6 max prefix sync", Kind::Bool)
+            .default(Default::Bool(true)),
+        Field::new("ipv4_max_prefixes", "IPv4 max prefix", MAX_PREFIXES)
+            .nullable()
+            .default(Default::Int(0))
+            .filter(),
+        Field::new("ipv4_max_prefixes_extdb_sync", "IPv4 max prefix sync", Kind::Bool)
+            .default(Default::Bool(true)),
+        Field::new(
+            "import_routing_policies",
+            "Import routing policies",
+            Kind::ManyToMany {
+                target: routing_policy,
+                table: "autonomous_system_import_routing_policies",
+                source: "autonomous_system_id",
+                target_column: "routing_policy_id",
+            },
+        )
+        .default(Default::EmptyList),
+        Field::new(
+            "export_routing_policies",
+            "Export routing policies",
+            Kind::ManyToMany {
+                target: routing_policy,
+                table: "autonomous_system_export_routing_policies",
+                source: "autonomous_system_id",
+                target_column: "routing_policy_id",
+            },
+        )
+        .default(Default::EmptyList),
+        Field::new(
+            "communities",
+            "Communities",
+            Kind::ManyToMany {
+                target: community,
+                table: "autonomous_system_communities",
+                source: "autonomous_system_id",
+                target_column: "community_id",
+            },
+        )
+        .default(Default::EmptyList),
+        Field::new("prefixes", "Prefixes", Kind::Json { object_only: false })
+            .nullable()
+            .read_only()
+            .default(Default::Null),
+        Field::new("affiliated", "Affiliated", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        LOCAL_CONTEXT_DATA,
+        TAGS,
+        CREATED,
+        UPDATED,
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .hidden(),
+    ],
+    ordering: &["asn", "affiliated"],
+    brief: &[
+        "id",
+        "url",
+        "display",
+        "asn",
+        "name",
+        "ipv6_max_prefixes",
+        "ipv4_max_prefixes",
+    ],
+    nested: &[
+        "id",
+        "url",
+        "display",
+        "asn",
+        "name",
+        "ipv6_max_prefixes",
+        "ipv4_max_prefixes",
+    ],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("irr_as_set"),
+        Search::IntEquals("asn"),
+    ],
+    display,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+/// "AS{asn} - {name}", as the reference renders it.
+fn display(spec: &ResourceSpec, r: &Record) -> String {
+    format!("AS{} - {}", r.int(spec, "asn"), r.text(spec, "name"))
+}

@@ -1,0 +1,97 @@
+//! Change records (reference 1.8 and 3.20): read-only through the API.
+
+use super::user::USER;
+use crate::choices::OBJECT_CHANGE_ACTION;
+use crate::record::Record;
+use crate::spec::{kinds, ChoiceRender, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search};
+
+fn user() -> &'static ResourceSpec {
+    &USER
+}
+
+pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "objectchange",
+    path: "object-changes",
+    name: "Object Change",
+    verbose_name: "object change",
+    table: "object_changes",
+    fields: &[
+        Field::new("time", "Time", Kind::Time).read_only().filter(),
+        Field::new(
+            "user",
+            "User",
+            Kind::ForeignKey {
+                target: user,
+                on_delete: OnDelete::SetNull,
+            },
+        )
+        .nullable()
+        .read_only()
+        .filter(),
+        Field::new("user_name", "User name", kinds::text(150)).read_only().filter(),
+        Field::new("request_id", "Request ID", Kind::Uuid).read_only().filter(),
+        Field::new(
+            "action",
+            "Action",
+            Kind::Choice {
+                set: &OBJECT_CHANGE_ACTION,
+                render: ChoiceRender::Object,
+            },
+        )
+        .read_only()
+        .filter(),
+        Field::new("changed_object_type", "Changed object type", kinds::text(100))
+            .read_only()
+            .filter(),
+        Field::new("changed_object_id", "Changed object ID", kinds::int(0, i64::MAX))
+            .read_only()
+            .filter(),
+        Field::new("prechange_data", "Pre-change data", Kind::Json { object_only: false })
+            .nullable()
+            .read_only(),
+        Field::new("postchange_data", "Post-change data", Kind::Json { object_only: false })
+            .nullable()
+            .read_only(),
+        Field::new("object_repr", "Object representation", kinds::text(200))
+            .read_only()
+            .filter()
+            .hidden(),
+    ],
+    ordering: &["-time"],
+    brief: &["id", "url", "display", "action"],
+    nested: &["id", "url", "display", "action"],
+    search: &[Search::Contains("user_name"), Search::Contains("object_repr")],
+    display,
+    change_logged: false,
+    writable: false,
+    extra_filters: &[ExtraFilter {
+        param: "user",
+        column: "user_name",
+        kind: Kind::Text {
+            max_len: None,
+            ci: false,
+            format: crate::spec::TextFormat::Plain,
+        },
+    }],
+    has_timestamps: false,
+};
+
+/// "{app} | {verbose name} {object} {created|updated|deleted} by {user}".
+fn display(spec: &ResourceSpec, r: &Record) -> String {
+    let content_type = r.text(spec, "changed_object_type");
+    let (app, verbose) = match super::by_content_type(content_type) {
+        Some(target) => (target.app, target.verbose_name),
+        None => (content_type, ""),
+    };
+    let verb = match r.text(spec, "action") {
+        "create" => "created",
+        "update" => "updated",
+        _ => "deleted",
+    };
+    format!(
+        "{app} | {verbose} {} {verb} by {}",
+        r.text(spec, "object_repr"),
+        r.text(spec, "user_name")
+    )
+}

@@ -1,0 +1,117 @@
+//! Routing policies and BGP communities (reference 3.3, 3.4).
+
+use super::common::{display_name, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
+use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec, Search};
+
+const ORG_SEARCH: &[Search] = &[
+    Search::Contains("name"),
+    Search::Contains("slug"),
+    Search::Contains("description"),
+];
+
+fn community() -> &'static ResourceSpec {
+    &COMMUNITY
+}
+
+pub static COMMUNITY: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "community",
+    path: "communities",
+    name: "Community",
+    verbose_name: "community",
+    table: "communities",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
+        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        DESCRIPTION,
+        Field::new("value", "Value", kinds::text(50)).required().filter(),
+        Field::new(
+            "type",
+            "Type",
+            Kind::Choice {
+                set: &COMMUNITY_TYPE,
+                render: ChoiceRender::Raw,
+            },
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
+        COMMENTS,
+        LOCAL_CONTEXT_DATA,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["value", "name"],
+    brief: &["id", "url", "display", "name", "slug", "value", "type"],
+    nested: &["id", "url", "display", "name", "slug", "value", "type"],
+    search: ORG_SEARCH,
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "routingpolicy",
+    path: "routing-policies",
+    name: "Routing Policy",
+    verbose_name: "routing policy",
+    table: "routing_policies",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
+        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        DESCRIPTION,
+        Field::new(
+            "type",
+            "Type",
+            Kind::Choice {
+                set: &ROUTING_POLICY_TYPE,
+                render: ChoiceRender::Raw,
+            },
+        )
+        .default(Default::Text("import-policy"))
+        .filter(),
+        Field::new("weight", "Weight", kinds::int(0, 32767))
+            .default(Default::Int(0))
+            .filter(),
+        Field::new(
+            "address_family",
+            "Address family",
+            Kind::Choice {
+                set: &IP_FAMILY,
+                render: ChoiceRender::RawInt,
+            },
+        )
+        .default(Default::Text("0"))
+        .filter(),
+        Field::new(
+            "communities",
+            "Communities",
+            Kind::ManyToMany {
+                target: community,
+                table: "routing_policy_communities",
+                source: "routing_policy_id",
+                target_column: "community_id",
+            },
+        )
+        .default(Default::EmptyList),
+        COMMENTS,
+        LOCAL_CONTEXT_DATA,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["-weight", "name"],
+    brief: &["id", "url", "display", "name", "slug", "type"],
+    nested: &["id", "url", "display", "name", "slug", "type"],
+    search: ORG_SEARCH,
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};

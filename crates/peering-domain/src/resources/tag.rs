@@ -1,0 +1,53 @@
+//! Tags (reference 3.18).
+
+use super::common::display_name;
+use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
+
+pub static TAG: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "tag",
+    path: "tags",
+    name: "Tag",
+    verbose_name: "tag",
+    table: "tags",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
+        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        Field::new("color", "Color", kinds::COLOR)
+            .default(Default::Text("9e9e9e"))
+            .filter(),
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new(
+            "tagged_items",
+            "Tagged items",
+            Kind::ReverseCount {
+                table: "tagged_items",
+                column: "tag_id",
+            },
+        )
+        .read_only(),
+        Field::new("created", "Created", Kind::Time)
+            .read_only()
+            .filter()
+            .hidden(),
+        Field::new("updated", "Updated", Kind::Time)
+            .read_only()
+            .filter()
+            .hidden(),
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "name", "slug", "color"],
+    nested: &["id", "url", "display", "name", "slug", "color"],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("slug"),
+        Search::Contains("description"),
+    ],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: false,
+};

@@ -1,0 +1,292 @@
+//! How a resource is declared: its fields, kinds, defaults, limits and presentation rules.
+
+use crate::choices::ChoiceSet;
+use crate::record::Record;
+
+/// What a resource's related objects do when it is deleted (the reference's on-delete rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDelete {
+    Cascade,
+    Protect,
+    SetNull,
+}
+
+/// Extra syntax a text field must follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    Plain,
+    /// Letters, numbers, underscores or hyphens.
+    Slug,
+    /// Six hexadecimal digits.
+    Color,
+}
+
+/// How a choice field is rendered on read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChoiceRender {
+    /// `{"value": …, "label": …}` (the reference's custom choice fields, e.g. `status`).
+    Object,
+    /// The raw string value (plain model choice fields, e.g. a community's `type`).
+    Raw,
+    /// The raw value as an integer (e.g. a routing policy's `address_family`).
+    RawInt,
+}
+
+/// The storage and wire kind of a field.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    Int {
+        min: i64,
+        max: i64,
+    },
+    /// Text; `ci` keeps a lower-cased copy so case-insensitive lookups mean the same on
+    /// both databases.
+    Text {
+        max_len: Option<usize>,
+        ci: bool,
+        format: TextFormat,
+    },
+    /// A UUID kept as its canonical text.
+    Uuid,
+    /// Read-only count of rows in `table` whose `column` points at this object.
+    ReverseCount {
+        table: &'static str,
+        column: &'static str,
+    },
+    Bool,
+    Choice {
+        set: &'static ChoiceSet,
+        render: ChoiceRender,
+    },
+    /// A JSON document; `object_only` rejects anything but an object (or null).
+    Json {
+        object_only: bool,
+    },
+    Time,
+    /// A foreign key, stored in column `<name>_id`.
+    ForeignKey {
+        target: fn() -> &'static ResourceSpec,
+        on_delete: OnDelete,
+    },
+    /// A many-to-many relation through `table (source, target)`.
+    ManyToMany {
+        target: fn() -> &'static ResourceSpec,
+        table: &'static str,
+        source: &'static str,
+        target_column: &'static str,
+    },
+    /// The generic tag relation (`tagged_items`).
+    Tags,
+}
+
+/// A default applied on create when the field is absent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Default {
+    /// No default: the field is required, or stays null.
+    None,
+    Null,
+    Bool(bool),
+    Int(i64),
+    Text(&'static str),
+    EmptyList,
+}
+
+/// One field of a resource.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    pub read_only: bool,
+    pub nullable: bool,
+    /// Whether an empty string is accepted.
+    pub blank: bool,
+    pub unique: bool,
+    pub default: Default,
+    /// Exposed as a list filter (with the lookups of its kind).
+    pub filter: bool,
+    /// Stored and filterable, but not part of the representation.
+    pub hidden: bool,
+    pub help: &'static str,
+}
+
+impl Field {
+    pub const fn new(name: &'static str, label: &'static str, kind: Kind) -> Field {
+        Field {
+            name,
+            label,
+            kind,
+            required: false,
+            read_only: false,
+            nullable: false,
+            blank: true,
+            unique: false,
+            default: Default::None,
+            filter: false,
+            hidden: false,
+            help: "",
+        }
+    }
+
+    pub const fn required(mut self) -> Self {
+        self.required = true;
+        self.blank = false;
+        self
+    }
+
+    pub const fn read_only(mut self) -> Self {
+        self.read_only = true;
+        self
+    }
+
+    pub const fn nullable(mut self) -> Self {
+        self.nullable = true;
+        self
+    }
+
+    pub const fn unique(mut self) -> Self {
+        self.unique = true;
+        self
+    }
+
+    pub const fn default(mut self, d: Default) -> Self {
+        self.default = d;
+        self
+    }
+
+    pub const fn filter(mut self) -> Self {
+        self.filter = true;
+        self
+    }
+
+    pub const fn hidden(mut self) -> Self {
+        self.hidden = true;
+        self
+    }
+
+    pub const fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+
+    /// The column holding this field in the resource's own table, if any.
+    pub fn is_column(&self) -> bool {
+        !matches!(
+            self.kind,
+            Kind::ManyToMany { .. } | Kind::Tags | Kind::ReverseCount { .. }
+        )
+    }
+
+    pub fn is_relation_list(&self) -> bool {
+        matches!(self.kind, Kind::ManyToMany { .. } | Kind::Tags)
+    }
+
+    pub fn writable(&self) -> bool {
+        !self.read_only && !self.hidden
+    }
+}
+
+/// One term of the free-text search `q`.
+#[derive(Debug, Clone, Copy)]
+pub enum Search {
+    /// Case-insensitive substring of a text field.
+    Contains(&'static str),
+    /// Equality with an integer field when `q` is an integer.
+    IntEquals(&'static str),
+}
+
+/// A filter on a column that is not itself a rendered field.
+#[derive(Debug, Clone, Copy)]
+pub struct ExtraFilter {
+    pub param: &'static str,
+    pub column: &'static str,
+    pub kind: Kind,
+}
+
+/// A resource: everything the generic machinery needs to store, filter and render it.
+#[derive(Debug)]
+pub struct ResourceSpec {
+    /// Application label, e.g. `peering`.
+    pub app: &'static str,
+    /// Model name as in content types, e.g. `autonomoussystem`.
+    pub model: &'static str,
+    /// Collection path segment, e.g. `autonomous-systems`.
+    pub path: &'static str,
+    /// Human name used by OPTIONS, e.g. `Autonomous System`.
+    pub name: &'static str,
+    /// Verbose name used in messages, e.g. `autonomous system`.
+    pub verbose_name: &'static str,
+    pub table: &'static str,
+    pub fields: &'static [Field],
+    /// Default ordering (field names, `-` for descending); `id` is always appended.
+    pub ordering: &'static [&'static str],
+    /// Field names of the brief form (may include `id`, `url`, `display`).
+    pub brief: &'static [&'static str],
+    /// Field names of the nested form used inside other objects.
+    pub nested: &'static [&'static str],
+    pub search: &'static [Search],
+    pub display: fn(&ResourceSpec, &Record) -> String,
+    /// Whether writes are recorded as object changes.
+    pub change_logged: bool,
+    /// Whether the resource accepts writes through the API.
+    pub writable: bool,
+    /// Filters that are not a field of the representation: `(parameter, column, kind)`.
+    pub extra_filters: &'static [ExtraFilter],
+    /// Whether the representation carries `created` and `updated`.
+    pub has_timestamps: bool,
+}
+
+impl ResourceSpec {
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// `app.model`, the content type label used by change records and tags.
+    pub fn content_type(&self) -> String {
+        format!("{}.{}", self.app, self.model)
+    }
+}
+
+/// Shorthands for declaring fields.
+pub mod kinds {
+    use super::*;
+
+    pub const fn text(max_len: usize) -> Kind {
+        Kind::Text {
+            max_len: Some(max_len),
+            ci: true,
+            format: TextFormat::Plain,
+        }
+    }
+
+    pub const LONG_TEXT: Kind = Kind::Text {
+        max_len: None,
+        ci: false,
+        format: TextFormat::Plain,
+    };
+
+    pub const fn slug(max_len: usize) -> Kind {
+        Kind::Text {
+            max_len: Some(max_len),
+            ci: true,
+            format: TextFormat::Slug,
+        }
+    }
+
+    pub const COLOR: Kind = Kind::Text {
+        max_len: Some(6),
+        ci: false,
+        format: TextFormat::Color,
+    };
+
+    pub const fn int(min: i64, max: i64) -> Kind {
+        Kind::Int { min, max }
+    }
+
+    pub const JSON_OBJECT: Kind = Kind::Json { object_only: true };
+}
