@@ -6,7 +6,7 @@ use std::str::FromStr;
 /// A comparison applied to a field, spelled as the key suffix after `__`.
 ///
 /// A key without a suffix means [`Lookup::Exact`]; `field__exact` is accepted too.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lookup {
     /// Equal to one of the values.
     Exact,

@@ -1,1 +1,249 @@
-//! placeholder
+//! Storage of peeringd: one connection type over SQLite and PostgreSQL, migrations,
+//! queries derived from the resources' declarations, writes with their change records.
+#![doc = include_str!("../README.md")]
+
+mod changes;
+mod connection;
+mod error;
+mod query;
+mod schema;
+mod sql;
+pub mod testing;
+mod users;
+mod write;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use diesel::connection::Connection;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use peering_domain::input::Draft;
+use peering_domain::{Record, ResourceSpec};
+use peering_filter::{Catalog, Filter};
+
+pub use changes::ChangeContext;
+pub use connection::{Backend, Target};
+pub use error::Error;
+pub use query::{Page, Related, Window};
+pub use users::{NewToken, TokenRecord};
+
+use connection::{AnyConnection, Db, Pool};
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+/// A handle on the database; cheap to clone, shared by every request.
+#[derive(Clone)]
+pub struct Store {
+    pool: Pool,
+    backend: Backend,
+    queries: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("backend", &self.backend).finish()
+    }
+}
+
+/// Applies pending migrations; returns how many were applied.
+pub fn migrate(url: &str) -> Result<usize, Error> {
+    let target = Target::parse(url)?;
+    let map = |e: Box<dyn std::error::Error + Send + Sync>| Error::Backend(format!("migration failed: {e}"));
+    match target {
+        Target::Sqlite(path) => {
+            let mut c = diesel::sqlite::SqliteConnection::establish(&path)
+                .map_err(|e| Error::Unavailable(e.to_string()))?;
+            c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(map)
+        }
+        Target::Postgres(url) => {
+            let mut c = diesel::pg::PgConnection::establish(&url)
+                .map_err(|e| Error::Unavailable(e.to_string()))?;
+            c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()).map_err(map)
+        }
+    }
+}
+
+/// Names of the embedded migrations of each backend, for the drift check.
+pub fn migration_names() -> (Vec<String>, Vec<String>) {
+    let names = |m: &EmbeddedMigrations| -> Vec<String> {
+        use diesel::migration::MigrationSource;
+        MigrationSource::<diesel::sqlite::Sqlite>::migrations(m)
+            .map(|list| list.iter().map(|m| m.name().to_string()).collect())
+            .unwrap_or_default()
+    };
+    (names(&SQLITE_MIGRATIONS), names(&POSTGRES_MIGRATIONS))
+}
+
+impl Store {
+    /// Opens the database at `url`, applying pending migrations first.
+    pub fn open(url: &str, pool_size: u32) -> Result<Store, Error> {
+        migrate(url)?;
+        let target = Target::parse(url)?;
+        let backend = target.backend();
+        let pool = connection::build_pool(target, pool_size.max(1))?;
+        Ok(Store {
+            pool,
+            backend,
+            queries: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// How many SQL statements this store has run (for tests that count queries).
+    pub fn queries_executed(&self) -> u64 {
+        self.queries.load(Ordering::Relaxed)
+    }
+
+    /// The filter catalog of a resource.
+    pub fn catalog(spec: &ResourceSpec) -> Catalog<'static> {
+        schema::table(spec).catalog()
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        let mut conn = self.pool.get()?;
+        let mut db = match &mut *conn {
+            AnyConnection::Sqlite(c) => Db::Sqlite(c, &self.queries),
+            AnyConnection::Postgresql(c) => Db::Postgres(c, &self.queries),
+        };
+        f(&mut db)
+    }
+
+    /// Runs `f` in one transaction: everything it writes lands, or nothing does.
+    fn write<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        let mut conn = self.pool.get()?;
+        let counter = &self.queries;
+        match &mut *conn {
+            // IMMEDIATE takes the write lock up front, so two writers queue on the busy
+            // timeout instead of failing when a read lock would have to be upgraded.
+            AnyConnection::Sqlite(c) => {
+                c.immediate_transaction(|c| f(&mut Db::Sqlite(c, counter)))
+            }
+            AnyConnection::Postgresql(c) => c.transaction(|c| f(&mut Db::Postgres(c, counter))),
+        }
+    }
+
+    /// Whether the database answers.
+    pub fn ping(&self) -> bool {
+        self.read(|db| db.scalar(&sql::Sql::new("SELECT 1"))).is_ok()
+    }
+
+    pub fn list(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+        window: Window,
+    ) -> Result<Page, Error> {
+        self.read(|db| query::list(db, spec, filter, window))
+    }
+
+    pub fn get(
+        &self,
+        spec: &'static ResourceSpec,
+        id: i64,
+    ) -> Result<Option<(Record, Related)>, Error> {
+        self.read(|db| {
+            let (mut records, related) = query::by_ids(db, spec, &[id])?;
+            Ok(records.pop().map(|r| (r, related)))
+        })
+    }
+
+    /// Tag slugs among `slugs` that no tag has.
+    pub fn unknown_tags(&self, slugs: &[String]) -> Result<Vec<String>, Error> {
+        if slugs.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(|db| {
+            let mut sql = sql::Sql::new("SELECT slug FROM tags WHERE slug IN ");
+            sql.bind_list(slugs.iter().map(|s| sql::Bind::Text(s.clone())));
+            let known: Vec<String> = db
+                .load(&sql)?
+                .into_iter()
+                .filter_map(|mut r| r.take(0).into_text())
+                .collect();
+            Ok(slugs.iter().filter(|s| !known.contains(s)).cloned().collect())
+        })
+    }
+
+    /// Creates objects all-or-none and reads them back.
+    pub fn create(
+        &self,
+        spec: &'static ResourceSpec,
+        drafts: Vec<Draft>,
+        ctx: &ChangeContext,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        self.write(|db| {
+            let ids = write::create(db, spec, drafts, ctx)?;
+            read_back(db, spec, &ids)
+        })
+    }
+
+    /// Updates existing objects all-or-none (unknown ids are skipped) and reads them back.
+    pub fn update(
+        &self,
+        spec: &'static ResourceSpec,
+        items: Vec<(i64, Draft)>,
+        ctx: &ChangeContext,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        self.write(|db| {
+            let ids = write::update(db, spec, items, ctx)?;
+            read_back(db, spec, &ids)
+        })
+    }
+
+    /// Deletes objects all-or-none (unknown ids are skipped).
+    pub fn delete(
+        &self,
+        spec: &'static ResourceSpec,
+        ids: &[i64],
+        ctx: &ChangeContext,
+    ) -> Result<(), Error> {
+        self.write(|db| write::delete(db, spec, ids, ctx))
+    }
+
+    pub fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, Error> {
+        self.read(|db| users::token_by_hash(db, hash))
+    }
+
+    pub fn touch_token(&self, id: i64) -> Result<(), Error> {
+        self.read(|db| users::touch_token(db, id))
+    }
+
+    pub fn create_user(
+        &self,
+        username: &str,
+        password_hash: &str,
+        superuser: bool,
+    ) -> Result<i64, Error> {
+        self.write(|db| users::create_user(db, username, password_hash, superuser))
+    }
+
+    pub fn user_id(&self, username: &str) -> Result<Option<i64>, Error> {
+        self.read(|db| users::user_id(db, username))
+    }
+
+    pub fn count_users(&self) -> Result<i64, Error> {
+        self.read(users::count_users)
+    }
+
+    pub fn create_token(&self, token: &NewToken) -> Result<i64, Error> {
+        self.write(|db| users::create_token(db, token))
+    }
+}
+
+/// Reads written objects back in the order they were given.
+fn read_back(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<(Vec<Record>, Related), Error> {
+    let (records, related) = query::by_ids(db, spec, ids)?;
+    let ordered = ids
+        .iter()
+        .filter_map(|id| records.iter().find(|r| r.id == *id).cloned())
+        .collect();
+    Ok((ordered, related))
+}

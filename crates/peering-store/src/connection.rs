@@ -1,0 +1,170 @@
+//! One connection type over SQLite and PostgreSQL, its pool, and the handle queries run on.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{self, CustomizeConnection, ManageConnection};
+use diesel::sqlite::SqliteConnection;
+use diesel::{Connection, RunQueryDsl};
+
+use crate::error::Error;
+use crate::sql::{DbRow, Run, Sql};
+
+/// The connection every part of the store uses, whichever database is configured.
+#[derive(diesel::MultiConnection)]
+pub enum AnyConnection {
+    Postgresql(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+/// The database behind a store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgresql",
+        }
+    }
+}
+
+/// Where a database lives, chosen by URL scheme (never by trying each backend in turn).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Sqlite(String),
+    Postgres(String),
+}
+
+impl Target {
+    pub fn parse(url: &str) -> Result<Target, Error> {
+        if let Some(path) = url.strip_prefix("sqlite://") {
+            if path.is_empty() {
+                return Err(Error::Config("sqlite:// needs a file path".into()));
+            }
+            return Ok(Target::Sqlite(path.to_string()));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(Target::Postgres(url.to_string()));
+        }
+        Err(Error::Config(format!(
+            "unsupported database URL {url:?}: use sqlite://PATH or postgres://…"
+        )))
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Target::Sqlite(_) => Backend::Sqlite,
+            Target::Postgres(_) => Backend::Postgres,
+        }
+    }
+}
+
+/// Opens connections for the pool.
+#[derive(Debug)]
+pub(crate) struct Manager {
+    pub target: Target,
+}
+
+impl ManageConnection for Manager {
+    type Connection = AnyConnection;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<AnyConnection, r2d2::Error> {
+        match &self.target {
+            Target::Sqlite(path) => SqliteConnection::establish(path).map(AnyConnection::Sqlite),
+            Target::Postgres(url) => PgConnection::establish(url).map(AnyConnection::Postgresql),
+        }
+        .map_err(r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), r2d2::Error> {
+        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
+        false
+    }
+}
+
+/// Session settings applied to every new connection.
+#[derive(Debug)]
+pub(crate) struct Setup;
+
+impl CustomizeConnection<AnyConnection, r2d2::Error> for Setup {
+    fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), r2d2::Error> {
+        let statements = match conn {
+            // Foreign keys are off by default in SQLite; WAL lets readers run beside the
+            // writer; the busy timeout makes a second writer wait instead of failing.
+            AnyConnection::Sqlite(_) => {
+                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
+                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+            }
+            AnyConnection::Postgresql(_) => "SET TIME ZONE 'UTC'",
+        };
+        conn.batch_execute(statements)
+            .map_err(r2d2::Error::QueryError)
+    }
+}
+
+pub(crate) type Pool = r2d2::Pool<Manager>;
+
+pub(crate) fn build_pool(target: Target, size: u32) -> Result<Pool, Error> {
+    r2d2::Pool::builder()
+        .max_size(size)
+        .connection_timeout(Duration::from_secs(10))
+        .connection_customizer(Box::new(Setup))
+        .build(Manager { target })
+        .map_err(|e| Error::Unavailable(e.to_string()))
+}
+
+/// A borrowed backend connection on which queries run, counted for tests and metrics.
+pub(crate) enum Db<'a> {
+    Sqlite(&'a mut SqliteConnection, &'a AtomicU64),
+    Postgres(&'a mut PgConnection, &'a AtomicU64),
+}
+
+impl Db<'_> {
+    fn count(&self) {
+        let counter = match self {
+            Db::Sqlite(_, c) | Db::Postgres(_, c) => c,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite(..) => Backend::Sqlite,
+            Db::Postgres(..) => Backend::Postgres,
+        }
+    }
+
+    pub fn load(&mut self, sql: &Sql) -> Result<Vec<DbRow>, Error> {
+        self.count();
+        let rows = match self {
+            Db::Sqlite(c, _) => Run(sql).load::<DbRow>(*c),
+            Db::Postgres(c, _) => Run(sql).load::<DbRow>(*c),
+        };
+        rows.map_err(Error::from)
+    }
+
+    pub fn execute(&mut self, sql: &Sql) -> Result<usize, Error> {
+        self.count();
+        let n = match self {
+            Db::Sqlite(c, _) => Run(sql).execute(*c),
+            Db::Postgres(c, _) => Run(sql).execute(*c),
+        };
+        n.map_err(Error::from)
+    }
+
+    /// The first column of the first row, as an integer.
+    pub fn scalar(&mut self, sql: &Sql) -> Result<Option<i64>, Error> {
+        Ok(self.load(sql)?.first().map(|r| r.int(0)))
+    }
+}

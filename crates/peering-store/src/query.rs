@@ -1,0 +1,496 @@
+//! Reads: filters compiled to SQL, pages, single objects, and the related objects a page
+//! renders, loaded with a fixed number of queries whatever the page size.
+
+use std::collections::{BTreeSet, HashMap};
+
+use peering_domain::spec::Kind;
+use peering_domain::value::time_to_micros;
+use peering_domain::{Record, ResourceSpec, Value};
+use peering_filter::{Filter, Lookup, Predicate, Value as FilterValue};
+
+use crate::connection::{Backend, Db};
+use crate::error::Error;
+use crate::schema::{cell_to_value, table, FilterTarget, Table};
+use crate::sql::{Bind, DbRow, Sql};
+
+/// Objects related to the ones being rendered, by `(table, id)`.
+#[derive(Debug, Default, Clone)]
+pub struct Related {
+    map: HashMap<(&'static str, i64), Record>,
+}
+
+impl Related {
+    pub fn get(&self, spec: &ResourceSpec, id: i64) -> Option<&Record> {
+        self.map.get(&(spec.table, id))
+    }
+
+    fn insert(&mut self, spec: &'static ResourceSpec, record: Record) {
+        self.map.insert((spec.table, record.id), record);
+    }
+}
+
+/// One page of a list.
+#[derive(Debug)]
+pub struct Page {
+    pub count: i64,
+    pub records: Vec<Record>,
+    pub related: Related,
+}
+
+/// Which slice of a list to read; `limit: None` reads to the end.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub limit: Option<i64>,
+    pub offset: i64,
+}
+
+/// Builds a record from a row whose columns start at `offset`.
+pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> Record {
+    let spec = table.spec;
+    let id = row.int(offset);
+    let mut values: Vec<Value> = spec
+        .fields
+        .iter()
+        .map(|f| match f.kind {
+            Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
+            _ => Value::Null,
+        })
+        .collect();
+    for (i, col) in table.columns.iter().enumerate() {
+        let cell = row.take(offset + 1 + i);
+        values[col.field] = cell_to_value(&spec.fields[col.field].kind, cell);
+    }
+    let mut next = offset + 1 + table.columns.len();
+    for (i, field) in spec.fields.iter().enumerate() {
+        if let Kind::ReverseCount { .. } = field.kind {
+            values[i] = cell_to_value(&field.kind, row.take(next));
+            next += 1;
+        }
+    }
+    Record { id, values }
+}
+
+fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
+    match value {
+        FilterValue::Null => Bind::NullText,
+        FilterValue::Int(i) => match kind {
+            Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid => Bind::Text(i.to_string()),
+            _ => Bind::Int(*i),
+        },
+        FilterValue::Text(t) => Bind::Text(t.clone()),
+        FilterValue::Bool(b) => Bind::Bool(*b),
+        FilterValue::Uuid(u) => Bind::Text(u.to_string()),
+        FilterValue::DateTime(t) => Bind::Int(time_to_micros(*t)),
+    }
+}
+
+/// `%`, `_` and `\` are wildcards or the escape in LIKE; a value matches them literally.
+fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
+    let mut p = String::with_capacity(text.len() + 2);
+    if prefix {
+        p.push('%');
+    }
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    if suffix {
+        p.push('%');
+    }
+    p
+}
+
+/// The condition of one column predicate, never NULL (so that NOT means "does not match").
+fn column_condition(
+    column: &str,
+    lc: Option<&str>,
+    kind: &Kind,
+    p: &Predicate,
+) -> Sql {
+    let col = format!("o.{column}");
+    let lower = lc.map(|l| format!("o.{l}")).unwrap_or_else(|| format!("LOWER(o.{column})"));
+    let positive = p.lookup.positive();
+    let mut sql = Sql::default();
+    if positive == Lookup::Empty {
+        let empty = matches!(p.values.first(), Some(FilterValue::Bool(true)));
+        let is_text = matches!(kind, Kind::Text { .. });
+        let cond = if is_text {
+            format!("({col} IS NULL OR {col} = '')")
+        } else {
+            format!("({col} IS NULL)")
+        };
+        if empty {
+            sql.push(&cond);
+        } else {
+            sql.push("NOT ").push(&cond);
+        }
+        return sql;
+    }
+    let has_null = p.values.iter().any(|v| *v == FilterValue::Null);
+    let values: Vec<&FilterValue> = p.values.iter().filter(|v| **v != FilterValue::Null).collect();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    let mut first = true;
+    if has_null {
+        sql.push(&col).push(" IS NULL");
+        first = false;
+    }
+    if !values.is_empty() {
+        if !first {
+            sql.push(" OR ");
+        }
+        sql.push("(").push(&col).push(" IS NOT NULL AND (");
+        match positive {
+            Lookup::Exact => {
+                if values.len() == 1 {
+                    sql.push(&col).push(" = ").bind(filter_bind(kind, values[0]));
+                } else {
+                    sql.push(&col).push(" IN ");
+                    sql.bind_list(values.iter().map(|v| filter_bind(kind, v)));
+                }
+            }
+            _ => {
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        sql.push(" OR ");
+                    }
+                    let text = match v {
+                        FilterValue::Text(t) => t.as_str(),
+                        _ => "",
+                    };
+                    match positive {
+                        Lookup::Lt => sql.push(&col).push(" < ").bind(filter_bind(kind, v)),
+                        Lookup::Lte => sql.push(&col).push(" <= ").bind(filter_bind(kind, v)),
+                        Lookup::Gt => sql.push(&col).push(" > ").bind(filter_bind(kind, v)),
+                        Lookup::Gte => sql.push(&col).push(" >= ").bind(filter_bind(kind, v)),
+                        Lookup::Ie => sql
+                            .push(&lower)
+                            .push(" = ")
+                            .bind(Bind::Text(text.to_lowercase())),
+                        Lookup::Ic | Lookup::Isw | Lookup::Iew => {
+                            let pattern = like_pattern(
+                                text,
+                                positive != Lookup::Isw,
+                                positive != Lookup::Iew,
+                            );
+                            sql.push(&lower)
+                                .push(" LIKE ")
+                                .bind(Bind::Text(pattern))
+                                .push(" ESCAPE '\\'")
+                        }
+                        _ => sql.push("1 = 0"),
+                    };
+                }
+            }
+        }
+        sql.push("))");
+    }
+    sql.push(")");
+    sql
+}
+
+/// The WHERE conditions of a filter (without the keyword), or an empty fragment.
+pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
+    let spec = table.spec;
+    let mut conditions: Vec<Sql> = Vec::new();
+    for p in &filter.predicates {
+        let Some(target) = table.targets.get(p.field) else {
+            continue;
+        };
+        match target {
+            FilterTarget::Column { column, lc, kind } => {
+                conditions.push(column_condition(column, *lc, kind, p));
+            }
+            FilterTarget::Tag => {
+                let mut sql = Sql::default();
+                if p.lookup.is_negated() {
+                    sql.push("NOT ");
+                }
+                sql.push(
+                    "EXISTS (SELECT 1 FROM tagged_items ti JOIN tags tg ON tg.id = ti.tag_id \
+                     WHERE ti.object_type = ",
+                )
+                .bind(Bind::Text(spec.content_type()))
+                .push(" AND ti.object_id = o.id AND tg.slug IN ")
+                .bind_list(p.values.iter().map(|v| filter_bind(&Kind::Tags, v)))
+                .push(")");
+                conditions.push(sql);
+            }
+            FilterTarget::ChangeRequest(actions) => {
+                let mut sql = Sql::new(
+                    "o.id IN (SELECT c.changed_object_id FROM object_changes c WHERE c.changed_object_type = ",
+                );
+                sql.bind(Bind::Text(spec.content_type()))
+                    .push(" AND c.action IN ")
+                    .bind_list(actions.iter().map(|a| Bind::Text((*a).to_string())))
+                    .push(" AND c.request_id IN ")
+                    .bind_list(p.values.iter().map(|v| filter_bind(&Kind::Uuid, v)))
+                    .push(")");
+                conditions.push(sql);
+            }
+        }
+    }
+    if let Some(q) = &filter.search {
+        let mut sql = Sql::new("(");
+        let mut first = true;
+        for term in spec.search {
+            let (name, is_int) = match term {
+                peering_domain::spec::Search::Contains(n) => (*n, false),
+                peering_domain::spec::Search::IntEquals(n) => (*n, true),
+            };
+            let Some(col) = table.columns.iter().find(|c| spec.fields[c.field].name == name) else {
+                continue;
+            };
+            if is_int {
+                let Ok(number) = q.trim().parse::<i64>() else {
+                    continue;
+                };
+                if !first {
+                    sql.push(" OR ");
+                }
+                sql.push("o.").push(col.name).push(" = ").bind(Bind::Int(number));
+            } else {
+                if !first {
+                    sql.push(" OR ");
+                }
+                let lower = col
+                    .lc
+                    .map(|l| format!("o.{l}"))
+                    .unwrap_or_else(|| format!("LOWER(o.{})", col.name));
+                sql.push(&lower)
+                    .push(" LIKE ")
+                    .bind(Bind::Text(like_pattern(q, true, true)))
+                    .push(" ESCAPE '\\'");
+            }
+            first = false;
+        }
+        if first {
+            sql.push("1 = 1");
+        }
+        sql.push(")");
+        conditions.push(sql);
+    }
+    let mut out = Sql::default();
+    for (i, c) in conditions.iter().enumerate() {
+        if i > 0 {
+            out.push(" AND ");
+        }
+        out.append(c);
+    }
+    out
+}
+
+/// `ORDER BY …`, always ending in `id` so that pages never overlap.
+pub(crate) fn order_by(table: &Table, filter: &Filter) -> String {
+    let mut terms: Vec<(String, bool)> = if filter.ordering.is_empty() {
+        table
+            .spec
+            .ordering
+            .iter()
+            .map(|t| match t.strip_prefix('-') {
+                Some(name) => (name.to_string(), true),
+                None => (t.to_string(), false),
+            })
+            .collect()
+    } else {
+        filter
+            .ordering
+            .iter()
+            .map(|t| (t.field.clone(), t.descending))
+            .collect()
+    };
+    if !terms.iter().any(|(f, _)| f == "id") {
+        terms.push(("id".into(), false));
+    }
+    let mut sql = String::from(" ORDER BY ");
+    let mut first = true;
+    for (name, desc) in terms {
+        let Some((column, nullable)) = table.order_columns.get(name.as_str()) else {
+            continue;
+        };
+        if !first {
+            sql.push_str(", ");
+        }
+        first = false;
+        let dir = if desc { "DESC" } else { "ASC" };
+        // NULLs sort last ascending and first descending on both databases.
+        if *nullable {
+            sql.push_str(&format!("(o.{column} IS NULL) {dir}, "));
+        }
+        sql.push_str(&format!("o.{column} {dir}"));
+    }
+    sql
+}
+
+fn where_clause(conditions: &Sql) -> Sql {
+    let mut sql = Sql::default();
+    if !conditions.is_empty() {
+        sql.push(" WHERE ").append(conditions);
+    }
+    sql
+}
+
+/// Reads one page of a resource's list and its total count.
+pub(crate) fn list(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+    window: Window,
+) -> Result<Page, Error> {
+    let table = table(spec);
+    let conditions = compile_filter(table, filter);
+    let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", spec.table));
+    count_sql.append(&where_clause(&conditions));
+    let count = db.scalar(&count_sql)?.unwrap_or(0);
+
+    let mut sql = Sql::new(&table.select);
+    sql.append(&where_clause(&conditions));
+    sql.push(&order_by(table, filter));
+    match (window.limit, db.backend()) {
+        (Some(limit), _) => {
+            sql.push(" LIMIT ").bind(Bind::Int(limit));
+        }
+        (None, Backend::Sqlite) => {
+            sql.push(" LIMIT -1");
+        }
+        (None, Backend::Postgres) => {}
+    }
+    sql.push(" OFFSET ").bind(Bind::Int(window.offset));
+    let records = if count > window.offset && window.limit != Some(0) {
+        load_records(db, table, &sql)?
+    } else {
+        Vec::new()
+    };
+    let mut page = Page {
+        count,
+        records,
+        related: Related::default(),
+    };
+    attach_relations(db, spec, &mut page.records, &mut page.related)?;
+    Ok(page)
+}
+
+fn load_records(db: &mut Db<'_>, table: &Table, sql: &Sql) -> Result<Vec<Record>, Error> {
+    Ok(db
+        .load(sql)?
+        .into_iter()
+        .map(|mut row| record_from_row(table, &mut row, 0))
+        .collect())
+}
+
+/// Reads objects by id, with their relations, in id order.
+pub(crate) fn by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<(Vec<Record>, Related), Error> {
+    let mut related = Related::default();
+    if ids.is_empty() {
+        return Ok((Vec::new(), related));
+    }
+    let mut records = shallow_by_ids(db, spec, ids)?;
+    attach_relations(db, spec, &mut records, &mut related)?;
+    Ok((records, related))
+}
+
+/// Reads objects by id without their many-to-many relations.
+pub(crate) fn shallow_by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<Vec<Record>, Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let table = table(spec);
+    let mut sql = Sql::new(&table.select);
+    if ids.len() == 1 {
+        sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
+    } else {
+        sql.push(" WHERE o.id IN ").bind_list(ids.iter().map(|i| Bind::Int(*i)));
+    }
+    sql.push(" ORDER BY o.id");
+    load_records(db, table, &sql)
+}
+
+/// Fills the relation lists of `records` and loads every object they point to: one query
+/// per relation of the resource, whatever the number of records.
+pub(crate) fn attach_relations(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<Bind> = records.iter().map(|r| Bind::Int(r.id)).collect();
+    let position: HashMap<i64, usize> = records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    for (fi, field) in spec.fields.iter().enumerate() {
+        match field.kind {
+            Kind::ForeignKey { target, .. } => {
+                let wanted: BTreeSet<i64> = records.iter().filter_map(|r| r.values[fi].as_int()).collect();
+                let wanted: Vec<i64> = wanted.into_iter().collect();
+                for r in shallow_by_ids(db, target(), &wanted)? {
+                    related.insert(target(), r);
+                }
+            }
+            Kind::ManyToMany {
+                target,
+                table: through,
+                source,
+                target_column,
+            } => {
+                let target_table = table(target());
+                let mut sql = Sql::new(&format!(
+                    "SELECT th.{source}, {} FROM {through} th JOIN {} o ON o.id = th.{target_column} WHERE th.{source} IN ",
+                    target_table.columns_sql,
+                    target().table
+                ));
+                sql.bind_list(ids.iter().cloned()).push(" ORDER BY o.id");
+                collect_links(db, &sql, target_table, fi, records, &position, related)?;
+            }
+            Kind::Tags => {
+                let tags = table(&peering_domain::resources::TAG);
+                let mut sql = Sql::new(&format!(
+                    "SELECT ti.object_id, {} FROM tagged_items ti JOIN tags o ON o.id = ti.tag_id \
+                     WHERE ti.object_type = ",
+                    tags.columns_sql
+                ));
+                sql.bind(Bind::Text(spec.content_type()))
+                    .push(" AND ti.object_id IN ")
+                    .bind_list(ids.iter().cloned())
+                    .push(" ORDER BY o.name, o.id");
+                collect_links(db, &sql, tags, fi, records, &position, related)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn collect_links(
+    db: &mut Db<'_>,
+    sql: &Sql,
+    target: &Table,
+    field: usize,
+    records: &mut [Record],
+    position: &HashMap<i64, usize>,
+    related: &mut Related,
+) -> Result<(), Error> {
+    for mut row in db.load(sql)? {
+        let owner = row.int(0);
+        let linked = record_from_row(target, &mut row, 1);
+        if let Some(&i) = position.get(&owner) {
+            if let Value::Ids(list) = &mut records[i].values[field] {
+                list.push(linked.id);
+            }
+        }
+        related.insert(target.spec, linked);
+    }
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! Fresh databases for tests: a temporary SQLite file, or a new PostgreSQL database when
+//! `PEERING_TEST_POSTGRES_URL` names a server. Each is removed when dropped.
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::Connection;
+
+/// A database that exists for one test.
+#[derive(Debug)]
+pub struct TestDatabase {
+    pub url: String,
+    cleanup: Cleanup,
+}
+
+#[derive(Debug)]
+enum Cleanup {
+    File(std::path::PathBuf),
+    Postgres { admin_url: String, name: String },
+}
+
+/// The PostgreSQL server tests run against, if the environment names one.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("PEERING_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+impl TestDatabase {
+    /// A fresh database on the backend the environment selects.
+    pub fn new() -> TestDatabase {
+        match postgres_url() {
+            Some(admin) => Self::postgres(&admin),
+            None => Self::sqlite(),
+        }
+    }
+
+    pub fn sqlite() -> TestDatabase {
+        let path = std::env::temp_dir().join(format!(
+            "peeringd-test-{}.sqlite3",
+            uuid::Uuid::new_v4().simple()
+        ));
+        TestDatabase {
+            url: format!("sqlite://{}", path.display()),
+            cleanup: Cleanup::File(path),
+        }
+    }
+
+    /// Creates a new database on the server at `admin_url`.
+    ///
+    /// # Panics
+    /// When the server cannot be reached: a test asked for PostgreSQL and must not pass
+    /// silently without it.
+    pub fn postgres(admin_url: &str) -> TestDatabase {
+        let name = format!("peeringd_test_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = PgConnection::establish(admin_url)
+            .unwrap_or_else(|e| panic!("PostgreSQL at {admin_url} unreachable: {e}"));
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap_or_else(|e| panic!("cannot create test database: {e}"));
+        let base = admin_url.rsplit_once('/').map(|(b, _)| b).unwrap_or(admin_url);
+        TestDatabase {
+            url: format!("{base}/{name}"),
+            cleanup: Cleanup::Postgres {
+                admin_url: admin_url.to_string(),
+                name,
+            },
+        }
+    }
+}
+
+impl Default for TestDatabase {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        match &self.cleanup {
+            Cleanup::File(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut p = path.clone().into_os_string();
+                    p.push(suffix);
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+            Cleanup::Postgres { admin_url, name } => {
+                if let Ok(mut admin) = PgConnection::establish(admin_url) {
+                    let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+DROP TABLE object_changes;
+DROP TABLE autonomous_system_communities;
+DROP TABLE autonomous_system_export_routing_policies;
+DROP TABLE autonomous_system_import_routing_policies;
+DROP TABLE autonomous_systems;
+DROP TABLE routing_policy_communities;
+DROP TABLE routing_policies;
+DROP TABLE communities;
+DROP TABLE tagged_items;
+DROP TABLE tags;
+DROP TABLE tokens;
+DROP TABLE users;
