@@ -1,1 +1,125 @@
-//! placeholder
+//! The HTTP layer of peeringd: routes, authentication, representations, errors, headers.
+#![doc = include_str!("../README.md")]
+
+pub mod auth;
+pub mod error;
+pub mod headers;
+pub mod options;
+pub mod page;
+pub mod render;
+pub mod resource;
+pub mod respond;
+pub mod root;
+
+use std::sync::OnceLock;
+
+use actix_web::http::header;
+use actix_web::middleware::from_fn;
+use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::resources::{by_path, USER};
+use peering_domain::ResourceSpec;
+use peering_store::Store;
+
+use crate::error::ApiError;
+
+/// Settings of the HTTP layer.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Default page size (`PAGINATE_COUNT`).
+    pub paginate_count: i64,
+    /// Maximum page size; 0 removes it (`MAX_PAGE_SIZE`).
+    pub max_page_size: i64,
+    /// Whether reads need a token too (`LOGIN_REQUIRED`).
+    pub login_required: bool,
+    /// Largest request body accepted.
+    pub max_body_bytes: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            paginate_count: 50,
+            max_page_size: 1000,
+            login_required: false,
+            max_body_bytes: 10 * 1024 * 1024,
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub settings: Settings,
+}
+
+/// `major.minor` of the package version, sent as `API-Version`.
+pub fn api_version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        let v = env!("CARGO_PKG_VERSION");
+        v.splitn(3, '.').take(2).collect::<Vec<_>>().join(".")
+    })
+}
+
+/// Resources served under `/api/` so far (users arrive with their own endpoints).
+pub fn is_routed(spec: &ResourceSpec) -> bool {
+    !std::ptr::eq(spec, &USER)
+}
+
+fn routed(app: &str, path: &str) -> Result<&'static ResourceSpec, ApiError> {
+    by_path(app, path)
+        .filter(|s| is_routed(s))
+        .ok_or(ApiError::NotFound)
+}
+
+async fn collection(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (app, model) = path.into_inner();
+    resource::collection(req, payload, state, routed(&app, &model)?).await
+}
+
+async fn detail(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (app, model, id) = path.into_inner();
+    resource::detail(req, payload, state, routed(&app, &model)?, &id).await
+}
+
+/// A path without its trailing slash is redirected (302) to the slashed one, query kept;
+/// anything else is a JSON 404.
+async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let path = req.path();
+    if path.starts_with("/api") && !path.ends_with('/') {
+        let mut location = format!("{path}/");
+        if !req.query_string().is_empty() {
+            location.push('?');
+            location.push_str(req.query_string());
+        }
+        return Ok(HttpResponse::Found()
+            .insert_header((header::LOCATION, location))
+            .finish());
+    }
+    Err(ApiError::NotFound)
+}
+
+/// Registers every route of the API on an actix app.
+pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
+    cfg.app_data(web::Data::new(state)).service(
+        web::scope("")
+            .wrap(from_fn(headers::request_headers))
+            .route("/api/", web::get().to(root::api_root))
+            .route("/api/status/", web::get().to(root::status))
+            .route("/api/{app}/", web::get().to(root::app_root))
+            .route("/api/{app}/{model}/", web::route().to(collection))
+            .route("/api/{app}/{model}/{id}/", web::route().to(detail))
+            .default_service(web::to(fallback)),
+    );
+}

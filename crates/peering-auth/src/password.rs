@@ -1,6 +1,8 @@
 //! User passwords, hashed with argon2 (PHC string format).
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
 use argon2::Argon2;
 
 #[derive(Debug, thiserror::Error)]
@@ -18,7 +20,11 @@ pub fn hash(password: &str) -> Result<String, HashError> {
 /// Whether `password` matches a stored hash; a malformed hash never matches.
 pub fn verify(password: &str, stored: &str) -> bool {
     PasswordHash::new(stored)
-        .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+        .map(|h| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
         .unwrap_or(false)
 }
 

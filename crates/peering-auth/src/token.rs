@@ -136,7 +136,10 @@ mod tests {
             Some(Ok(TokenKey(key.into())))
         );
         assert_eq!(TokenKey::from_header(&format!("Bearer {key}")), None);
-        assert_eq!(TokenKey::from_header("Token abc"), Some(Err(KeyError::Malformed)));
+        assert_eq!(
+            TokenKey::from_header("Token abc"),
+            Some(Err(KeyError::Malformed))
+        );
         assert_eq!(TokenKey::from_header("Token"), None);
     }
 

@@ -29,7 +29,10 @@ macro_rules! choice_set {
     };
 }
 
-choice_set!(COMMUNITY_TYPE, [("egress", "Egress"), ("ingress", "Ingress")]);
+choice_set!(
+    COMMUNITY_TYPE,
+    [("egress", "Egress"), ("ingress", "Ingress")]
+);
 choice_set!(
     ROUTING_POLICY_TYPE,
     [
@@ -41,7 +44,11 @@ choice_set!(
 choice_set!(IP_FAMILY, [("0", "All"), ("4", "IPv4"), ("6", "IPv6")]);
 choice_set!(
     OBJECT_CHANGE_ACTION,
-    [("create", "Created"), ("update", "Updated"), ("delete", "Deleted")]
+    [
+        ("create", "Created"),
+        ("update", "Updated"),
+        ("delete", "Deleted")
+    ]
 );
 choice_set!(
     COLOUR,

@@ -131,9 +131,9 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
     }
     match field.kind {
         Kind::Int { min, max } => parse_int(raw, min, max).map(|i| Input::Value(Value::Int(i))),
-        Kind::Text { max_len, format, .. } => {
-            parse_text(field, raw, max_len, format).map(|s| Input::Value(Value::Text(s)))
-        }
+        Kind::Text {
+            max_len, format, ..
+        } => parse_text(field, raw, max_len, format).map(|s| Input::Value(Value::Text(s))),
         Kind::Bool => parse_bool(raw).map(|b| Input::Value(Value::Bool(b))),
         Kind::Choice { set, render } => {
             let text = match raw {
@@ -151,8 +151,8 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             }
         }
         Kind::Json { object_only } => {
-            let empty = raw.is_null()
-                || raw.as_object().is_some_and(|o| o.is_empty()) && !object_only;
+            let empty =
+                raw.is_null() || raw.as_object().is_some_and(|o| o.is_empty()) && !object_only;
             if object_only && !raw.is_null() && !raw.is_object() {
                 return Err(msg(
                     "JSON data must be in object form. Example: {\"foo\": 123}",
@@ -207,23 +207,31 @@ fn is_uuid(s: &str) -> bool {
 
 fn parse_int(raw: &Json, min: i64, max: i64) -> Result<i64, Json> {
     let value = match raw {
-        Json::Number(n) => n
-            .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e18).map(|f| f as i64)),
+        Json::Number(n) => n.as_i64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 9e18)
+                .map(|f| f as i64)
+        }),
         Json::String(s) => s.trim().parse::<i64>().ok(),
         _ => None,
     };
     let Some(value) = value else {
         if raw.as_u64().is_some() {
-            return Err(msg(format!("Ensure this value is less than or equal to {max}.")));
+            return Err(msg(format!(
+                "Ensure this value is less than or equal to {max}."
+            )));
         }
         return Err(msg("A valid integer is required."));
     };
     if value < min {
-        return Err(msg(format!("Ensure this value is greater than or equal to {min}.")));
+        return Err(msg(format!(
+            "Ensure this value is greater than or equal to {min}."
+        )));
     }
     if value > max {
-        return Err(msg(format!("Ensure this value is less than or equal to {max}.")));
+        return Err(msg(format!(
+            "Ensure this value is less than or equal to {max}."
+        )));
     }
     Ok(value)
 }
@@ -294,7 +302,11 @@ fn parse_bool(raw: &Json) -> Result<bool, Json> {
 fn parse_ref(raw: &Json) -> Result<Ref, Json> {
     match raw {
         Json::Number(n) => n.as_i64().map(Ref::Id).ok_or_else(|| unrecognised(raw)),
-        Json::String(s) => s.trim().parse::<i64>().map(Ref::Id).map_err(|_| unrecognised(raw)),
+        Json::String(s) => s
+            .trim()
+            .parse::<i64>()
+            .map(Ref::Id)
+            .map_err(|_| unrecognised(raw)),
         Json::Object(o) if !o.is_empty() => Ok(Ref::Attrs(o.clone())),
         _ => Err(unrecognised(raw)),
     }
@@ -373,7 +385,12 @@ mod tests {
             errors(json!({"asn": 4_294_967_296_i64, "name": "x"}), Mode::Create),
             json!({"asn": ["Ensure this value is less than or equal to 4294967295."]})
         );
-        assert!(parse(&AS, &json!({"asn": 4_294_967_295_i64, "name": "x"}), Mode::Create).is_ok());
+        assert!(parse(
+            &AS,
+            &json!({"asn": 4_294_967_295_i64, "name": "x"}),
+            Mode::Create
+        )
+        .is_ok());
         assert_eq!(
             errors(json!({"asn": "abc", "name": "x"}), Mode::Create),
             json!({"asn": ["A valid integer is required."]})
@@ -429,14 +446,24 @@ mod tests {
 
     #[test]
     fn reference_names_are_aliases() {
-        let d = parse(&AS, &json!({"irr_as_set_peeringdb_sync": false}), Mode::Partial).unwrap();
+        let d = parse(
+            &AS,
+            &json!({"irr_as_set_peeringdb_sync": false}),
+            Mode::Partial,
+        )
+        .unwrap();
         let i = AS.index_of("irr_as_set_extdb_sync").unwrap();
         assert_eq!(d.inputs[i], Some(Input::Value(Value::Bool(false))));
     }
 
     #[test]
     fn read_only_fields_are_ignored() {
-        let d = parse(&AS, &json!({"prefixes": {"a": 1}, "id": 5, "created": "x"}), Mode::Partial).unwrap();
+        let d = parse(
+            &AS,
+            &json!({"prefixes": {"a": 1}, "id": 5, "created": "x"}),
+            Mode::Partial,
+        )
+        .unwrap();
         assert!(d.inputs.iter().all(Option::is_none));
     }
 

@@ -62,9 +62,7 @@ pub(crate) fn snapshot(
             (_, Value::Int(i)) => Json::from(*i),
             (_, Value::Text(t)) => Json::String(t.clone()),
             (_, Value::Json(j)) => j.clone(),
-            (_, Value::Time(t)) => {
-                Json::String(t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
-            }
+            (_, Value::Time(t)) => Json::String(t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
         };
         map.insert(field.name.to_string(), json);
     }
@@ -82,7 +80,10 @@ pub(crate) fn record_change(
 ) -> Result<(), Error> {
     let repr: String = record.display(spec).chars().take(200).collect();
     let content_type = spec.content_type();
-    let json_bind = |j: Option<Json>| j.map(|j| Bind::Text(j.to_string())).unwrap_or(Bind::NullText);
+    let json_bind = |j: Option<Json>| {
+        j.map(|j| Bind::Text(j.to_string()))
+            .unwrap_or(Bind::NullText)
+    };
     let mut sql = Sql::new(
         "INSERT INTO object_changes (time, user_id, user_name, user_name_lc, request_id, action, \
          changed_object_type, changed_object_type_lc, changed_object_id, object_repr, object_repr_lc, \

@@ -85,7 +85,8 @@ impl ManageConnection for Manager {
     }
 
     fn is_valid(&self, conn: &mut AnyConnection) -> Result<(), r2d2::Error> {
-        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
+        conn.batch_execute("SELECT 1")
+            .map_err(r2d2::Error::QueryError)
     }
 
     fn has_broken(&self, _conn: &mut AnyConnection) -> bool {

@@ -48,14 +48,20 @@ impl From<diesel::result::Error> for Error {
         use diesel::result::{DatabaseErrorKind, Error as D};
         match e {
             D::NotFound => Error::NotFound,
-            D::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => Error::Protected(
-                format!("unable to delete object: other objects depend on it ({})", info.message()),
-            ),
-            D::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                Error::invalid(FieldErrors::single("__all__", format!(
-                    "An object with these values already exists ({}).",
+            D::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => {
+                Error::Protected(format!(
+                    "unable to delete object: other objects depend on it ({})",
                     info.message()
-                )))
+                ))
+            }
+            D::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+                Error::invalid(FieldErrors::single(
+                    "__all__",
+                    format!(
+                        "An object with these values already exists ({}).",
+                        info.message()
+                    ),
+                ))
             }
             D::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
                 Error::Unavailable(info.message().to_string())

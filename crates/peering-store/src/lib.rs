@@ -42,24 +42,32 @@ pub struct Store {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("backend", &self.backend).finish()
+        f.debug_struct("Store")
+            .field("backend", &self.backend)
+            .finish()
     }
 }
 
 /// Applies pending migrations; returns how many were applied.
 pub fn migrate(url: &str) -> Result<usize, Error> {
     let target = Target::parse(url)?;
-    let map = |e: Box<dyn std::error::Error + Send + Sync>| Error::Backend(format!("migration failed: {e}"));
+    let map = |e: Box<dyn std::error::Error + Send + Sync>| {
+        Error::Backend(format!("migration failed: {e}"))
+    };
     match target {
         Target::Sqlite(path) => {
             let mut c = diesel::sqlite::SqliteConnection::establish(&path)
                 .map_err(|e| Error::Unavailable(e.to_string()))?;
-            c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()).map_err(map)
+            c.run_pending_migrations(SQLITE_MIGRATIONS)
+                .map(|v| v.len())
+                .map_err(map)
         }
         Target::Postgres(url) => {
             let mut c = diesel::pg::PgConnection::establish(&url)
                 .map_err(|e| Error::Unavailable(e.to_string()))?;
-            c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()).map_err(map)
+            c.run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|v| v.len())
+                .map_err(map)
         }
     }
 }
@@ -119,16 +127,15 @@ impl Store {
         match &mut *conn {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
-            AnyConnection::Sqlite(c) => {
-                c.immediate_transaction(|c| f(&mut Db::Sqlite(c, counter)))
-            }
+            AnyConnection::Sqlite(c) => c.immediate_transaction(|c| f(&mut Db::Sqlite(c, counter))),
             AnyConnection::Postgresql(c) => c.transaction(|c| f(&mut Db::Postgres(c, counter))),
         }
     }
 
     /// Whether the database answers.
     pub fn ping(&self) -> bool {
-        self.read(|db| db.scalar(&sql::Sql::new("SELECT 1"))).is_ok()
+        self.read(|db| db.scalar(&sql::Sql::new("SELECT 1")))
+            .is_ok()
     }
 
     pub fn list(
@@ -164,7 +171,11 @@ impl Store {
                 .into_iter()
                 .filter_map(|mut r| r.take(0).into_text())
                 .collect();
-            Ok(slugs.iter().filter(|s| !known.contains(s)).cloned().collect())
+            Ok(slugs
+                .iter()
+                .filter(|s| !known.contains(s))
+                .cloned()
+                .collect())
         })
     }
 

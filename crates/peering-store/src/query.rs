@@ -103,14 +103,11 @@ fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
 }
 
 /// The condition of one column predicate, never NULL (so that NOT means "does not match").
-fn column_condition(
-    column: &str,
-    lc: Option<&str>,
-    kind: &Kind,
-    p: &Predicate,
-) -> Sql {
+fn column_condition(column: &str, lc: Option<&str>, kind: &Kind, p: &Predicate) -> Sql {
     let col = format!("o.{column}");
-    let lower = lc.map(|l| format!("o.{l}")).unwrap_or_else(|| format!("LOWER(o.{column})"));
+    let lower = lc
+        .map(|l| format!("o.{l}"))
+        .unwrap_or_else(|| format!("LOWER(o.{column})"));
     let positive = p.lookup.positive();
     let mut sql = Sql::default();
     if positive == Lookup::Empty {
@@ -129,7 +126,11 @@ fn column_condition(
         return sql;
     }
     let has_null = p.values.iter().any(|v| *v == FilterValue::Null);
-    let values: Vec<&FilterValue> = p.values.iter().filter(|v| **v != FilterValue::Null).collect();
+    let values: Vec<&FilterValue> = p
+        .values
+        .iter()
+        .filter(|v| **v != FilterValue::Null)
+        .collect();
     if p.lookup.is_negated() {
         sql.push("NOT ");
     }
@@ -147,7 +148,9 @@ fn column_condition(
         match positive {
             Lookup::Exact => {
                 if values.len() == 1 {
-                    sql.push(&col).push(" = ").bind(filter_bind(kind, values[0]));
+                    sql.push(&col)
+                        .push(" = ")
+                        .bind(filter_bind(kind, values[0]));
                 } else {
                     sql.push(&col).push(" IN ");
                     sql.bind_list(values.iter().map(|v| filter_bind(kind, v)));
@@ -242,7 +245,11 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
                 peering_domain::spec::Search::Contains(n) => (*n, false),
                 peering_domain::spec::Search::IntEquals(n) => (*n, true),
             };
-            let Some(col) = table.columns.iter().find(|c| spec.fields[c.field].name == name) else {
+            let Some(col) = table
+                .columns
+                .iter()
+                .find(|c| spec.fields[c.field].name == name)
+            else {
                 continue;
             };
             if is_int {
@@ -252,7 +259,10 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
                 if !first {
                     sql.push(" OR ");
                 }
-                sql.push("o.").push(col.name).push(" = ").bind(Bind::Int(number));
+                sql.push("o.")
+                    .push(col.name)
+                    .push(" = ")
+                    .bind(Bind::Int(number));
             } else {
                 if !first {
                     sql.push(" OR ");
@@ -411,7 +421,8 @@ pub(crate) fn shallow_by_ids(
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {
-        sql.push(" WHERE o.id IN ").bind_list(ids.iter().map(|i| Bind::Int(*i)));
+        sql.push(" WHERE o.id IN ")
+            .bind_list(ids.iter().map(|i| Bind::Int(*i)));
     }
     sql.push(" ORDER BY o.id");
     load_records(db, table, &sql)
@@ -429,11 +440,15 @@ pub(crate) fn attach_relations(
         return Ok(());
     }
     let ids: Vec<Bind> = records.iter().map(|r| Bind::Int(r.id)).collect();
-    let position: HashMap<i64, usize> = records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    let position: HashMap<i64, usize> =
+        records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
     for (fi, field) in spec.fields.iter().enumerate() {
         match field.kind {
             Kind::ForeignKey { target, .. } => {
-                let wanted: BTreeSet<i64> = records.iter().filter_map(|r| r.values[fi].as_int()).collect();
+                let wanted: BTreeSet<i64> = records
+                    .iter()
+                    .filter_map(|r| r.values[fi].as_int())
+                    .collect();
                 let wanted: Vec<i64> = wanted.into_iter().collect();
                 for r in shallow_by_ids(db, target(), &wanted)? {
                     related.insert(target(), r);

@@ -113,7 +113,10 @@ impl Table {
             FilterTarget::Column {
                 column: "id",
                 lc: None,
-                kind: Kind::Int { min: 0, max: i64::MAX },
+                kind: Kind::Int {
+                    min: 0,
+                    max: i64::MAX,
+                },
             },
         );
         for col in &columns {
@@ -145,7 +148,8 @@ impl Table {
                     name: extra.param,
                     kind,
                 });
-                let lc = keeps_lower_copy(&extra.kind).then(|| leak(format!("{}_lc", extra.column)));
+                let lc =
+                    keeps_lower_copy(&extra.kind).then(|| leak(format!("{}_lc", extra.column)));
                 targets.insert(
                     extra.param,
                     FilterTarget::Column {
@@ -221,7 +225,10 @@ pub(crate) fn table(spec: &ResourceSpec) -> &'static Table {
 fn unreachable_table(spec: &ResourceSpec) -> ! {
     // Every resource is registered in `peering_domain::resources::ALL`; one missing from it
     // is a programming error caught by the first test that touches it.
-    panic!("resource {} is not registered in resources::ALL", spec.table)
+    panic!(
+        "resource {} is not registered in resources::ALL",
+        spec.table
+    )
 }
 
 /// Converts a stored cell into a field value.
@@ -257,9 +264,10 @@ pub(crate) fn value_to_bind(kind: &Kind, value: &Value) -> Bind {
         (Kind::Bool, _) => Bind::NullBool,
         (Kind::Time, Value::Time(t)) => Bind::Int(time_to_micros(*t)),
         (Kind::Int { .. } | Kind::ForeignKey { .. } | Kind::Time, Value::Int(i)) => Bind::Int(*i),
-        (Kind::Int { .. } | Kind::ForeignKey { .. } | Kind::Time | Kind::ReverseCount { .. }, _) => {
-            Bind::NullInt
-        }
+        (
+            Kind::Int { .. } | Kind::ForeignKey { .. } | Kind::Time | Kind::ReverseCount { .. },
+            _,
+        ) => Bind::NullInt,
         (Kind::Json { .. }, Value::Json(j)) => Bind::Text(j.to_string()),
         (_, Value::Text(t)) => Bind::Text(t.clone()),
         (_, Value::Int(i)) => Bind::Text(i.to_string()),

@@ -227,8 +227,14 @@ fn pg_cell(value: Option<PgValue<'_>>) -> deserialize::Result<Cell> {
     Ok(match value.get_oid().get() {
         16 => Cell::Bool(<bool as FromSql<Bool, Pg>>::from_sql(value)?),
         20 => Cell::Int(<i64 as FromSql<BigInt, Pg>>::from_sql(value)?),
-        21 => Cell::Int(i64::from(<i16 as FromSql<diesel::sql_types::SmallInt, Pg>>::from_sql(value)?)),
-        23 => Cell::Int(i64::from(<i32 as FromSql<diesel::sql_types::Integer, Pg>>::from_sql(value)?)),
+        21 => Cell::Int(i64::from(<i16 as FromSql<
+            diesel::sql_types::SmallInt,
+            Pg,
+        >>::from_sql(value)?)),
+        23 => Cell::Int(i64::from(<i32 as FromSql<
+            diesel::sql_types::Integer,
+            Pg,
+        >>::from_sql(value)?)),
         700 | 701 => Cell::Double(<f64 as FromSql<Double, Pg>>::from_sql(value)?),
         _ => Cell::Text(<String as FromSql<Text, Pg>>::from_sql(value)?),
     })
@@ -272,7 +278,10 @@ mod tests {
         assert!(!s.cacheable);
         let mut outer = Sql::new("SELECT * FROM (");
         outer.append(&s).push(")");
-        assert_eq!(outer.text(), "SELECT * FROM (SELECT id FROM t WHERE name = ? AND id IN (?, ?))");
+        assert_eq!(
+            outer.text(),
+            "SELECT * FROM (SELECT id FROM t WHERE name = ? AND id IN (?, ?))"
+        );
         assert_eq!(outer.binds.len(), 3);
     }
 }

@@ -57,7 +57,10 @@ impl TestDatabase {
         admin
             .batch_execute(&format!("CREATE DATABASE {name}"))
             .unwrap_or_else(|e| panic!("cannot create test database: {e}"));
-        let base = admin_url.rsplit_once('/').map(|(b, _)| b).unwrap_or(admin_url);
+        let base = admin_url
+            .rsplit_once('/')
+            .map(|(b, _)| b)
+            .unwrap_or(admin_url);
         TestDatabase {
             url: format!("{base}/{name}"),
             cleanup: Cleanup::Postgres {
@@ -86,7 +89,8 @@ impl Drop for TestDatabase {
             }
             Cleanup::Postgres { admin_url, name } => {
                 if let Ok(mut admin) = PgConnection::establish(admin_url) {
-                    let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                    let _ = admin
+                        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
                 }
             }
         }

@@ -101,7 +101,9 @@ pub(crate) fn user_id(db: &mut Db<'_>, username: &str) -> Result<Option<i64>, Er
 }
 
 pub(crate) fn count_users(db: &mut Db<'_>) -> Result<i64, Error> {
-    Ok(db.scalar(&Sql::new("SELECT COUNT(*) FROM users"))?.unwrap_or(0))
+    Ok(db
+        .scalar(&Sql::new("SELECT COUNT(*) FROM users"))?
+        .unwrap_or(0))
 }
 
 pub(crate) fn create_token(db: &mut Db<'_>, t: &NewToken) -> Result<i64, Error> {
@@ -121,7 +123,11 @@ pub(crate) fn create_token(db: &mut Db<'_>, t: &NewToken) -> Result<i64, Error> 
         .push(", ")
         .bind(Bind::Int(time_to_micros(now())))
         .push(", ")
-        .bind(t.expires.map(|e| Bind::Int(time_to_micros(e))).unwrap_or(Bind::NullInt))
+        .bind(
+            t.expires
+                .map(|e| Bind::Int(time_to_micros(e)))
+                .unwrap_or(Bind::NullInt),
+        )
         .push(", ")
         .bind(Bind::Bool(t.write_enabled))
         .push(", ")

@@ -61,9 +61,19 @@ fn resolve_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Resul
             let mut sql = Sql::new(&format!("SELECT id FROM {} o WHERE 1 = 1", target.table));
             for (key, value) in attrs {
                 let (column, kind) = if key == "id" {
-                    ("id", Kind::Int { min: 0, max: i64::MAX })
+                    (
+                        "id",
+                        Kind::Int {
+                            min: 0,
+                            max: i64::MAX,
+                        },
+                    )
                 } else {
-                    let Some(col) = t.columns.iter().find(|c| target.fields[c.field].name == key.as_str()) else {
+                    let Some(col) = t
+                        .columns
+                        .iter()
+                        .find(|c| target.fields[c.field].name == key.as_str())
+                    else {
                         return Err(not_found());
                     };
                     (col.name, target.fields[col.field].kind)
@@ -191,7 +201,10 @@ fn check_unique(
         if !field.unique || value.is_null() {
             continue;
         }
-        let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE {} = ", spec.table, col.name));
+        let mut sql = Sql::new(&format!(
+            "SELECT id FROM {} WHERE {} = ",
+            spec.table, col.name
+        ));
         sql.bind(value_to_bind(&field.kind, value));
         if let Some(id) = own_id {
             sql.push(" AND id <> ").bind(Bind::Int(id));
@@ -200,7 +213,10 @@ fn check_unique(
         if db.scalar(&sql)?.is_some() {
             errors.add(
                 field.name,
-                format!("{} with this {} already exists.", spec.verbose_name, field.label),
+                format!(
+                    "{} with this {} already exists.",
+                    spec.verbose_name, field.label
+                ),
             );
         }
     }
@@ -238,7 +254,10 @@ fn write_links(
                     let mut ins = Sql::new(&format!(
                         "INSERT INTO {through} ({source}, {target_column}) VALUES ("
                     ));
-                    ins.bind(Bind::Int(id)).push(", ").bind(Bind::Int(*target)).push(")");
+                    ins.bind(Bind::Int(id))
+                        .push(", ")
+                        .bind(Bind::Int(*target))
+                        .push(")");
                     db.execute(&ins)?;
                 }
             }
@@ -357,7 +376,15 @@ pub(crate) fn update(
             let pre = snapshot(db, spec, &existing)?;
             let record = Record { id, values };
             let post = snapshot(db, spec, &record)?;
-            record_change(db, ctx, spec, &record, Action::Update, Some(pre), Some(post))?;
+            record_change(
+                db,
+                ctx,
+                spec,
+                &record,
+                Action::Update,
+                Some(pre),
+                Some(post),
+            )?;
         }
         ids.push(id);
     }

@@ -1,1 +1,169 @@
-fn main() {}
+//! `peeringd`: the command line (serve, migrate, user create, token create) and the wiring
+//! of configuration, store and HTTP server.
+
+mod config;
+mod server;
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use peering_auth::TokenKey;
+use peering_store::{NewToken, Store};
+
+use config::SettingsArgs;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "peeringd",
+    version,
+    about = "A REST API server for network peering data"
+)]
+struct Cli {
+    #[command(flatten)]
+    settings: SettingsArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Migrate the database if needed, then serve HTTP.
+    Serve,
+    /// Apply pending migrations and exit.
+    Migrate,
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Manage API tokens.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum UserCommand {
+    /// Create a user.
+    Create {
+        #[arg(long)]
+        username: String,
+        #[arg(long)]
+        superuser: bool,
+        /// Read the password from standard input (else the user cannot log in by password).
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Create a token and print its key alone on standard output.
+    Create {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        read_only: bool,
+        /// Expiry time, RFC 3339.
+        #[arg(long)]
+        expires: Option<String>,
+        /// An explicit 40-hex key (e.g. to restore a deleted token).
+        #[arg(long)]
+        key: Option<String>,
+        #[arg(long, default_value = "")]
+        description: String,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("peeringd: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let settings = cli.settings.resolve()?;
+    match cli.command {
+        Command::Serve => server::serve(settings).map_err(|e| e.to_string()),
+        Command::Migrate => {
+            let n = peering_store::migrate(&settings.database_url).map_err(|e| e.to_string())?;
+            eprintln!("applied {n} migration(s)");
+            Ok(())
+        }
+        Command::User {
+            command:
+                UserCommand::Create {
+                    username,
+                    superuser,
+                    password_stdin,
+                },
+        } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            let hash = if password_stdin {
+                let mut password = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut password)
+                    .map_err(|e| e.to_string())?;
+                let password = password.trim_end_matches(['\r', '\n']);
+                if password.is_empty() {
+                    return Err("empty password".into());
+                }
+                peering_auth::password::hash(password).map_err(|e| e.to_string())?
+            } else {
+                String::new()
+            };
+            store
+                .create_user(&username, &hash, superuser)
+                .map_err(|e| e.to_string())?;
+            eprintln!("created user {username}");
+            Ok(())
+        }
+        Command::Token {
+            command:
+                TokenCommand::Create {
+                    user,
+                    read_only,
+                    expires,
+                    key,
+                    description,
+                },
+        } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            let user_id = store
+                .user_id(&user)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no user named {user:?}"))?;
+            let expires = expires
+                .map(|e| {
+                    chrono::DateTime::parse_from_rfc3339(&e)
+                        .map(|t| t.with_timezone(&chrono::Utc))
+                        .map_err(|err| format!("--expires: {err}"))
+                })
+                .transpose()?;
+            let key = match key {
+                Some(k) => TokenKey::parse(&k).map_err(|e| e.to_string())?,
+                None => TokenKey::generate(),
+            };
+            store
+                .create_token(&NewToken {
+                    user_id,
+                    key_hash: key.hash(),
+                    key_suffix: key.suffix().to_string(),
+                    expires,
+                    write_enabled: !read_only,
+                    description,
+                })
+                .map_err(|e| e.to_string())?;
+            println!("{}", key.as_str());
+            Ok(())
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! Autonomous systems (spec 2.2, reference 3.1).
 
-use super::common::{CREATED, COMMENTS, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use super::routing::{COMMUNITY, ROUTING_POLICY};
 use crate::record::Record;
 use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
@@ -27,7 +27,9 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             .required()
             .unique()
             .filter(),
-        Field::new("name", "Name", kinds::text(200)).required().filter(),
+        Field::new("name", "Name", kinds::text(200))
+            .required()
+            .filter(),
         COMMENTS,
         Field::new("irr_as_set", "IRR AS-SET", kinds::text(255))
             .nullable()
@@ -39,14 +41,22 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             .nullable()
             .default(Default::Int(0))
             .filter(),
-        Field::new("ipv6_max_prefixes_extdb_sync", "IPv6 max prefix sync", Kind::Bool)
-            .default(Default::Bool(true)),
+        Field::new(
+            "ipv6_max_prefixes_extdb_sync",
+            "IPv6 max prefix sync",
+            Kind::Bool,
+        )
+        .default(Default::Bool(true)),
         Field::new("ipv4_max_prefixes", "IPv4 max prefix", MAX_PREFIXES)
             .nullable()
             .default(Default::Int(0))
             .filter(),
-        Field::new("ipv4_max_prefixes_extdb_sync", "IPv4 max prefix sync", Kind::Bool)
-            .default(Default::Bool(true)),
+        Field::new(
+            "ipv4_max_prefixes_extdb_sync",
+            "IPv4 max prefix sync",
+            Kind::Bool,
+        )
+        .default(Default::Bool(true)),
         Field::new(
             "import_routing_policies",
             "Import routing policies",

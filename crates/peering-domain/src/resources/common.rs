@@ -3,16 +3,24 @@
 use crate::record::Record;
 use crate::spec::{kinds, Default, Field, Kind, ResourceSpec};
 
-pub const COMMENTS: Field = Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
-pub const DESCRIPTION: Field = Field::new("description", "Description", kinds::text(200))
-    .default(Default::Text(""));
-pub const LOCAL_CONTEXT_DATA: Field =
-    Field::new("local_context_data", "Local context data", kinds::JSON_OBJECT)
-        .nullable()
-        .default(Default::Null);
+pub const COMMENTS: Field =
+    Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
+pub const DESCRIPTION: Field =
+    Field::new("description", "Description", kinds::text(200)).default(Default::Text(""));
+pub const LOCAL_CONTEXT_DATA: Field = Field::new(
+    "local_context_data",
+    "Local context data",
+    kinds::JSON_OBJECT,
+)
+.nullable()
+.default(Default::Null);
 pub const TAGS: Field = Field::new("tags", "Tags", Kind::Tags).default(Default::EmptyList);
-pub const CREATED: Field = Field::new("created", "Created", Kind::Time).read_only().filter();
-pub const UPDATED: Field = Field::new("updated", "Updated", Kind::Time).read_only().filter();
+pub const CREATED: Field = Field::new("created", "Created", Kind::Time)
+    .read_only()
+    .filter();
+pub const UPDATED: Field = Field::new("updated", "Updated", Kind::Time)
+    .read_only()
+    .filter();
 
 /// `display` is the object's name.
 pub fn display_name(spec: &ResourceSpec, r: &Record) -> String {

@@ -35,7 +35,5 @@ pub fn by_content_type(content_type: &str) -> Option<&'static ResourceSpec> {
 
 /// The resource served at `/api/<app>/<path>/`.
 pub fn by_path(app: &str, path: &str) -> Option<&'static ResourceSpec> {
-    ALL.iter()
-        .copied()
-        .find(|r| r.app == app && r.path == path)
+    ALL.iter().copied().find(|r| r.app == app && r.path == path)
 }

@@ -29,8 +29,12 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         .nullable()
         .read_only()
         .filter(),
-        Field::new("user_name", "User name", kinds::text(150)).read_only().filter(),
-        Field::new("request_id", "Request ID", Kind::Uuid).read_only().filter(),
+        Field::new("user_name", "User name", kinds::text(150))
+            .read_only()
+            .filter(),
+        Field::new("request_id", "Request ID", Kind::Uuid)
+            .read_only()
+            .filter(),
         Field::new(
             "action",
             "Action",
@@ -41,18 +45,34 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         )
         .read_only()
         .filter(),
-        Field::new("changed_object_type", "Changed object type", kinds::text(100))
-            .read_only()
-            .filter(),
-        Field::new("changed_object_id", "Changed object ID", kinds::int(0, i64::MAX))
-            .read_only()
-            .filter(),
-        Field::new("prechange_data", "Pre-change data", Kind::Json { object_only: false })
-            .nullable()
-            .read_only(),
-        Field::new("postchange_data", "Post-change data", Kind::Json { object_only: false })
-            .nullable()
-            .read_only(),
+        Field::new(
+            "changed_object_type",
+            "Changed object type",
+            kinds::text(100),
+        )
+        .read_only()
+        .filter(),
+        Field::new(
+            "changed_object_id",
+            "Changed object ID",
+            kinds::int(0, i64::MAX),
+        )
+        .read_only()
+        .filter(),
+        Field::new(
+            "prechange_data",
+            "Pre-change data",
+            Kind::Json { object_only: false },
+        )
+        .nullable()
+        .read_only(),
+        Field::new(
+            "postchange_data",
+            "Post-change data",
+            Kind::Json { object_only: false },
+        )
+        .nullable()
+        .read_only(),
         Field::new("object_repr", "Object representation", kinds::text(200))
             .read_only()
             .filter()
@@ -61,7 +81,10 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
     ordering: &["-time"],
     brief: &["id", "url", "display", "action"],
     nested: &["id", "url", "display", "action"],
-    search: &[Search::Contains("user_name"), Search::Contains("object_repr")],
+    search: &[
+        Search::Contains("user_name"),
+        Search::Contains("object_repr"),
+    ],
     display,
     change_logged: false,
     writable: false,

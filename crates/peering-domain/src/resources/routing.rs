@@ -1,6 +1,8 @@
 //! Routing policies and BGP communities (reference 3.3, 3.4).
 
-use super::common::{display_name, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{
+    display_name, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED,
+};
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec, Search};
 
@@ -22,10 +24,18 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
     verbose_name: "community",
     table: "communities",
     fields: &[
-        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
-        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("slug", "Slug", kinds::slug(100))
+            .required()
+            .unique()
+            .filter(),
         DESCRIPTION,
-        Field::new("value", "Value", kinds::text(50)).required().filter(),
+        Field::new("value", "Value", kinds::text(50))
+            .required()
+            .filter(),
         Field::new(
             "type",
             "Type",
@@ -62,8 +72,14 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
     verbose_name: "routing policy",
     table: "routing_policies",
     fields: &[
-        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
-        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("slug", "Slug", kinds::slug(100))
+            .required()
+            .unique()
+            .filter(),
         DESCRIPTION,
         Field::new(
             "type",

@@ -11,8 +11,14 @@ pub static TAG: ResourceSpec = ResourceSpec {
     verbose_name: "tag",
     table: "tags",
     fields: &[
-        Field::new("name", "Name", kinds::text(100)).required().unique().filter(),
-        Field::new("slug", "Slug", kinds::slug(100)).required().unique().filter(),
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("slug", "Slug", kinds::slug(100))
+            .required()
+            .unique()
+            .filter(),
         Field::new("color", "Color", kinds::COLOR)
             .default(Default::Text("9e9e9e"))
             .filter(),

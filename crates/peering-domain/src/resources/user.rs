@@ -11,12 +11,25 @@ pub static USER: ResourceSpec = ResourceSpec {
     verbose_name: "user",
     table: "users",
     fields: &[
-        Field::new("username", "Username", kinds::text(150)).required().unique().filter(),
-        Field::new("first_name", "First name", kinds::text(150)).default(Default::Text("")).filter(),
-        Field::new("last_name", "Last name", kinds::text(150)).default(Default::Text("")).filter(),
-        Field::new("email", "Email address", kinds::text(254)).default(Default::Text("")).filter(),
-        Field::new("is_staff", "Staff status", Kind::Bool).default(Default::Bool(false)).filter(),
-        Field::new("is_active", "Active", Kind::Bool).default(Default::Bool(true)).filter(),
+        Field::new("username", "Username", kinds::text(150))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("first_name", "First name", kinds::text(150))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new("last_name", "Last name", kinds::text(150))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new("email", "Email address", kinds::text(254))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new("is_staff", "Staff status", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("is_active", "Active", Kind::Bool)
+            .default(Default::Bool(true))
+            .filter(),
         Field::new("is_superuser", "Superuser status", Kind::Bool)
             .default(Default::Bool(false))
             .hidden(),
@@ -40,7 +53,11 @@ pub static USER: ResourceSpec = ResourceSpec {
 
 /// "username (First Last)" when a full name is set, else the username.
 fn display(spec: &ResourceSpec, r: &Record) -> String {
-    let full = format!("{} {}", r.text(spec, "first_name"), r.text(spec, "last_name"));
+    let full = format!(
+        "{} {}",
+        r.text(spec, "first_name"),
+        r.text(spec, "last_name")
+    );
     let full = full.trim();
     if full.is_empty() {
         r.text(spec, "username").to_string()

@@ -1,0 +1,85 @@
+//! Errors of the HTTP layer and the one table that maps them to statuses and bodies.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::{json, Value as Json};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A validation or filter error; the body is the field-to-messages object (or a list).
+    #[error("bad request")]
+    BadRequest(Json),
+    #[error("{0}")]
+    Detail400(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("Not found.")]
+    NotFound,
+    #[error("Method \"{0}\" not allowed.")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Request body exceeds {0} bytes.")]
+    TooLarge(usize),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) | ApiError::Detail400(_) => StatusCode::BAD_REQUEST,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = match self {
+            ApiError::BadRequest(body) => body.clone(),
+            ApiError::Internal(message) => {
+                log::error!("internal error: {message}");
+                json!({"detail": "Internal server error."})
+            }
+            other => json!({"detail": other.to_string()}),
+        };
+        HttpResponse::build(self.status_code()).json(body)
+    }
+}
+
+impl From<peering_store::Error> for ApiError {
+    fn from(e: peering_store::Error) -> Self {
+        use peering_store::Error as S;
+        match e {
+            S::Invalid { errors, .. } => ApiError::BadRequest(errors.into_json()),
+            S::Protected(message) => ApiError::Conflict(message),
+            S::NotFound => ApiError::NotFound,
+            S::Unavailable(m) => ApiError::Unavailable(format!("Database unavailable: {m}")),
+            S::Config(m) => ApiError::Detail400(m),
+            S::Backend(m) => ApiError::Internal(m),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> Self {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<peering_filter::FilterErrors> for ApiError {
+    fn from(errors: peering_filter::FilterErrors) -> Self {
+        let mut body = serde_json::Map::new();
+        for e in errors.iter() {
+            body.insert(e.param.clone(), json!([e.message]));
+        }
+        ApiError::BadRequest(Json::Object(body))
+    }
+}

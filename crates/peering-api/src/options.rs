@@ -1,0 +1,93 @@
+//! OPTIONS: what an endpoint renders and parses, and, for a caller allowed to write, the
+//! fields a write accepts with their types, limits and choices.
+
+use peering_domain::spec::{Kind, TextFormat};
+use peering_domain::ResourceSpec;
+use serde_json::{json, Map, Value as Json};
+
+use crate::auth::Caller;
+
+fn field_type(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Int { .. } | Kind::ReverseCount { .. } => "integer",
+        Kind::Text {
+            format: TextFormat::Slug,
+            ..
+        } => "slug",
+        Kind::Text { .. } | Kind::Uuid => "string",
+        Kind::Bool => "boolean",
+        Kind::Choice { .. } => "choice",
+        Kind::Json { .. } => "json",
+        Kind::Time => "datetime",
+        Kind::ForeignKey { .. } => "nested object",
+        Kind::ManyToMany { .. } | Kind::Tags => "field",
+    }
+}
+
+fn describe_fields(spec: &ResourceSpec) -> Json {
+    let mut fields = Map::new();
+    for (name, label, kind) in [
+        ("id", "ID", "integer"),
+        ("url", "Url", "field"),
+        ("display", "Display", "string"),
+    ] {
+        fields.insert(
+            name.into(),
+            json!({"type": kind, "required": false, "read_only": true, "label": label}),
+        );
+    }
+    for f in spec.fields.iter().filter(|f| !f.hidden) {
+        let mut d = Map::new();
+        d.insert("type".into(), json!(field_type(&f.kind)));
+        d.insert("required".into(), json!(f.required && !f.read_only));
+        d.insert("read_only".into(), json!(f.read_only));
+        d.insert("label".into(), json!(f.label));
+        if !f.help.is_empty() {
+            d.insert("help_text".into(), json!(f.help));
+        }
+        match f.kind {
+            Kind::Int { min, max } => {
+                d.insert("min_value".into(), json!(min));
+                d.insert("max_value".into(), json!(max));
+            }
+            Kind::Text {
+                max_len: Some(n), ..
+            } => {
+                d.insert("max_length".into(), json!(n));
+            }
+            Kind::Choice { set, .. } => {
+                let choices: Vec<Json> = set
+                    .choices
+                    .iter()
+                    .map(|(v, l)| json!({"value": v, "display_name": l}))
+                    .collect();
+                d.insert("choices".into(), Json::Array(choices));
+            }
+            _ => {}
+        }
+        fields.insert(f.name.into(), Json::Object(d));
+    }
+    Json::Object(fields)
+}
+
+/// The OPTIONS body of a collection (`detail == false`) or of one object.
+pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> Json {
+    let mut body = Map::new();
+    let suffix = if detail { "Instance" } else { "List" };
+    body.insert("name".into(), json!(format!("{} {suffix}", spec.name)));
+    body.insert("description".into(), json!(""));
+    body.insert("renders".into(), json!(["application/json", "text/html"]));
+    body.insert(
+        "parses".into(),
+        json!([
+            "application/json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data"
+        ]),
+    );
+    if spec.writable && caller.can_write() {
+        let method = if detail { "PUT" } else { "POST" };
+        body.insert("actions".into(), json!({ method: describe_fields(spec) }));
+    }
+    Json::Object(body)
+}

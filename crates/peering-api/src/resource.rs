@@ -1,0 +1,433 @@
+//! The generic handlers every resource is served by: list, detail, create, update, delete,
+//! their bulk forms, and OPTIONS. A resource only declares what differs (peering-domain).
+
+use actix_web::http::{Method, StatusCode};
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
+use futures_util::StreamExt;
+use peering_domain::input::{self, Draft, Mode};
+use peering_domain::{FieldErrors, ResourceSpec};
+use peering_filter::FilterKind;
+use peering_store::{ChangeContext, Store, Window};
+use serde_json::{json, Map, Value as Json};
+
+use crate::auth::{authenticate, Caller};
+use crate::error::ApiError;
+use crate::headers::RequestId;
+use crate::options;
+use crate::page::PageRequest;
+use crate::render::Renderer;
+use crate::respond::{base_url, respond};
+use crate::AppState;
+
+/// `brief=1` (or any value but an explicit false) asks for the brief form.
+fn is_brief(pairs: &[(String, String)]) -> bool {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "brief")
+        .is_some_and(|(_, v)| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            )
+        })
+}
+
+pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError> {
+    serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
+        .map_err(|_| ApiError::Detail400("Malformed query string.".into()))
+}
+
+fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
+    let user = caller.user.as_ref();
+    ChangeContext {
+        request_id: req
+            .extensions()
+            .get::<RequestId>()
+            .map(|r| r.0.clone())
+            .unwrap_or_default(),
+        user_id: user.map(|u| u.id),
+        user_name: user.map(|u| u.username.clone()).unwrap_or_default(),
+    }
+}
+
+/// Reads the body, refusing more than the configured size, and parses it as JSON.
+async fn read_json(mut payload: web::Payload, limit: usize) -> Result<Json, ApiError> {
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| match e {
+            actix_web::error::PayloadError::Overflow => ApiError::TooLarge(limit),
+            other => ApiError::Detail400(format!("Malformed request body: {other}")),
+        })?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::TooLarge(limit));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    serde_json::from_slice(&body)
+        .map_err(|e| ApiError::Detail400(format!("JSON parse error - {e}")))
+}
+
+fn expected_list(body: &Json) -> ApiError {
+    ApiError::BadRequest(json!({"non_field_errors": [format!(
+        "Expected a list of items but got type \"{}\".",
+        input::json_type_name(body)
+    )]}))
+}
+
+/// `/api/<app>/<resource>/`
+pub async fn collection(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    spec: &'static ResourceSpec,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let method = req.method().clone();
+    if method != Method::GET
+        && method != Method::HEAD
+        && method != Method::OPTIONS
+        && !spec.writable
+    {
+        return Err(ApiError::MethodNotAllowed(method.to_string()));
+    }
+    match method {
+        Method::GET | Method::HEAD => list(&req, &state, &caller, spec).await,
+        Method::OPTIONS => {
+            caller.require_read(&state)?;
+            Ok(respond(
+                &req,
+                StatusCode::OK,
+                &options::describe(spec, &caller, false),
+            ))
+        }
+        Method::POST => {
+            caller.require_write()?;
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            create(&req, &state, &caller, spec, body).await
+        }
+        Method::PUT | Method::PATCH => {
+            caller.require_write()?;
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let mode = if method == Method::PUT {
+                Mode::Replace
+            } else {
+                Mode::Partial
+            };
+            bulk_update(&req, &state, &caller, spec, body, mode).await
+        }
+        Method::DELETE => {
+            caller.require_write()?;
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            bulk_delete(&req, &state, &caller, spec, body).await
+        }
+        other => Err(ApiError::MethodNotAllowed(other.to_string())),
+    }
+}
+
+/// `/api/<app>/<resource>/<id>/`
+pub async fn detail(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    spec: &'static ResourceSpec,
+    id: &str,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
+    let method = req.method().clone();
+    if method != Method::GET
+        && method != Method::HEAD
+        && method != Method::OPTIONS
+        && !spec.writable
+    {
+        return Err(ApiError::MethodNotAllowed(method.to_string()));
+    }
+    if method == Method::OPTIONS {
+        caller.require_read(&state)?;
+        return Ok(respond(
+            &req,
+            StatusCode::OK,
+            &options::describe(spec, &caller, true),
+        ));
+    }
+    match method {
+        Method::GET | Method::HEAD => caller.require_read(&state)?,
+        Method::PUT | Method::PATCH | Method::DELETE => {
+            caller.require_write()?;
+        }
+        other => return Err(ApiError::MethodNotAllowed(other.to_string())),
+    }
+    let store = state.store.clone();
+    let found = web::block(move || store.get(spec, id)).await??;
+    let Some((record, related)) = found else {
+        return Err(ApiError::NotFound);
+    };
+    match method {
+        Method::DELETE => {
+            let ctx = change_context(&req, &caller);
+            let store = state.store.clone();
+            web::block(move || store.delete(spec, &[id], &ctx)).await??;
+            Ok(HttpResponse::NoContent().finish())
+        }
+        Method::PUT | Method::PATCH => {
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let mode = if method == Method::PUT {
+                Mode::Replace
+            } else {
+                Mode::Partial
+            };
+            let draft =
+                input::parse(spec, &body, mode).map_err(|e| ApiError::BadRequest(e.into_json()))?;
+            let ctx = change_context(&req, &caller);
+            let store = state.store.clone();
+            let (records, related) =
+                web::block(move || store.update(spec, vec![(id, draft)], &ctx)).await??;
+            let base = base_url(&req);
+            let r = Renderer {
+                related: &related,
+                base: &base,
+            };
+            let body = records
+                .first()
+                .map(|rec| r.full(spec, rec))
+                .ok_or(ApiError::NotFound)?;
+            Ok(respond(&req, StatusCode::OK, &body))
+        }
+        _ => {
+            let pairs = query_pairs(&req)?;
+            let base = base_url(&req);
+            let r = Renderer {
+                related: &related,
+                base: &base,
+            };
+            let body = if is_brief(&pairs) {
+                r.brief(spec, &record)
+            } else {
+                r.full(spec, &record)
+            };
+            Ok(respond(&req, StatusCode::OK, &body))
+        }
+    }
+}
+
+async fn list(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+) -> Result<HttpResponse, ApiError> {
+    caller.require_read(state)?;
+    let pairs = query_pairs(req)?;
+    let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
+    let tags: Vec<String> = filter
+        .predicates
+        .iter()
+        .filter(|p| p.kind == FilterKind::Tag)
+        .flat_map(|p| p.values.iter().map(|v| v.to_string()))
+        .collect();
+    let page = PageRequest::from_query(&pairs, &state.settings);
+    let store = state.store.clone();
+    let window = Window {
+        limit: page.limit,
+        offset: page.offset,
+    };
+    let (unknown, result) = web::block(move || -> Result<_, peering_store::Error> {
+        let unknown = store.unknown_tags(&tags)?;
+        if !unknown.is_empty() {
+            return Ok((unknown, None));
+        }
+        Ok((unknown, Some(store.list(spec, &filter, window)?)))
+    })
+    .await??;
+    if let Some(slug) = unknown.first() {
+        return Err(ApiError::BadRequest(json!({"tag": [format!(
+            "Select a valid choice. {slug} is not one of the available choices."
+        )]})));
+    }
+    let Some(result) = result else {
+        return Err(ApiError::NotFound);
+    };
+    let base = base_url(req);
+    let r = Renderer {
+        related: &result.related,
+        base: &base,
+    };
+    let brief = is_brief(&pairs);
+    let results: Vec<Json> = result
+        .records
+        .iter()
+        .map(|rec| {
+            if brief {
+                r.brief(spec, rec)
+            } else {
+                r.full(spec, rec)
+            }
+        })
+        .collect();
+    let list_url = format!("{base}{}", req.path());
+    let (next, previous) = page.links(&list_url, &pairs, result.count);
+    let body = json!({
+        "count": result.count,
+        "next": next,
+        "previous": previous,
+        "results": results,
+    });
+    let mut res = respond(req, StatusCode::OK, &body);
+    let allow = if spec.writable {
+        "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
+    } else {
+        "GET, HEAD, OPTIONS"
+    };
+    res.headers_mut().insert(
+        actix_web::http::header::ALLOW,
+        actix_web::http::header::HeaderValue::from_static(allow),
+    );
+    res.headers_mut().insert(
+        actix_web::http::header::VARY,
+        actix_web::http::header::HeaderValue::from_static("Accept, Cookie, Origin"),
+    );
+    Ok(res)
+}
+
+async fn create(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    body: Json,
+) -> Result<HttpResponse, ApiError> {
+    let many = body.is_array();
+    let items: Vec<Json> = match body {
+        Json::Array(items) => items,
+        one => vec![one],
+    };
+    let mut drafts = Vec::with_capacity(items.len());
+    let mut errors: Vec<Json> = Vec::with_capacity(items.len());
+    let mut failed = false;
+    for item in &items {
+        match input::parse(spec, item, Mode::Create) {
+            Ok(d) => {
+                drafts.push(d);
+                errors.push(json!({}));
+            }
+            Err(e) => {
+                failed = true;
+                errors.push(e.into_json());
+            }
+        }
+    }
+    if failed {
+        return Err(ApiError::BadRequest(if many {
+            Json::Array(errors)
+        } else {
+            errors.pop().unwrap_or(json!({}))
+        }));
+    }
+    let ctx = change_context(req, caller);
+    let store = state.store.clone();
+    let count = items.len();
+    let result = web::block(move || store.create(spec, drafts, &ctx)).await?;
+    let (records, related) = result.map_err(|e| match e {
+        peering_store::Error::Invalid { index, errors } if many => {
+            let mut list = vec![json!({}); count];
+            list[index.unwrap_or(0).min(count.saturating_sub(1))] = errors.into_json();
+            ApiError::BadRequest(Json::Array(list))
+        }
+        other => other.into(),
+    })?;
+    let base = base_url(req);
+    let r = Renderer {
+        related: &related,
+        base: &base,
+    };
+    let rendered: Vec<Json> = records.iter().map(|rec| r.full(spec, rec)).collect();
+    let body = if many {
+        Json::Array(rendered)
+    } else {
+        rendered.into_iter().next().ok_or(ApiError::NotFound)?
+    };
+    Ok(respond(req, StatusCode::CREATED, &body))
+}
+
+/// The `id` of each item of a bulk body, with the reference's error shapes.
+fn item_ids(items: &[Json]) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::with_capacity(items.len());
+    let mut errors = Vec::with_capacity(items.len());
+    let mut failed = false;
+    for item in items {
+        let id = item.get("id").and_then(|v| match v {
+            Json::Number(n) => n.as_i64(),
+            Json::String(s) => s.trim().parse().ok(),
+            _ => None,
+        });
+        match (item.is_object(), id) {
+            (true, Some(id)) => {
+                ids.push(id);
+                errors.push(json!({}));
+            }
+            (true, None) if item.get("id").is_some() => {
+                failed = true;
+                errors.push(json!({"id": ["A valid integer is required."]}));
+            }
+            _ => {
+                failed = true;
+                errors.push(json!({"id": ["This field is required."]}));
+            }
+        }
+    }
+    if failed {
+        Err(ApiError::BadRequest(Json::Array(errors)))
+    } else {
+        Ok(ids)
+    }
+}
+
+async fn bulk_update(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    body: Json,
+    mode: Mode,
+) -> Result<HttpResponse, ApiError> {
+    let Json::Array(items) = &body else {
+        return Err(expected_list(&body));
+    };
+    let ids = item_ids(items)?;
+    let mut work: Vec<(i64, Draft)> = Vec::with_capacity(items.len());
+    for (id, item) in ids.into_iter().zip(items) {
+        let mut fields: Map<String, Json> = item.as_object().cloned().unwrap_or_default();
+        fields.remove("id");
+        let draft = input::parse(spec, &Json::Object(fields), mode)
+            .map_err(|e: FieldErrors| ApiError::BadRequest(e.into_json()))?;
+        work.push((id, draft));
+    }
+    let ctx = change_context(req, caller);
+    let store = state.store.clone();
+    let (records, related) = web::block(move || store.update(spec, work, &ctx)).await??;
+    let base = base_url(req);
+    let r = Renderer {
+        related: &related,
+        base: &base,
+    };
+    let rendered: Vec<Json> = records.iter().map(|rec| r.full(spec, rec)).collect();
+    Ok(respond(req, StatusCode::OK, &Json::Array(rendered)))
+}
+
+async fn bulk_delete(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    body: Json,
+) -> Result<HttpResponse, ApiError> {
+    let Json::Array(items) = &body else {
+        return Err(expected_list(&body));
+    };
+    let ids = item_ids(items)?;
+    let ctx = change_context(req, caller);
+    let store = state.store.clone();
+    web::block(move || store.delete(spec, &ids, &ctx)).await??;
+    Ok(HttpResponse::NoContent().finish())
+}

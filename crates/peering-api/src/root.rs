@@ -1,0 +1,113 @@
+//! The API root, application roots and `/api/status/`.
+
+use std::collections::BTreeMap;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::resources::ALL;
+use serde_json::{json, Value as Json};
+
+use crate::auth::authenticate;
+use crate::error::ApiError;
+use crate::respond::{base_url, respond};
+use crate::AppState;
+
+fn wants_html(req: &HttpRequest) -> bool {
+    req.headers()
+        .get("Accept")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"))
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A map of names to URLs, as JSON or, for a browser, as a page of links.
+fn links_page(req: &HttpRequest, title: &str, links: BTreeMap<String, String>) -> HttpResponse {
+    if wants_html(req) {
+        let items: String = links
+            .iter()
+            .map(|(name, url)| {
+                format!(
+                    "<li><a href=\"{0}\">{1}</a> <code>{0}</code></li>",
+                    escape(url),
+                    escape(name)
+                )
+            })
+            .collect();
+        let page = format!(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>{t}</title></head>\
+             <body><h1>{t}</h1><ul>{items}</ul></body></html>",
+            t = escape(title)
+        );
+        return HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .body(page);
+    }
+    let body: serde_json::Map<String, Json> =
+        links.into_iter().map(|(k, v)| (k, json!(v))).collect();
+    respond(req, StatusCode::OK, &Json::Object(body))
+}
+
+/// Applications served, with the resources under each.
+fn apps() -> BTreeMap<&'static str, Vec<&'static peering_domain::ResourceSpec>> {
+    let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
+    for spec in ALL.iter().copied().filter(|s| crate::is_routed(s)) {
+        apps.entry(spec.app).or_default().push(spec);
+    }
+    apps
+}
+
+pub async fn api_root(req: HttpRequest) -> HttpResponse {
+    let base = base_url(&req);
+    let mut links: BTreeMap<String, String> = apps()
+        .keys()
+        .map(|app| (app.to_string(), format!("{base}/api/{app}/")))
+        .collect();
+    links.insert("status".into(), format!("{base}/api/status/"));
+    links_page(&req, "API root", links)
+}
+
+pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let app = path.into_inner();
+    let base = base_url(&req);
+    let apps = apps();
+    let specs = apps.get(app.as_str()).ok_or(ApiError::NotFound)?;
+    let links = specs
+        .iter()
+        .map(|s| {
+            (
+                s.path.to_string(),
+                format!("{base}/api/{}/{}/", s.app, s.path),
+            )
+        })
+        .collect();
+    Ok(links_page(&req, &app, links))
+}
+
+pub async fn status(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    authenticate(&req, &state).await?.require_read(&state)?;
+    let store = state.store.clone();
+    let healthy = web::block(move || store.ping()).await?;
+    let body = json!({
+        "peeringd-version": env!("CARGO_PKG_VERSION"),
+        "api-version": crate::api_version(),
+        "database": {
+            "backend": state.store.backend().name(),
+            "healthy": healthy,
+        },
+    });
+    let status = if healthy {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    Ok(respond(&req, status, &body))
+}

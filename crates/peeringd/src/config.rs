@@ -1,0 +1,122 @@
+//! Settings: each from a flag, else the environment (`PEERING_*`), else the TOML file given
+//! by `--config`, else the default.
+
+use std::path::Path;
+
+use clap::Args;
+use serde::Deserialize;
+
+/// The settings flags; clap fills each from its flag or its environment variable.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SettingsArgs {
+    /// Address to serve on.
+    #[arg(long, env = "PEERING_LISTEN", global = true)]
+    pub listen: Option<String>,
+    /// `sqlite://PATH` or `postgres://…`.
+    #[arg(long, env = "PEERING_DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+    /// Default page size.
+    #[arg(long, env = "PEERING_PAGINATE_COUNT", global = true)]
+    pub paginate_count: Option<i64>,
+    /// Maximum page size; 0 removes it.
+    #[arg(long, env = "PEERING_MAX_PAGE_SIZE", global = true)]
+    pub max_page_size: Option<i64>,
+    /// Whether read requests need a token too.
+    #[arg(long, env = "PEERING_LOGIN_REQUIRED", global = true)]
+    pub login_required: Option<bool>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, env = "PEERING_MAX_BODY_BYTES", global = true)]
+    pub max_body_bytes: Option<usize>,
+    /// TOML file with the same settings in lower case, without the prefix.
+    #[arg(long, global = true)]
+    pub config: Option<std::path::PathBuf>,
+}
+
+/// The same settings as read from the TOML file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSettings {
+    listen: Option<String>,
+    database_url: Option<String>,
+    paginate_count: Option<i64>,
+    max_page_size: Option<i64>,
+    login_required: Option<bool>,
+    max_body_bytes: Option<usize>,
+}
+
+/// The settings in force.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub listen: String,
+    pub database_url: String,
+    pub paginate_count: i64,
+    pub max_page_size: i64,
+    pub login_required: bool,
+    pub max_body_bytes: usize,
+}
+
+fn read_file(path: &Path) -> Result<FileSettings, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("invalid {}: {e}", path.display()))
+}
+
+impl SettingsArgs {
+    pub fn resolve(&self) -> Result<Settings, String> {
+        let file = match &self.config {
+            Some(path) => read_file(path)?,
+            None => FileSettings::default(),
+        };
+        let settings = Settings {
+            listen: self
+                .listen
+                .clone()
+                .or(file.listen)
+                .unwrap_or_else(|| "127.0.0.1:8000".into()),
+            database_url: self
+                .database_url
+                .clone()
+                .or(file.database_url)
+                .unwrap_or_else(|| "sqlite://peeringd.sqlite3".into()),
+            paginate_count: self.paginate_count.or(file.paginate_count).unwrap_or(50),
+            max_page_size: self.max_page_size.or(file.max_page_size).unwrap_or(1000),
+            login_required: self.login_required.or(file.login_required).unwrap_or(false),
+            max_body_bytes: self
+                .max_body_bytes
+                .or(file.max_body_bytes)
+                .unwrap_or(10 * 1024 * 1024),
+        };
+        if settings.paginate_count < 1 {
+            return Err("PEERING_PAGINATE_COUNT must be at least 1".into());
+        }
+        if settings.max_page_size < 0 {
+            return Err("PEERING_MAX_PAGE_SIZE must be 0 (no maximum) or more".into());
+        }
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_beats_file_beats_default() {
+        let dir = std::env::temp_dir().join(format!("peeringd-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(&path, "listen = \"127.0.0.1:9\"\npaginate_count = 20\n").unwrap();
+        let args = SettingsArgs {
+            paginate_count: Some(7),
+            config: Some(path.clone()),
+            ..Default::default()
+        };
+        let s = args.resolve().unwrap();
+        assert_eq!(s.paginate_count, 7);
+        assert_eq!(s.listen, "127.0.0.1:9");
+        assert_eq!(s.max_page_size, 1000);
+        std::fs::write(&path, "bogus = 1\n").unwrap();
+        assert!(args.resolve().is_err());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

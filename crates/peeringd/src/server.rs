@@ -1,0 +1,61 @@
+//! Serving HTTP: open the store, create the first admin on an empty database, run actix.
+
+use actix_web::{App, HttpServer};
+use peering_api::AppState;
+use peering_auth::TokenKey;
+use peering_store::{NewToken, Store};
+
+use crate::config::Settings;
+
+fn api_settings(s: &Settings) -> peering_api::Settings {
+    peering_api::Settings {
+        paginate_count: s.paginate_count,
+        max_page_size: s.max_page_size,
+        login_required: s.login_required,
+        max_body_bytes: s.max_body_bytes,
+    }
+}
+
+/// On an empty database, creates an `admin` superuser and a write-enabled token, and
+/// prints the key once so that a new user can call the API at once.
+fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
+    if store.count_users()? > 0 {
+        return Ok(());
+    }
+    let user_id = store.create_user("admin", "", true)?;
+    let key = TokenKey::generate();
+    store.create_token(&NewToken {
+        user_id,
+        key_hash: key.hash(),
+        key_suffix: key.suffix().to_string(),
+        expires: None,
+        write_enabled: true,
+        description: "created at first start".into(),
+    })?;
+    println!("Created superuser 'admin' with API token: {}", key.as_str());
+    println!("Use it as: Authorization: Token {}", key.as_str());
+    Ok(())
+}
+
+pub fn serve(settings: Settings) -> std::io::Result<()> {
+    let store = Store::open(&settings.database_url, 16)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let state = AppState {
+        store,
+        settings: api_settings(&settings),
+    };
+    log::info!(
+        "serving on http://{} ({})",
+        settings.listen,
+        state.store.backend().name()
+    );
+    actix_web::rt::System::new().block_on(async move {
+        HttpServer::new(move || {
+            App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
+        })
+        .bind(&settings.listen)?
+        .run()
+        .await
+    })
+}
