@@ -1,0 +1,388 @@
+//! Representations, writes, pagination, headers and errors of the API, end to end over HTTP.
+
+mod common;
+
+use common::{column, TestServer, AS};
+use serde_json::{json, Value as Json};
+
+#[test]
+fn create_renders_every_field_with_its_default() {
+    let s = TestServer::start();
+    let r = s.post(AS, json!({"asn": 65001, "name": "Example"}));
+    assert_eq!(r.status, 201, "{}", r.text);
+    let o = r.json();
+    let keys: Vec<&str> = o.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "url",
+            "display",
+            "asn",
+            "name",
+            "comments",
+            "irr_as_set",
+            "irr_as_set_extdb_sync",
+            "ipv6_max_prefixes",
+            "ipv6_max_prefixes_extdb_sync",
+            "ipv4_max_prefixes",
+            "ipv4_max_prefixes_extdb_sync",
+            "import_routing_policies",
+            "export_routing_policies",
+            "communities",
+            "prefixes",
+            "affiliated",
+            "local_context_data",
+            "tags",
+            "created",
+            "updated"
+        ]
+    );
+    assert_eq!(o["display"], "AS65001 - Example");
+    assert_eq!(o["url"], format!("{}{AS}{}/", s.base, o["id"]));
+    assert_eq!(o["comments"], "");
+    assert_eq!(o["irr_as_set"], Json::Null);
+    assert_eq!(o["irr_as_set_extdb_sync"], true);
+    assert_eq!(o["ipv6_max_prefixes"], 0);
+    assert_eq!(o["affiliated"], false);
+    assert_eq!(o["tags"], json!([]));
+    let created = o["created"].as_str().unwrap();
+    assert!(
+        chrono::DateTime::parse_from_rfc3339(created).is_ok(),
+        "{created}"
+    );
+    assert!(created.ends_with('Z'));
+
+    let detail = s.get(&format!("{AS}{}/", o["id"])).json();
+    assert_eq!(detail, o);
+    let brief = s.get(&format!("{AS}{}/?brief=1", o["id"])).json();
+    let keys: Vec<&str> = brief
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "url",
+            "display",
+            "asn",
+            "name",
+            "ipv6_max_prefixes",
+            "ipv4_max_prefixes"
+        ]
+    );
+    let not_brief = s.get(&format!("{AS}{}/?brief=false", o["id"])).json();
+    assert!(not_brief.get("comments").is_some());
+}
+
+#[test]
+fn validation_errors_name_the_field() {
+    let s = TestServer::start();
+    let r = s.post(AS, json!({"name": "x"}));
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json(), json!({"asn": ["This field is required."]}));
+    let r = s.post(AS, json!({"asn": 0, "name": "x"}));
+    assert_eq!(
+        r.json(),
+        json!({"asn": ["Ensure this value is greater than or equal to 1."]})
+    );
+    s.create(AS, json!({"asn": 65001, "name": "a"}));
+    let r = s.post(AS, json!({"asn": 65001, "name": "b"}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json(),
+        json!({"asn": ["autonomous system with this ASN already exists."]})
+    );
+    let r = s.request("POST", AS, None, Some(&s.key), &[]);
+    assert_eq!(r.status, 400);
+    assert!(r.json()["detail"]
+        .as_str()
+        .unwrap()
+        .contains("JSON parse error"));
+}
+
+#[test]
+fn bulk_create_is_all_or_none() {
+    let s = TestServer::start();
+    let r = s.post(AS, json!([{"asn": 1, "name": "a"}, {"asn": 2}]));
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json(), json!([{}, {"name": ["This field is required."]}]));
+    let r = s.post(
+        AS,
+        json!([{"asn": 1, "name": "a"}, {"asn": 1, "name": "dup"}]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        r.json()[1],
+        json!({"asn": ["autonomous system with this ASN already exists."]})
+    );
+    assert_eq!(s.get(AS).json()["count"], 0);
+    let r = s.post(
+        AS,
+        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}]),
+    );
+    assert_eq!(r.status, 201);
+    assert_eq!(r.json().as_array().unwrap().len(), 2);
+    assert_eq!(s.get(AS).json()["count"], 2);
+}
+
+#[test]
+fn updates_single_and_bulk() {
+    let s = TestServer::start();
+    let created = s.create(
+        AS,
+        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}, {"asn": 3, "name": "c"}]),
+    );
+    let ids: Vec<i64> = created
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect();
+    let r = s.patch(&format!("{AS}{}/", ids[0]), json!({"comments": "hello"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["comments"], "hello");
+    assert_eq!(r.json()["name"], "a");
+    let r = s.put(&format!("{AS}{}/", ids[0]), json!({"comments": "x"}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json(),
+        json!({"asn": ["This field is required."], "name": ["This field is required."]})
+    );
+    let r = s.put(&format!("{AS}{}/", ids[0]), json!({"asn": 10, "name": "z"}));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["comments"], "hello");
+
+    let r = s.patch(AS, json!([{"id": ids[1], "name": "B"}, {"id": ids[2], "affiliated": true}, {"id": 999999, "name": "ghost"}]));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body.as_array().unwrap().len(), 2);
+    assert_eq!(body[0]["name"], "B");
+    assert_eq!(body[1]["affiliated"], true);
+
+    // One invalid item aborts the whole bulk update.
+    let r = s.patch(
+        AS,
+        json!([{"id": ids[1], "name": "changed"}, {"id": ids[2], "asn": 10}]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(s.get(&format!("{AS}{}/", ids[1])).json()["name"], "B");
+    let r = s.patch(AS, json!({"id": 1}));
+    assert_eq!(
+        r.json(),
+        json!({"non_field_errors": ["Expected a list of items but got type \"dict\"."]})
+    );
+    let r = s.patch(AS, json!([{"name": "x"}]));
+    assert_eq!(r.json(), json!([{"id": ["This field is required."]}]));
+}
+
+#[test]
+fn deletes_single_and_bulk() {
+    let s = TestServer::start();
+    let created = s.create(
+        AS,
+        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}, {"asn": 3, "name": "c"}]),
+    );
+    let ids: Vec<i64> = created
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect();
+    let r = s.delete(&format!("{AS}{}/", ids[0]), None);
+    assert_eq!(r.status, 204);
+    assert_eq!(r.text, "");
+    assert_eq!(s.get(&format!("{AS}{}/", ids[0])).status, 404);
+    assert_eq!(s.delete(&format!("{AS}{}/", ids[0]), None).status, 404);
+    let r = s.delete(
+        AS,
+        Some(json!([{"id": ids[1]}, {"id": ids[2]}, {"id": 424242}])),
+    );
+    assert_eq!(r.status, 204, "{}", r.text);
+    assert_eq!(s.get(AS).json()["count"], 0);
+}
+
+#[test]
+fn pagination_links_keep_every_parameter() {
+    let s = TestServer::start();
+    let items: Vec<Json> = (1..=7)
+        .map(|i| json!({"asn": i, "name": format!("n{i}")}))
+        .collect();
+    s.create(AS, Json::Array(items));
+    let page = s.get(&format!("{AS}?limit=3&name__ic=n&name__ic=x")).json();
+    assert_eq!(page["count"], 7);
+    assert_eq!(column(&page, "asn"), [json!(1), json!(2), json!(3)]);
+    let next = page["next"].as_str().unwrap();
+    assert_eq!(
+        next,
+        format!("{}{AS}?limit=3&name__ic=n&name__ic=x&offset=3", s.base)
+    );
+    assert_eq!(page["previous"], Json::Null);
+    let page2 = s.get(next).json();
+    assert_eq!(column(&page2, "asn"), [json!(4), json!(5), json!(6)]);
+    assert_eq!(
+        page2["previous"].as_str().unwrap(),
+        format!("{}{AS}?limit=3&name__ic=n&name__ic=x", s.base)
+    );
+    let past = s.get(&format!("{AS}?offset=100"));
+    assert_eq!(past.status, 200);
+    assert_eq!(past.json()["results"], json!([]));
+    assert_eq!(past.json()["count"], 7);
+}
+
+#[test]
+fn page_size_settings() {
+    let s = TestServer::start_with(peering_api::Settings {
+        paginate_count: 2,
+        max_page_size: 5,
+        ..Default::default()
+    });
+    let items: Vec<Json> = (1..=7)
+        .map(|i| json!({"asn": i, "name": format!("n{i}")}))
+        .collect();
+    s.create(AS, Json::Array(items));
+    assert_eq!(s.get(AS).json()["results"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        s.get(&format!("{AS}?limit=100")).json()["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    assert_eq!(
+        s.get(&format!("{AS}?limit=0")).json()["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    let unlimited = TestServer::start_with(peering_api::Settings {
+        max_page_size: 0,
+        ..Default::default()
+    });
+    let items: Vec<Json> = (1..=60)
+        .map(|i| json!({"asn": i, "name": format!("n{i}")}))
+        .collect();
+    unlimited.create(AS, Json::Array(items));
+    let all = unlimited.get(&format!("{AS}?limit=0")).json();
+    assert_eq!(all["results"].as_array().unwrap().len(), 60);
+    assert_eq!(all["next"], Json::Null);
+}
+
+#[test]
+fn headers_on_every_response() {
+    let s = TestServer::start();
+    for r in [
+        s.get(AS),
+        s.get("/api/peering/nothing/"),
+        s.get(&format!("{AS}12345/")),
+    ] {
+        assert_eq!(r.header("API-Version"), Some("0.1"));
+        let id = r.header("X-Request-ID").unwrap();
+        assert!(uuid::Uuid::parse_str(id).is_ok());
+    }
+    let list = s.get(AS);
+    assert!(list.header("Allow").unwrap().contains("POST"));
+    assert!(list.header("Vary").is_some());
+    assert_eq!(list.header("Content-Type"), Some("application/json"));
+    let missing = s.get("/api/peering/nothing/");
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.json(), json!({"detail": "Not found."}));
+    assert_eq!(s.get(&format!("{AS}abc/")).status, 404);
+    let r = s.request(
+        "GET",
+        "/api/peering/autonomous-systems?limit=1&tag=a",
+        None,
+        None,
+        &[],
+    );
+    assert_eq!(r.status, 302);
+    assert_eq!(
+        r.header("Location"),
+        Some("/api/peering/autonomous-systems/?limit=1&tag=a")
+    );
+    assert!(r.header("X-Request-ID").is_some());
+    let indented = s.request(
+        "GET",
+        AS,
+        None,
+        None,
+        &[("Accept", "application/json; indent=4")],
+    );
+    assert!(
+        indented.text.contains("\n    \"count\": 0"),
+        "{}",
+        indented.text
+    );
+}
+
+#[test]
+fn oversized_body_is_refused() {
+    let s = TestServer::start_with(peering_api::Settings {
+        max_body_bytes: 1000,
+        ..Default::default()
+    });
+    let name = "x".repeat(2000);
+    let r = s.post(AS, json!({"asn": 1, "name": name}));
+    assert_eq!(r.status, 413);
+    assert!(r.json()["detail"].is_string());
+}
+
+#[test]
+fn roots_and_status() {
+    let s = TestServer::start();
+    let root = s.get("/api/").json();
+    assert_eq!(root["peering"], format!("{}/api/peering/", s.base));
+    assert_eq!(root["extras"], format!("{}/api/extras/", s.base));
+    let peering = s.get("/api/peering/").json();
+    assert_eq!(peering["autonomous-systems"], format!("{}{AS}", s.base));
+    let html = s.request("GET", "/api/", None, None, &[("Accept", "text/html")]);
+    assert!(html.text.contains("<a href="));
+    let status = s.get("/api/status/").json();
+    assert_eq!(status["database"]["healthy"], true);
+    let backend = if peering_store::testing::postgres_url().is_some() {
+        "postgresql"
+    } else {
+        "sqlite"
+    };
+    assert_eq!(status["database"]["backend"], backend);
+}
+
+#[test]
+fn options_describe_writable_fields_to_writers_only() {
+    let s = TestServer::start();
+    let r = s.request(
+        "OPTIONS",
+        "/api/peering/routing-policies/",
+        None,
+        Some(&s.key),
+        &[],
+    );
+    assert_eq!(r.status, 200);
+    let body = r.json();
+    assert_eq!(body["name"], "Routing Policy List");
+    assert!(body["renders"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("application/json")));
+    let post = &body["actions"]["POST"];
+    assert_eq!(post["name"]["required"], true);
+    assert_eq!(post["id"]["read_only"], true);
+    assert_eq!(
+        post["type"]["choices"],
+        json!([
+            {"value": "export-policy", "display_name": "Export"},
+            {"value": "import-policy", "display_name": "Import"},
+            {"value": "import-export-policy", "display_name": "Import+Export"}
+        ])
+    );
+    let anonymous = s.request("OPTIONS", "/api/peering/routing-policies/", None, None, &[]);
+    assert!(anonymous.json().get("actions").is_none());
+    let detail = s
+        .request("OPTIONS", &format!("{AS}1/"), None, Some(&s.key), &[])
+        .json();
+    assert!(detail["actions"]["PUT"]["asn"].is_object());
+}

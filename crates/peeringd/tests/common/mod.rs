@@ -1,0 +1,208 @@
+//! A real server on a random port over a fresh database (SQLite, or PostgreSQL when
+//! `PEERING_TEST_POSTGRES_URL` is set), and a small HTTP client to talk to it.
+#![allow(dead_code)]
+
+use std::sync::mpsc;
+
+use actix_web::{dev::ServerHandle, App, HttpServer};
+use peering_api::{AppState, Settings};
+use peering_auth::TokenKey;
+use peering_store::testing::TestDatabase;
+use peering_store::{NewToken, Store};
+use serde_json::Value as Json;
+
+pub struct TestServer {
+    pub base: String,
+    /// A write-enabled token of the superuser `admin`.
+    pub key: String,
+    pub store: Store,
+    handle: ServerHandle,
+    _db: TestDatabase,
+}
+
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub text: String,
+}
+
+impl Response {
+    pub fn json(&self) -> Json {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl TestServer {
+    pub fn start() -> TestServer {
+        Self::start_with(Settings::default())
+    }
+
+    pub fn start_with(settings: Settings) -> TestServer {
+        let db = TestDatabase::new();
+        let store = Store::open(&db.url, 4).expect("open store");
+        let user = store.create_user("admin", "", true).expect("user");
+        let key = TokenKey::generate();
+        store
+            .create_token(&NewToken {
+                user_id: user,
+                key_hash: key.hash(),
+                key_suffix: key.suffix().into(),
+                expires: None,
+                write_enabled: true,
+                description: String::new(),
+            })
+            .expect("token");
+        let state = AppState {
+            store: store.clone(),
+            settings,
+        };
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = HttpServer::new(move || {
+                    App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
+                })
+                .workers(1)
+                .bind("127.0.0.1:0")
+                .expect("bind");
+                let addr = server.addrs()[0];
+                let running = server.run();
+                tx.send((addr, running.handle())).expect("send");
+                let _ = running.await;
+            });
+        });
+        let (addr, handle) = rx.recv().expect("server started");
+        TestServer {
+            base: format!("http://{addr}"),
+            key: key.as_str().to_string(),
+            store,
+            handle,
+            _db: db,
+        }
+    }
+
+    /// Creates another token for `admin` (or a new user) with the given options.
+    pub fn token(
+        &self,
+        username: &str,
+        superuser: bool,
+        write: bool,
+        expires: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> String {
+        let user = match self.store.user_id(username).unwrap() {
+            Some(id) => id,
+            None => self.store.create_user(username, "", superuser).unwrap(),
+        };
+        let key = TokenKey::generate();
+        self.store
+            .create_token(&NewToken {
+                user_id: user,
+                key_hash: key.hash(),
+                key_suffix: key.suffix().into(),
+                expires,
+                write_enabled: write,
+                description: String::new(),
+            })
+            .unwrap();
+        key.as_str().to_string()
+    }
+
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        key: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Response {
+        let agent = ureq::AgentBuilder::new().redirects(0).build();
+        let url = if path.starts_with("http") {
+            path.to_string()
+        } else {
+            format!("{}{path}", self.base)
+        };
+        let mut req = agent.request(method, &url);
+        if let Some(k) = key {
+            req = req.set("Authorization", &format!("Token {k}"));
+        }
+        for (k, v) in extra {
+            req = req.set(k, v);
+        }
+        let result = match body {
+            Some(b) => req
+                .set("Content-Type", "application/json")
+                .send_string(&b.to_string()),
+            None => req.call(),
+        };
+        let resp = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = resp.status();
+        let headers = resp
+            .headers_names()
+            .into_iter()
+            .filter_map(|n| resp.header(&n).map(|v| (n.clone(), v.to_string())))
+            .collect();
+        let text = resp.into_string().unwrap_or_default();
+        Response {
+            status,
+            headers,
+            text,
+        }
+    }
+
+    pub fn get(&self, path: &str) -> Response {
+        self.request("GET", path, None, Some(&self.key), &[])
+    }
+
+    pub fn post(&self, path: &str, body: Json) -> Response {
+        self.request("POST", path, Some(&body), Some(&self.key), &[])
+    }
+
+    pub fn patch(&self, path: &str, body: Json) -> Response {
+        self.request("PATCH", path, Some(&body), Some(&self.key), &[])
+    }
+
+    pub fn put(&self, path: &str, body: Json) -> Response {
+        self.request("PUT", path, Some(&body), Some(&self.key), &[])
+    }
+
+    pub fn delete(&self, path: &str, body: Option<Json>) -> Response {
+        self.request("DELETE", path, body.as_ref(), Some(&self.key), &[])
+    }
+
+    /// Creates objects and returns them, asserting success.
+    pub fn create(&self, path: &str, body: Json) -> Json {
+        let r = self.post(path, body);
+        assert_eq!(r.status, 201, "create {path}: {}", r.text);
+        r.json()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let handle = self.handle.clone();
+        actix_web::rt::System::new().block_on(handle.stop(false));
+    }
+}
+
+pub const AS: &str = "/api/peering/autonomous-systems/";
+
+/// The `field` of every result of a list response.
+pub fn column(list: &Json, field: &str) -> Vec<Json> {
+    list["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o[field].clone())
+        .collect()
+}
