@@ -125,7 +125,7 @@ fn column_condition(column: &str, lc: Option<&str>, kind: &Kind, p: &Predicate) 
         }
         return sql;
     }
-    let has_null = p.values.iter().any(|v| *v == FilterValue::Null);
+    let has_null = p.values.contains(&FilterValue::Null);
     let values: Vec<&FilterValue> = p
         .values
         .iter()
