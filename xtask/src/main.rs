@@ -1,1 +1,63 @@
-fn main() {}
+//! `cargo xtask`: repository chores for peeringd (migrations, benchmarks) as plain Rust.
+
+mod bench;
+mod check_migrations;
+mod migrate;
+mod new_migration;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", about = "Repository chores for peeringd")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Apply pending migrations by running `peeringd migrate`.
+    Migrate {
+        /// Database URL (else PEERING_DATABASE_URL from the environment, else peeringd's default).
+        #[arg(long)]
+        database_url: Option<String>,
+    },
+    /// Create an empty migration for both SQLite and PostgreSQL.
+    NewMigration {
+        /// Lower-case name: letters, digits and underscores.
+        name: String,
+    },
+    /// Check that the SQLite and PostgreSQL migrations define the same tables and columns.
+    CheckMigrations,
+    /// Build peeringd in release, load data through the API and measure it with wrk.
+    Bench(bench::BenchArgs),
+}
+
+/// The workspace root: xtask lives one level below it.
+pub fn project_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent directory")
+}
+
+/// The cargo that runs us (so toolchain overrides carry over), else the one on PATH.
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Migrate { database_url } => migrate::run(database_url.as_deref()),
+        Command::NewMigration { name } => new_migration::run(&name).map(|()| ExitCode::SUCCESS),
+        Command::CheckMigrations => check_migrations::run().map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("xtask: {message}");
+        ExitCode::FAILURE
+    })
+}

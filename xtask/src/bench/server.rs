@@ -1,0 +1,192 @@
+//! Builds the release server and runs it for a benchmark; the guard kills it when dropped,
+//! including when the benchmark fails half-way.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::http;
+use crate::{cargo, project_root};
+
+const TOKEN_PREFIX: &str = "Created superuser 'admin' with API token: ";
+/// Stderr lines kept to explain a failed start.
+const TAIL_LINES: usize = 30;
+
+/// Runs `cargo build --release -p peeringd` and returns the binary cargo reports, which
+/// honours CARGO_TARGET_DIR and any configured target directory.
+pub fn build_release() -> Result<PathBuf, String> {
+    eprintln!("building peeringd in release mode…");
+    let output = Command::new(cargo())
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "peeringd",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(project_root())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        return Err("cargo build --release -p peeringd failed".into());
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == "peeringd")
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo did not report a peeringd executable".into())
+}
+
+pub struct Server {
+    child: Child,
+    pub addr: SocketAddr,
+    pub token: String,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_thread: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts `peeringd serve` on a free port and waits until it answers, returning the
+    /// admin token it printed on first start.
+    pub fn start(binary: &Path, database_url: &str) -> Result<Server, String> {
+        let addr = free_port()?;
+        let mut child = Command::new(binary)
+            .arg("serve")
+            .env("PEERING_LISTEN", addr.to_string())
+            .env("PEERING_DATABASE_URL", database_url)
+            .env("PEERING_MAX_PAGE_SIZE", "1000")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+
+        // Both pipes are drained for the server's whole life so that it never blocks on a
+        // full pipe; stdout hands the token over, stderr keeps a tail for error messages.
+        let (token_tx, token_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(token) = parse_token_line(&line) {
+                    let _ = token_tx.send(token.to_string());
+                }
+            }
+        });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_thread = {
+            let tail = stderr_tail.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                    let mut tail = tail.lock().expect("tail lock");
+                    if tail.len() == TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back(line);
+                }
+            })
+        };
+        let mut server = Server {
+            child,
+            addr,
+            token: String::new(),
+            stderr_tail,
+            stderr_thread: Some(stderr_thread),
+        };
+
+        // First start runs the migrations, which may take a while on PostgreSQL.
+        server.token = match token_rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(token) => token,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(server.failure("peeringd exited before printing the admin token"))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(server.failure("peeringd printed no admin token within 120 s"))
+            }
+        };
+        server.wait_ready()?;
+        Ok(server)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn wait_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(self.failure(&format!("peeringd exited ({status})")));
+            }
+            match http::request(self.addr, "GET", "/api/status/", None, None) {
+                Ok(response) if response.status == 200 => return Ok(()),
+                Ok(_) | Err(_) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(100))
+                }
+                Ok(response) => {
+                    return Err(self.failure(&format!(
+                        "GET /api/status/ answers {}: {}",
+                        response.status, response.body
+                    )))
+                }
+                Err(e) => return Err(self.failure(&format!("server not ready after 30 s: {e}"))),
+            }
+        }
+    }
+
+    /// `message` followed by the end of the server's stderr, after stopping it.
+    fn failure(&mut self, message: &str) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(thread) = self.stderr_thread.take() {
+            let _ = thread.join();
+        }
+        let tail = self.stderr_tail.lock().expect("tail lock");
+        let tail: Vec<&str> = tail.iter().map(String::as_str).collect();
+        format!("{message}; its stderr ended with:\n{}", tail.join("\n"))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port the OS considers free now; it could be taken before the server binds it, which
+/// is unlikely enough for a benchmark.
+fn free_port() -> Result<SocketAddr, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map_err(|e| format!("cannot find a free port: {e}"))
+}
+
+fn parse_token_line(line: &str) -> Option<&str> {
+    let token = line.strip_prefix(TOKEN_PREFIX)?.trim();
+    (token.len() == 40 && token.bytes().all(|b| b.is_ascii_hexdigit())).then_some(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_line() {
+        let key = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(parse_token_line(&format!("{TOKEN_PREFIX}{key}")), Some(key));
+        assert_eq!(
+            parse_token_line(&format!("Use it as: Authorization: Token {key}")),
+            None
+        );
+        assert_eq!(parse_token_line(&format!("{TOKEN_PREFIX}not-hex")), None);
+    }
+}
