@@ -1,10 +1,13 @@
-//! Representations of records: complete, brief and nested, as JSON.
+//! Representations of records: complete, brief and nested, written straight into a JSON
+//! text buffer (no intermediate tree: a page of a thousand objects is one allocation).
 
+use std::fmt::Write;
+
+use chrono::{Datelike, Timelike};
 use peering_domain::resources::TAG;
 use peering_domain::spec::{ChoiceRender, Kind};
 use peering_domain::{Record, ResourceSpec, Value};
 use peering_store::Related;
-use serde_json::{json, Map, Value as Json};
 
 /// Everything rendering needs besides the record: related objects and the base URL.
 pub struct Renderer<'a> {
@@ -13,80 +16,198 @@ pub struct Renderer<'a> {
     pub base: &'a str,
 }
 
-pub fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+/// Appends `s` as a JSON string literal.
+pub fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{b:04x}");
+        } else {
+            out.push_str(escape);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// ISO 8601 in UTC with microseconds, as the reference renders times.
+pub fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
+    let _ = write!(
+        out,
+        "\"{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z\"",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.nanosecond() / 1000 % 1_000_000
+    );
+}
+
+fn key(out: &mut String, first: &mut bool, name: &str) {
+    if !*first {
+        out.push(',');
+    }
+    *first = false;
+    write_str(out, name);
+    out.push(':');
 }
 
 impl Renderer<'_> {
-    pub fn url(&self, spec: &ResourceSpec, id: i64) -> String {
-        format!("{}/api/{}/{}/{}/", self.base, spec.app, spec.path, id)
+    fn write_url(&self, out: &mut String, spec: &ResourceSpec, id: i64) {
+        let _ = write!(out, "\"{}/api/{}/{}/{}/\"", self.base, spec.app, spec.path, id);
     }
 
     /// The complete representation: every visible field, relations nested.
-    pub fn full(&self, spec: &'static ResourceSpec, record: &Record) -> Json {
-        let mut map = Map::with_capacity(spec.fields.len() + 3);
-        map.insert("id".into(), json!(record.id));
-        map.insert("url".into(), json!(self.url(spec, record.id)));
-        map.insert("display".into(), json!(record.display(spec)));
+    pub fn full(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record) {
+        let _ = write!(out, "{{\"id\":{},\"url\":", record.id);
+        self.write_url(out, spec, record.id);
+        out.push_str(",\"display\":");
+        write_str(out, &record.display(spec));
         for (field, value) in spec.fields.iter().zip(&record.values) {
             if field.hidden {
                 continue;
             }
-            map.insert(field.name.into(), self.value(&field.kind, value));
+            out.push(',');
+            write_str(out, field.name);
+            out.push(':');
+            self.value(out, &field.kind, value);
         }
-        Json::Object(map)
+        out.push('}');
     }
 
     /// A representation limited to `names` (the brief or nested field set).
-    pub fn subset(&self, spec: &'static ResourceSpec, record: &Record, names: &[&str]) -> Json {
-        let mut map = Map::with_capacity(names.len());
+    pub fn subset(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record, names: &[&str]) {
+        out.push('{');
+        let mut first = true;
         for name in names {
-            let v = match *name {
-                "id" => json!(record.id),
-                "url" => json!(self.url(spec, record.id)),
-                "display" => json!(record.display(spec)),
+            key(out, &mut first, name);
+            match *name {
+                "id" => {
+                    let _ = write!(out, "{}", record.id);
+                }
+                "url" => self.write_url(out, spec, record.id),
+                "display" => write_str(out, &record.display(spec)),
                 other => match spec.index_of(other) {
-                    Some(i) => self.value(&spec.fields[i].kind, &record.values[i]),
-                    None => Json::Null,
+                    Some(i) => self.value(out, &spec.fields[i].kind, &record.values[i]),
+                    None => out.push_str("null"),
                 },
-            };
-            map.insert((*name).into(), v);
+            }
         }
-        Json::Object(map)
+        out.push('}');
     }
 
-    pub fn brief(&self, spec: &'static ResourceSpec, record: &Record) -> Json {
-        self.subset(spec, record, spec.brief)
+    pub fn brief(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record) {
+        self.subset(out, spec, record, spec.brief)
     }
 
-    fn nested(&self, spec: &'static ResourceSpec, id: i64) -> Json {
+    /// The full or brief form of each record, as a JSON array.
+    pub fn many(&self, out: &mut String, spec: &'static ResourceSpec, records: &[Record], brief: bool) {
+        out.push('[');
+        for (i, r) in records.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if brief {
+                self.brief(out, spec, r);
+            } else {
+                self.full(out, spec, r);
+            }
+        }
+        out.push(']');
+    }
+
+    fn nested(&self, out: &mut String, spec: &'static ResourceSpec, id: i64) {
         match self.related.get(spec, id) {
-            Some(r) => self.subset(spec, r, spec.nested),
-            None => json!({"id": id, "url": self.url(spec, id)}),
+            Some(r) => self.subset(out, spec, r, spec.nested),
+            None => {
+                let _ = write!(out, "{{\"id\":{id},\"url\":");
+                self.write_url(out, spec, id);
+                out.push('}');
+            }
         }
     }
 
-    fn value(&self, kind: &Kind, value: &Value) -> Json {
-        match (kind, value) {
-            (_, Value::Null) => Json::Null,
-            (Kind::Choice { set, render }, Value::Text(v)) => match render {
-                ChoiceRender::Object => json!({"value": v, "label": set.label(v).unwrap_or(v)}),
-                ChoiceRender::Raw => json!(v),
-                ChoiceRender::RawInt => v.parse::<i64>().map(Json::from).unwrap_or(json!(v)),
-            },
-            (Kind::ForeignKey { target, .. }, Value::Int(id)) => self.nested(target(), *id),
-            (Kind::ManyToMany { target, .. }, Value::Ids(ids)) => {
-                Json::Array(ids.iter().map(|id| self.nested(target(), *id)).collect())
+    fn nested_list(&self, out: &mut String, spec: &'static ResourceSpec, ids: &[i64]) {
+        out.push('[');
+        for (i, id) in ids.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
             }
-            (Kind::Tags, Value::Ids(ids)) => {
-                Json::Array(ids.iter().map(|id| self.nested(&TAG, *id)).collect())
-            }
-            (_, Value::Bool(b)) => json!(b),
-            (_, Value::Int(i)) => json!(i),
-            (_, Value::Text(t)) => json!(t),
-            (_, Value::Json(j)) => j.clone(),
-            (_, Value::Time(t)) => json!(timestamp(t)),
-            (_, Value::Ids(ids)) => json!(ids),
+            self.nested(out, spec, *id);
         }
+        out.push(']');
+    }
+
+    fn value(&self, out: &mut String, kind: &Kind, value: &Value) {
+        match (kind, value) {
+            (_, Value::Null) => out.push_str("null"),
+            (Kind::Choice { set, render }, Value::Text(v)) => match render {
+                ChoiceRender::Object => {
+                    out.push_str("{\"value\":");
+                    write_str(out, v);
+                    out.push_str(",\"label\":");
+                    write_str(out, set.label(v).unwrap_or(v));
+                    out.push('}');
+                }
+                ChoiceRender::Raw => write_str(out, v),
+                ChoiceRender::RawInt => match v.parse::<i64>() {
+                    Ok(i) => {
+                        let _ = write!(out, "{i}");
+                    }
+                    Err(_) => write_str(out, v),
+                },
+            },
+            (Kind::ForeignKey { target, .. }, Value::Int(id)) => self.nested(out, target(), *id),
+            (Kind::ManyToMany { target, .. }, Value::Ids(ids)) => self.nested_list(out, target(), ids),
+            (Kind::Tags, Value::Ids(ids)) => self.nested_list(out, &TAG, ids),
+            (_, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
+            (_, Value::Int(i)) => {
+                let _ = write!(out, "{i}");
+            }
+            (_, Value::Text(t)) => write_str(out, t),
+            (_, Value::Json(j)) => out.push_str(&j.to_string()),
+            (_, Value::Time(t)) => write_time(out, t),
+            (_, Value::Ids(ids)) => {
+                let _ = write!(out, "{ids:?}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped_as_json() {
+        for s in ["plain", "quote \" and \\ back", "line\nbreak\ttab", "\u{1}ctl", "ünïcode ✓"] {
+            let mut out = String::new();
+            write_str(&mut out, s);
+            assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn times_have_microseconds_and_z() {
+        let t = chrono::DateTime::parse_from_rfc3339("2026-11-21T23:43:19.517859Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let mut out = String::new();
+        write_time(&mut out, &t);
+        assert_eq!(out, "\"2026-11-21T23:43:19.517859Z\"");
     }
 }

@@ -16,7 +16,7 @@ use crate::headers::RequestId;
 use crate::options;
 use crate::page::PageRequest;
 use crate::render::Renderer;
-use crate::respond::{base_url, respond};
+use crate::respond::{base_url, respond, respond_text};
 use crate::AppState;
 
 /// `brief=1` (or any value but an explicit false) asks for the brief form.
@@ -188,11 +188,10 @@ pub async fn detail(
                 related: &related,
                 base: &base,
             };
-            let body = records
-                .first()
-                .map(|rec| r.full(spec, rec))
-                .ok_or(ApiError::NotFound)?;
-            Ok(respond(&req, StatusCode::OK, &body))
+            let record = records.first().ok_or(ApiError::NotFound)?;
+            let mut body = String::with_capacity(1024);
+            r.full(&mut body, spec, record);
+            Ok(respond_text(&req, StatusCode::OK, body))
         }
         _ => {
             let pairs = query_pairs(&req)?;
@@ -201,12 +200,13 @@ pub async fn detail(
                 related: &related,
                 base: &base,
             };
-            let body = if is_brief(&pairs) {
-                r.brief(spec, &record)
+            let mut body = String::with_capacity(1024);
+            if is_brief(&pairs) {
+                r.brief(&mut body, spec, &record);
             } else {
-                r.full(spec, &record)
-            };
-            Ok(respond(&req, StatusCode::OK, &body))
+                r.full(&mut body, spec, &record);
+            }
+            Ok(respond_text(&req, StatusCode::OK, body))
         }
     }
 }
@@ -254,26 +254,25 @@ async fn list(
         base: &base,
     };
     let brief = is_brief(&pairs);
-    let results: Vec<Json> = result
-        .records
-        .iter()
-        .map(|rec| {
-            if brief {
-                r.brief(spec, rec)
-            } else {
-                r.full(spec, rec)
-            }
-        })
-        .collect();
     let list_url = format!("{base}{}", req.path());
     let (next, previous) = page.links(&list_url, &pairs, result.count);
-    let body = json!({
-        "count": result.count,
-        "next": next,
-        "previous": previous,
-        "results": results,
-    });
-    let mut res = respond(req, StatusCode::OK, &body);
+    let per_object = if brief { 200 } else { 1500 };
+    let mut body = String::with_capacity(256 + result.records.len() * per_object);
+    body.push_str("{\"count\":");
+    body.push_str(&result.count.to_string());
+    for (name, link) in [("next", next), ("previous", previous)] {
+        body.push_str(",\"");
+        body.push_str(name);
+        body.push_str("\":");
+        match link {
+            Some(l) => crate::render::write_str(&mut body, &l),
+            None => body.push_str("null"),
+        }
+    }
+    body.push_str(",\"results\":");
+    r.many(&mut body, spec, &result.records, brief);
+    body.push('}');
+    let mut res = respond_text(req, StatusCode::OK, body);
     let allow = if spec.writable {
         "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
     } else {
@@ -341,13 +340,13 @@ async fn create(
         related: &related,
         base: &base,
     };
-    let rendered: Vec<Json> = records.iter().map(|rec| r.full(spec, rec)).collect();
-    let body = if many {
-        Json::Array(rendered)
+    let mut body = String::new();
+    if many {
+        r.many(&mut body, spec, &records, false);
     } else {
-        rendered.into_iter().next().ok_or(ApiError::NotFound)?
-    };
-    Ok(respond(req, StatusCode::CREATED, &body))
+        r.full(&mut body, spec, records.first().ok_or(ApiError::NotFound)?);
+    }
+    Ok(respond_text(req, StatusCode::CREATED, body))
 }
 
 /// The `id` of each item of a bulk body, with the reference's error shapes.
@@ -411,8 +410,9 @@ async fn bulk_update(
         related: &related,
         base: &base,
     };
-    let rendered: Vec<Json> = records.iter().map(|rec| r.full(spec, rec)).collect();
-    Ok(respond(req, StatusCode::OK, &Json::Array(rendered)))
+    let mut body = String::new();
+    r.many(&mut body, spec, &records, false);
+    Ok(respond_text(req, StatusCode::OK, body))
 }
 
 async fn bulk_delete(

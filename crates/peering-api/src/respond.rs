@@ -16,18 +16,24 @@ fn requested_indent(req: &HttpRequest) -> Option<usize> {
 }
 
 pub fn respond(req: &HttpRequest, status: StatusCode, body: &Json) -> HttpResponse {
+    respond_text(req, status, body.to_string())
+}
+
+/// Sends JSON already written as text; re-indented only when the client asks for it.
+pub fn respond_text(req: &HttpRequest, status: StatusCode, text: String) -> HttpResponse {
     let text = match requested_indent(req) {
         Some(n) => {
             let indent = " ".repeat(n.min(16));
             let mut out = Vec::new();
             let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
             let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-            match serde::Serialize::serialize(body, &mut ser) {
-                Ok(()) => String::from_utf8(out).unwrap_or_default(),
-                Err(_) => body.to_string(),
+            let parsed: Result<Json, _> = serde_json::from_str(&text);
+            match parsed.map(|body| serde::Serialize::serialize(&body, &mut ser)) {
+                Ok(Ok(())) => String::from_utf8(out).unwrap_or(text),
+                _ => text,
             }
         }
-        None => body.to_string(),
+        None => text,
     };
     HttpResponse::build(status)
         .content_type("application/json")
