@@ -68,7 +68,11 @@ fn key(out: &mut String, first: &mut bool, name: &str) {
 
 impl Renderer<'_> {
     fn write_url(&self, out: &mut String, spec: &ResourceSpec, id: i64) {
-        let _ = write!(out, "\"{}/api/{}/{}/{}/\"", self.base, spec.app, spec.path, id);
+        let _ = write!(
+            out,
+            "\"{}/api/{}/{}/{}/\"",
+            self.base, spec.app, spec.path, id
+        );
     }
 
     /// The complete representation: every visible field, relations nested.
@@ -90,7 +94,13 @@ impl Renderer<'_> {
     }
 
     /// A representation limited to `names` (the brief or nested field set).
-    pub fn subset(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record, names: &[&str]) {
+    pub fn subset(
+        &self,
+        out: &mut String,
+        spec: &'static ResourceSpec,
+        record: &Record,
+        names: &[&str],
+    ) {
         out.push('{');
         let mut first = true;
         for name in names {
@@ -115,7 +125,13 @@ impl Renderer<'_> {
     }
 
     /// The full or brief form of each record, as a JSON array.
-    pub fn many(&self, out: &mut String, spec: &'static ResourceSpec, records: &[Record], brief: bool) {
+    pub fn many(
+        &self,
+        out: &mut String,
+        spec: &'static ResourceSpec,
+        records: &[Record],
+        brief: bool,
+    ) {
         out.push('[');
         for (i, r) in records.iter().enumerate() {
             if i > 0 {
@@ -172,7 +188,9 @@ impl Renderer<'_> {
                 },
             },
             (Kind::ForeignKey { target, .. }, Value::Int(id)) => self.nested(out, target(), *id),
-            (Kind::ManyToMany { target, .. }, Value::Ids(ids)) => self.nested_list(out, target(), ids),
+            (Kind::ManyToMany { target, .. }, Value::Ids(ids)) => {
+                self.nested_list(out, target(), ids)
+            }
             (Kind::Tags, Value::Ids(ids)) => self.nested_list(out, &TAG, ids),
             (_, Value::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
             (_, Value::Int(i)) => {
@@ -194,7 +212,13 @@ mod tests {
 
     #[test]
     fn strings_are_escaped_as_json() {
-        for s in ["plain", "quote \" and \\ back", "line\nbreak\ttab", "\u{1}ctl", "ünïcode ✓"] {
+        for s in [
+            "plain",
+            "quote \" and \\ back",
+            "line\nbreak\ttab",
+            "\u{1}ctl",
+            "ünïcode ✓",
+        ] {
             let mut out = String::new();
             write_str(&mut out, s);
             assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);

@@ -421,8 +421,7 @@ pub(crate) fn shallow_by_ids(
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {
-        sql.push(" WHERE o.id IN ")
-            .bind_list(ids.iter().map(|i| Bind::Int(*i)));
+        sql.push(" WHERE ").in_ids(db.backend(), "o.id", ids);
     }
     sql.push(" ORDER BY o.id");
     load_records(db, table, &sql)
@@ -439,7 +438,8 @@ pub(crate) fn attach_relations(
     if records.is_empty() {
         return Ok(());
     }
-    let ids: Vec<Bind> = records.iter().map(|r| Bind::Int(r.id)).collect();
+    let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
+    let backend = db.backend();
     let position: HashMap<i64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
     for (fi, field) in spec.fields.iter().enumerate() {
@@ -462,11 +462,12 @@ pub(crate) fn attach_relations(
             } => {
                 let target_table = table(target());
                 let mut sql = Sql::new(&format!(
-                    "SELECT th.{source}, {} FROM {through} th JOIN {} o ON o.id = th.{target_column} WHERE th.{source} IN ",
+                    "SELECT th.{source}, {} FROM {through} th JOIN {} o ON o.id = th.{target_column} WHERE ",
                     target_table.columns_sql,
                     target().table
                 ));
-                sql.bind_list(ids.iter().cloned()).push(" ORDER BY o.id");
+                sql.in_ids(backend, &format!("th.{source}"), &ids)
+                    .push(" ORDER BY o.id");
                 collect_links(db, &sql, target_table, fi, records, &position, related)?;
             }
             Kind::Tags => {
@@ -477,8 +478,8 @@ pub(crate) fn attach_relations(
                     tags.columns_sql
                 ));
                 sql.bind(Bind::Text(spec.content_type()))
-                    .push(" AND ti.object_id IN ")
-                    .bind_list(ids.iter().cloned())
+                    .push(" AND ")
+                    .in_ids(backend, "ti.object_id", &ids)
                     .push(" ORDER BY o.name, o.id");
                 collect_links(db, &sql, tags, fi, records, &position, related)?;
             }

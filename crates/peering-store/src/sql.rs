@@ -15,6 +15,8 @@ use diesel::sql_types::{BigInt, Bool, Double, HasSqlType, Nullable, Text, Untype
 use diesel::sqlite::{Sqlite, SqliteType, SqliteValue};
 use diesel::{QueryResult, RunQueryDsl};
 
+use crate::connection::Backend as Database;
+
 /// A parameter value; nulls carry their SQL type, as PostgreSQL requires.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Bind {
@@ -77,6 +79,24 @@ impl Sql {
             self.bind(v);
         }
         self.push(")")
+    }
+
+    /// Appends a membership test of `expr` in a set of ids with a single parameter, so the
+    /// statement's text (and its cached prepared form) does not depend on the set's size.
+    pub fn in_ids(&mut self, backend: Database, expr: &str, ids: &[i64]) -> &mut Self {
+        let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+        match backend {
+            Database::Sqlite => self
+                .push(expr)
+                .push(" IN (SELECT value FROM json_each(")
+                .bind(Bind::Text(format!("[{}]", list.join(","))))
+                .push("))"),
+            Database::Postgres => self
+                .push(expr)
+                .push(" = ANY(CAST(")
+                .bind(Bind::Text(format!("{{{}}}", list.join(","))))
+                .push(" AS BIGINT[]))"),
+        }
     }
 
     /// Appends another fragment with its parameters.
