@@ -68,9 +68,18 @@ pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller,
         Some(Ok(key)) => key,
     };
     let hash = key.hash();
-    let store = state.store.clone();
-    let lookup = hash.clone();
-    let record = web::block(move || store.token_by_hash(&lookup)).await??;
+    let record = match state.tokens.get(&hash) {
+        Some(cached) => Some(cached),
+        None => {
+            let store = state.store.clone();
+            let lookup = hash.clone();
+            let found = web::block(move || store.token_by_hash(&lookup)).await??;
+            if let Some(t) = &found {
+                state.tokens.put(t.clone());
+            }
+            found
+        }
+    };
     let Some(token) = record.filter(|t| hashes_match(&hash, &t.key_hash)) else {
         return Err(ApiError::Forbidden(Refusal::Invalid.to_string()));
     };
@@ -87,6 +96,10 @@ pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller,
         .last_used
         .is_none_or(|t| (now - t).num_seconds() >= 60)
     {
+        state.tokens.put(peering_store::TokenRecord {
+            last_used: Some(now),
+            ..token.clone()
+        });
         let store = state.store.clone();
         let id = token.id;
         actix_web::rt::spawn(async move {
@@ -101,4 +114,43 @@ pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller,
             access,
         }),
     })
+}
+
+/// Tokens recently looked up, kept a few seconds so that a burst of requests with one token
+/// costs one query. A revoked token stops working within `TTL` on every instance.
+#[derive(Debug, Default)]
+pub struct TokenCache {
+    entries: std::sync::Mutex<
+        std::collections::HashMap<String, (std::time::Instant, peering_store::TokenRecord)>,
+    >,
+}
+
+impl TokenCache {
+    const TTL: std::time::Duration = std::time::Duration::from_secs(5);
+    const MAX_ENTRIES: usize = 10_000;
+
+    fn get(&self, hash: &str) -> Option<peering_store::TokenRecord> {
+        let entries = self.entries.lock().ok()?;
+        let (at, token) = entries.get(hash)?;
+        (at.elapsed() < Self::TTL).then(|| token.clone())
+    }
+
+    fn put(&self, token: peering_store::TokenRecord) {
+        if let Ok(mut entries) = self.entries.lock() {
+            if entries.len() >= Self::MAX_ENTRIES {
+                entries.retain(|_, (at, _)| at.elapsed() < Self::TTL);
+                if entries.len() >= Self::MAX_ENTRIES {
+                    entries.clear();
+                }
+            }
+            entries.insert(token.key_hash.clone(), (std::time::Instant::now(), token));
+        }
+    }
+
+    /// Forgets every cached token (after a token is revoked or changed).
+    pub fn clear(&self) {
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.clear();
+        }
+    }
 }

@@ -51,6 +51,17 @@ impl Default for Settings {
 pub struct AppState {
     pub store: Store,
     pub settings: Settings,
+    pub tokens: std::sync::Arc<auth::TokenCache>,
+}
+
+impl AppState {
+    pub fn new(store: Store, settings: Settings) -> AppState {
+        AppState {
+            store,
+            settings,
+            tokens: Default::default(),
+        }
+    }
 }
 
 /// `major.minor` of the package version, sent as `API-Version`.

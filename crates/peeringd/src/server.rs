@@ -7,6 +7,10 @@ use peering_store::{NewToken, Store};
 
 use crate::config::Settings;
 
+/// Database connections; also the number of threads that run queries, so that a burst of
+/// requests queues for a connection instead of spawning threads (and their malloc arenas).
+const POOL_SIZE: u32 = 8;
+
 fn api_settings(s: &Settings) -> peering_api::Settings {
     peering_api::Settings {
         paginate_count: s.paginate_count,
@@ -37,14 +41,15 @@ fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
     Ok(())
 }
 
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 pub fn serve(settings: Settings) -> std::io::Result<()> {
-    let store = Store::open(&settings.database_url, 16)
+    let store = Store::open(&settings.database_url, POOL_SIZE)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let state = AppState {
-        store,
-        settings: api_settings(&settings),
-    };
+    let state = AppState::new(store, api_settings(&settings));
     log::info!(
         "serving on http://{} ({})",
         settings.listen,
@@ -54,6 +59,7 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         HttpServer::new(move || {
             App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
         })
+        .worker_max_blocking_threads((POOL_SIZE as usize).div_ceil(workers()))
         .bind(&settings.listen)?
         .run()
         .await

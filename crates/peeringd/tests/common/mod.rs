@@ -59,10 +59,7 @@ impl TestServer {
                 description: String::new(),
             })
             .expect("token");
-        let state = AppState {
-            store: store.clone(),
-            settings,
-        };
+        let state = AppState::new(store.clone(), settings);
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
