@@ -1,0 +1,171 @@
+//! The command line as a user runs it: first-start bootstrap, users, tokens, migrations.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use peering_store::testing::TestDatabase;
+
+fn peeringd(db: &TestDatabase) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_peeringd"));
+    cmd.env("PEERING_DATABASE_URL", &db.url)
+        .env("RUST_LOG", "warn");
+    cmd
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn first_start_prints_a_working_admin_token() {
+    let db = TestDatabase::new();
+    let port = free_port();
+    let mut child = peeringd(&db)
+        .arg("serve")
+        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut key = None;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if let Some(rest) = line.strip_prefix("Created superuser 'admin' with API token: ") {
+            key = Some(rest.trim().to_string());
+            break;
+        }
+    }
+    let key = key.expect("token printed");
+    assert_eq!(key.len(), 40);
+    let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/");
+    let mut status = 0;
+    for _ in 0..100 {
+        match ureq::post(&url)
+            .set("Authorization", &format!("Token {key}"))
+            .send_json(serde_json::json!({"asn": 65001, "name": "Bootstrap"}))
+        {
+            Ok(r) => {
+                status = r.status();
+                break;
+            }
+            Err(ureq::Error::Status(code, _)) => {
+                status = code;
+                break;
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status, 201);
+}
+
+#[test]
+fn users_and_tokens_from_the_command_line() {
+    let db = TestDatabase::new();
+    let out = peeringd(&db).arg("migrate").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let mut child = peeringd(&db)
+        .args([
+            "user",
+            "create",
+            "--username",
+            "alice",
+            "--superuser",
+            "--password-stdin",
+        ])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"correct horse\n")
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+
+    let out = peeringd(&db)
+        .args([
+            "token",
+            "create",
+            "--user",
+            "alice",
+            "--read-only",
+            "--description",
+            "ci",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let key = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(key.trim_end().len(), 40, "only the key on stdout: {key:?}");
+    assert!(key.trim_end().bytes().all(|b| b.is_ascii_hexdigit()));
+
+    let explicit = "0123456789abcdef0123456789abcdef01234567";
+    let out = peeringd(&db)
+        .args([
+            "token",
+            "create",
+            "--user",
+            "alice",
+            "--key",
+            explicit,
+            "--expires",
+            "2099-01-01T00:00:00Z",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), explicit);
+    let again = peeringd(&db)
+        .args(["token", "create", "--user", "alice", "--key", explicit])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+
+    let bad = peeringd(&db)
+        .args(["token", "create", "--user", "nobody"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nobody"));
+    let bad_key = peeringd(&db)
+        .args(["token", "create", "--user", "alice", "--key", "xyz"])
+        .output()
+        .unwrap();
+    assert!(!bad_key.status.success());
+
+    // The stored token works and is read-only.
+    let store = peering_store::Store::open(&db.url, 1).unwrap();
+    let token = store
+        .token_by_hash(&peering_auth::TokenKey::parse(explicit).unwrap().hash())
+        .unwrap()
+        .expect("stored by hash");
+    assert_eq!(token.username, "alice");
+    assert!(token.is_superuser);
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    let db = TestDatabase::new();
+    let out = peeringd(&db)
+        .args(["migrate"])
+        .env("PEERING_DATABASE_URL", "mysql://nope")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sqlite://"));
+}
