@@ -247,6 +247,9 @@ fn parse_text(
         Json::Number(n) => n.to_string(),
         _ => return Err(msg("Not a valid string.")),
     };
+    if text.contains('\0') {
+        return Err(msg("Null characters are not allowed."));
+    }
     if text.is_empty() {
         if field.blank {
             return Ok(text);
@@ -394,6 +397,14 @@ mod tests {
         assert_eq!(
             errors(json!({"asn": "abc", "name": "x"}), Mode::Create),
             json!({"asn": ["A valid integer is required."]})
+        );
+    }
+
+    #[test]
+    fn null_characters_are_refused() {
+        assert_eq!(
+            errors(json!({"name": "a\u{0}b"}), Mode::Partial),
+            json!({"name": ["Null characters are not allowed."]})
         );
     }
 

@@ -25,6 +25,11 @@ pub(crate) fn check_values(
         return false;
     }
     for value in values {
+        // Databases refuse NUL in text (PostgreSQL errors on it), so it is refused here.
+        if value.contains('\0') {
+            errors.push(param, "Null characters are not allowed.".to_owned());
+            return false;
+        }
         // The byte length bounds the character count, so most values skip the count.
         if value.len() > MAX_VALUE_CHARS {
             let chars = value.chars().count();
@@ -40,6 +45,16 @@ pub(crate) fn check_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn null_characters_are_refused() {
+        let mut errors = FilterErrors::default();
+        assert!(!check_values("name__ic", 1, &["a\0b"], &mut errors));
+        assert_eq!(
+            errors.get("name__ic"),
+            Some("Null characters are not allowed.")
+        );
+    }
 
     #[test]
     fn limits_count_values_and_characters() {

@@ -94,7 +94,9 @@ fn resolve_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Resul
                     }
                     _ => None,
                 };
-                let Some(bind) = bind else {
+                // NUL cannot be stored, so no object can match it (and PostgreSQL refuses it).
+                let Some(bind) = bind.filter(|b| !matches!(b, Bind::Text(t) if t.contains('\0')))
+                else {
                     return Err(not_found());
                 };
                 sql.push(&format!(" AND o.{column} = ")).bind(bind);
