@@ -5,6 +5,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use peering_domain::input::{self, Draft, Mode};
+use peering_domain::spec::Kind;
 use peering_domain::{FieldErrors, ResourceSpec};
 use peering_filter::FilterKind;
 use peering_store::{ChangeContext, Store, Window};
@@ -31,6 +32,18 @@ fn is_brief(pairs: &[(String, String)]) -> bool {
                 "" | "0" | "false" | "no" | "off"
             )
         })
+}
+
+/// Whether a field set includes related objects (so they must be loaded).
+fn shows_relations(spec: &ResourceSpec, names: &[&str]) -> bool {
+    names.iter().any(|n| {
+        spec.field(n).is_some_and(|f| {
+            matches!(
+                f.kind,
+                Kind::ForeignKey { .. } | Kind::ManyToMany { .. } | Kind::Tags
+            )
+        })
+    })
 }
 
 pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError> {
@@ -227,6 +240,8 @@ async fn list(
         .flat_map(|p| p.values.iter().map(|v| v.to_string()))
         .collect();
     let page = PageRequest::from_query(&pairs, &state.settings);
+    let brief = is_brief(&pairs);
+    let relations = !brief || shows_relations(spec, spec.brief);
     let store = state.store.clone();
     let window = Window {
         limit: page.limit,
@@ -237,7 +252,7 @@ async fn list(
         if !unknown.is_empty() {
             return Ok((unknown, None));
         }
-        Ok((unknown, Some(store.list(spec, &filter, window)?)))
+        Ok((unknown, Some(store.list(spec, &filter, window, relations)?)))
     })
     .await??;
     if let Some(slug) = unknown.first() {
@@ -253,7 +268,6 @@ async fn list(
         related: &result.related,
         base: &base,
     };
-    let brief = is_brief(&pairs);
     let list_url = format!("{base}{}", req.path());
     let (next, previous) = page.links(&list_url, &pairs, result.count);
     let per_object = if brief { 200 } else { 1500 };

@@ -138,13 +138,16 @@ impl Store {
             .is_ok()
     }
 
+    /// One page of a list; `relations: false` skips loading related objects (for
+    /// representations that show none).
     pub fn list(
         &self,
         spec: &'static ResourceSpec,
         filter: &Filter,
         window: Window,
+        relations: bool,
     ) -> Result<Page, Error> {
-        self.read(|db| query::list(db, spec, filter, window))
+        self.read(|db| query::list(db, spec, filter, window, relations))
     }
 
     pub fn get(

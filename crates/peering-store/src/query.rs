@@ -350,6 +350,7 @@ pub(crate) fn list(
     spec: &'static ResourceSpec,
     filter: &Filter,
     window: Window,
+    relations: bool,
 ) -> Result<Page, Error> {
     let table = table(spec);
     let conditions = compile_filter(table, filter);
@@ -380,7 +381,9 @@ pub(crate) fn list(
         records,
         related: Related::default(),
     };
-    attach_relations(db, spec, &mut page.records, &mut page.related)?;
+    if relations {
+        attach_relations(db, spec, &mut page.records, &mut page.related)?;
+    }
     Ok(page)
 }
 
@@ -427,8 +430,9 @@ pub(crate) fn shallow_by_ids(
     load_records(db, table, &sql)
 }
 
-/// Fills the relation lists of `records` and loads every object they point to: one query
-/// per relation of the resource, whatever the number of records.
+/// Fills the relation lists of `records` and loads every object they point to, with a
+/// fixed number of queries whatever the number of records: one per relation for the links
+/// (ids only), then one per related resource for the distinct objects linked.
 pub(crate) fn attach_relations(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -442,17 +446,24 @@ pub(crate) fn attach_relations(
     let backend = db.backend();
     let position: HashMap<i64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    // Related resources in declaration order, each with the ids to load.
+    let mut wanted: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
+    let mut want = |target: &'static ResourceSpec, id: i64| match wanted
+        .iter_mut()
+        .find(|(s, _)| std::ptr::eq(*s, target))
+    {
+        Some((_, set)) => {
+            set.insert(id);
+        }
+        None => wanted.push((target, BTreeSet::from([id]))),
+    };
     for (fi, field) in spec.fields.iter().enumerate() {
-        match field.kind {
+        let (target, links) = match field.kind {
             Kind::ForeignKey { target, .. } => {
-                let wanted: BTreeSet<i64> = records
-                    .iter()
-                    .filter_map(|r| r.values[fi].as_int())
-                    .collect();
-                let wanted: Vec<i64> = wanted.into_iter().collect();
-                for r in shallow_by_ids(db, target(), &wanted)? {
-                    related.insert(target(), r);
+                for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
+                    want(target(), id);
                 }
+                continue;
             }
             Kind::ManyToMany {
                 target,
@@ -460,53 +471,41 @@ pub(crate) fn attach_relations(
                 source,
                 target_column,
             } => {
-                let target_table = table(target());
                 let mut sql = Sql::new(&format!(
-                    "SELECT th.{source}, {} FROM {through} th JOIN {} o ON o.id = th.{target_column} WHERE ",
-                    target_table.columns_sql,
-                    target().table
+                    "SELECT th.{source}, th.{target_column} FROM {through} th WHERE "
                 ));
                 sql.in_ids(backend, &format!("th.{source}"), &ids)
-                    .push(" ORDER BY o.id");
-                collect_links(db, &sql, target_table, fi, records, &position, related)?;
+                    .push(&format!(" ORDER BY th.{target_column}"));
+                (target(), sql)
             }
             Kind::Tags => {
-                let tags = table(&peering_domain::resources::TAG);
-                let mut sql = Sql::new(&format!(
-                    "SELECT ti.object_id, {} FROM tagged_items ti JOIN tags o ON o.id = ti.tag_id \
+                let mut sql = Sql::new(
+                    "SELECT ti.object_id, ti.tag_id FROM tagged_items ti JOIN tags o ON o.id = ti.tag_id \
                      WHERE ti.object_type = ",
-                    tags.columns_sql
-                ));
+                );
                 sql.bind(Bind::Text(spec.content_type()))
                     .push(" AND ")
                     .in_ids(backend, "ti.object_id", &ids)
                     .push(" ORDER BY o.name, o.id");
-                collect_links(db, &sql, tags, fi, records, &position, related)?;
+                (&peering_domain::resources::TAG, sql)
             }
-            _ => {}
+            _ => continue,
+        };
+        for row in db.load(&links)? {
+            let (owner, linked) = (row.int(0), row.int(1));
+            if let Some(&i) = position.get(&owner) {
+                if let Value::Ids(list) = &mut records[i].values[fi] {
+                    list.push(linked);
+                }
+            }
+            want(target, linked);
         }
     }
-    Ok(())
-}
-
-fn collect_links(
-    db: &mut Db<'_>,
-    sql: &Sql,
-    target: &Table,
-    field: usize,
-    records: &mut [Record],
-    position: &HashMap<i64, usize>,
-    related: &mut Related,
-) -> Result<(), Error> {
-    for mut row in db.load(sql)? {
-        let owner = row.int(0);
-        let linked = record_from_row(target, &mut row, 1);
-        if let Some(&i) = position.get(&owner) {
-            if let Value::Ids(list) = &mut records[i].values[field] {
-                list.push(linked.id);
-            }
+    for (target, set) in wanted {
+        let ids: Vec<i64> = set.into_iter().collect();
+        for r in shallow_by_ids(db, target, &ids)? {
+            related.insert(target, r);
         }
-        related.insert(target.spec, linked);
     }
     Ok(())
 }

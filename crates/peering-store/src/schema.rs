@@ -39,8 +39,6 @@ pub(crate) enum FilterTarget {
 pub(crate) struct Table {
     pub spec: &'static ResourceSpec,
     pub columns: Vec<Column>,
-    /// `o.id, <columns>`: the object's own columns, for joins.
-    pub columns_sql: String,
     /// `SELECT o.id, <columns>, <counts> FROM <table> o`.
     pub select: String,
     pub filters: Vec<FilterField>,
@@ -194,7 +192,6 @@ impl Table {
         Table {
             spec,
             columns,
-            columns_sql,
             select,
             filters,
             targets,

@@ -37,6 +37,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                     limit: Some(5),
                     offset: 0,
                 },
+                true,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
         assert_eq!(page.count, 0, "{}", spec.table);
@@ -48,6 +49,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                     limit: None,
                     offset: 0,
                 },
+                true,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
         assert_eq!(all.count, 0, "{}", spec.table);
