@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
-use diesel::r2d2::{self, CustomizeConnection, ManageConnection};
+use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 
@@ -89,8 +89,11 @@ impl ManageConnection for Manager {
             .map_err(r2d2::Error::QueryError)
     }
 
-    fn has_broken(&self, _conn: &mut AnyConnection) -> bool {
-        false
+    fn has_broken(&self, conn: &mut AnyConnection) -> bool {
+        match conn {
+            AnyConnection::Postgresql(c) => c.is_broken(),
+            AnyConnection::Sqlite(_) => false,
+        }
     }
 }
 
@@ -120,6 +123,9 @@ pub(crate) fn build_pool(target: Target, size: u32) -> Result<Pool, Error> {
     r2d2::Pool::builder()
         .max_size(size)
         .connection_timeout(Duration::from_secs(10))
+        // A health query on every checkout would double the cost of small requests; a
+        // broken connection fails its query instead, and the pool replaces it.
+        .test_on_check_out(false)
         .connection_customizer(Box::new(Setup))
         .build(Manager { target })
         .map_err(|e| Error::Unavailable(e.to_string()))
