@@ -1,5 +1,7 @@
 //! Serving HTTP: open the store, create the first admin on an empty database, run actix.
 
+use std::io::Write;
+
 use actix_web::{App, HttpServer};
 use peering_api::AppState;
 use peering_auth::TokenKey;
@@ -36,8 +38,15 @@ fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
         write_enabled: true,
         description: "created at first start".into(),
     })?;
-    println!("Created superuser 'admin' with API token: {}", key.as_str());
-    println!("Use it as: Authorization: Token {}", key.as_str());
+    // Printing must not fail the server when nobody reads its output any more.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "Created superuser 'admin' with API token: {}",
+        key.as_str()
+    );
+    let _ = writeln!(out, "Use it as: Authorization: Token {}", key.as_str());
+    let _ = out.flush();
     Ok(())
 }
 

@@ -31,14 +31,16 @@ fn first_start_prints_a_working_admin_token() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut key = None;
-    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+    for line in lines.by_ref().map_while(Result::ok) {
         if let Some(rest) = line.strip_prefix("Created superuser 'admin' with API token: ") {
             key = Some(rest.trim().to_string());
             break;
         }
     }
+    // Keep reading, as a terminal would, until the server exits.
+    std::thread::spawn(move || lines.for_each(drop));
     let key = key.expect("token printed");
     assert_eq!(key.len(), 40);
     let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/");
