@@ -302,6 +302,32 @@ fn change_records_by_request() {
         .json()["count"],
         3
     );
+    let oc = "/api/extras/object-changes/";
+    assert_eq!(s.get(&format!("{oc}?user=admin")).json()["count"], 4);
+    assert_eq!(s.get(&format!("{oc}?user=nobody")).json()["count"], 0);
+    assert_eq!(
+        s.get(&format!(
+            "{oc}?changed_object_type=peering.autonomoussystem"
+        ))
+        .json()["count"],
+        4
+    );
+    assert_eq!(
+        s.get(&format!("{oc}?time__gte=2000-01-01T00:00:00Z"))
+            .json()["count"],
+        4
+    );
+    assert_eq!(
+        s.get(&format!("{oc}?time__lte=2000-01-01")).json()["count"],
+        0
+    );
+    assert_eq!(s.get(&format!("{oc}?q=renamed")).json()["count"], 2);
+    // Newest first.
+    let times: Vec<Json> = column(&s.get(oc).json(), "time");
+    assert!(
+        times.windows(2).all(|w| w[0].as_str() >= w[1].as_str()),
+        "{times:?}"
+    );
     // Change records are read-only.
     assert_eq!(s.post("/api/extras/object-changes/", json!({})).status, 405);
 }
