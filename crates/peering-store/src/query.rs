@@ -431,8 +431,8 @@ pub(crate) fn shallow_by_ids(
 }
 
 /// Fills the relation lists of `records` and loads every object they point to, with a
-/// fixed number of queries whatever the number of records: one per relation for the links
-/// (ids only), then one per related resource for the distinct objects linked.
+/// fixed number of queries whatever the number of records: one for all the links of the
+/// resource's relations (ids only), then one per related resource for the distinct objects.
 pub(crate) fn attach_relations(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -457,8 +457,11 @@ pub(crate) fn attach_relations(
         }
         None => wanted.push((target, BTreeSet::from([id]))),
     };
+    // One branch per list relation: (field index, owner id, linked id).
+    let mut links = Sql::default();
+    let mut list_fields: Vec<(usize, &'static ResourceSpec)> = Vec::new();
     for (fi, field) in spec.fields.iter().enumerate() {
-        let (target, links) = match field.kind {
+        let branch = match field.kind {
             Kind::ForeignKey { target, .. } => {
                 for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
                     want(target(), id);
@@ -471,30 +474,39 @@ pub(crate) fn attach_relations(
                 source,
                 target_column,
             } => {
+                list_fields.push((fi, target()));
                 let mut sql = Sql::new(&format!(
-                    "SELECT th.{source}, th.{target_column} FROM {through} th WHERE "
+                    "SELECT {fi}, th.{source}, th.{target_column} FROM {through} th WHERE "
                 ));
-                sql.in_ids(backend, &format!("th.{source}"), &ids)
-                    .push(&format!(" ORDER BY th.{target_column}"));
-                (target(), sql)
+                sql.in_ids(backend, &format!("th.{source}"), &ids);
+                sql
             }
             Kind::Tags => {
-                let mut sql = Sql::new(
-                    "SELECT ti.object_id, ti.tag_id FROM tagged_items ti JOIN tags o ON o.id = ti.tag_id \
-                     WHERE ti.object_type = ",
-                );
+                list_fields.push((fi, &peering_domain::resources::TAG));
+                let mut sql = Sql::new(&format!(
+                    "SELECT {fi}, ti.object_id, ti.tag_id FROM tagged_items ti WHERE ti.object_type = "
+                ));
                 sql.bind(Bind::Text(spec.content_type()))
                     .push(" AND ")
-                    .in_ids(backend, "ti.object_id", &ids)
-                    .push(" ORDER BY o.name, o.id");
-                (&peering_domain::resources::TAG, sql)
+                    .in_ids(backend, "ti.object_id", &ids);
+                sql
             }
             _ => continue,
         };
+        if !links.is_empty() {
+            links.push(" UNION ALL ");
+        }
+        links.append(&branch);
+    }
+    if !links.is_empty() {
+        links.push(" ORDER BY 1, 3");
         for row in db.load(&links)? {
-            let (owner, linked) = (row.int(0), row.int(1));
+            let (fi, owner, linked) = (row.int(0) as usize, row.int(1), row.int(2));
+            let Some(&(_, target)) = list_fields.iter().find(|(f, _)| *f == fi) else {
+                continue;
+            };
             if let Some(&i) = position.get(&owner) {
-                if let Value::Ids(list) = &mut records[i].values[fi] {
+                if let Some(Value::Ids(list)) = records[i].values.get_mut(fi) {
                     list.push(linked);
                 }
             }
@@ -505,6 +517,23 @@ pub(crate) fn attach_relations(
         let ids: Vec<i64> = set.into_iter().collect();
         for r in shallow_by_ids(db, target, &ids)? {
             related.insert(target, r);
+        }
+    }
+    // Tags are listed by name, as the reference orders them.
+    let tag = &peering_domain::resources::TAG;
+    for &(fi, target) in &list_fields {
+        if !std::ptr::eq(target, tag) {
+            continue;
+        }
+        for record in records.iter_mut() {
+            if let Some(Value::Ids(list)) = record.values.get_mut(fi) {
+                list.sort_by_cached_key(|id| {
+                    let name = related
+                        .get(tag, *id)
+                        .map(|t| t.text(tag, "name").to_string());
+                    (name, *id)
+                });
+            }
         }
     }
     Ok(())
