@@ -38,9 +38,18 @@ enum Command {
 
 /// The workspace root: xtask lives one level below it.
 pub fn project_root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask has a parent directory")
+    // Read at run time: `cargo run` sets it for the checkout being worked on, whereas the
+    // compile-time value names wherever this binary happened to be built.
+    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        manifest_dir
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or(manifest_dir)
+    })
 }
 
 /// The cargo that runs us (so toolchain overrides carry over), else the one on PATH.
