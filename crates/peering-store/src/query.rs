@@ -62,6 +62,10 @@ pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> 
     }
     let mut next = offset + 1 + table.columns.len();
     for (i, field) in spec.fields.iter().enumerate() {
+        if next >= row.0.len() {
+            // Loaded without its computed counts.
+            break;
+        }
         if let Kind::ReverseCount { .. } = field.kind {
             values[i] = cell_to_value(&field.kind, row.take(next));
             next += 1;
@@ -405,22 +409,31 @@ pub(crate) fn by_ids(
     if ids.is_empty() {
         return Ok((Vec::new(), related));
     }
-    let mut records = shallow_by_ids(db, spec, ids)?;
+    let mut records = load_by_ids(db, spec, ids, true)?;
     attach_relations(db, spec, &mut records, &mut related)?;
     Ok((records, related))
 }
 
-/// Reads objects by id without their many-to-many relations.
+/// Reads objects by id without their relations nor computed counts.
 pub(crate) fn shallow_by_ids(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     ids: &[i64],
 ) -> Result<Vec<Record>, Error> {
+    load_by_ids(db, spec, ids, false)
+}
+
+fn load_by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    counts: bool,
+) -> Result<Vec<Record>, Error> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let table = table(spec);
-    let mut sql = Sql::new(&table.select);
+    let mut sql = Sql::new(if counts { &table.select } else { &table.select_columns });
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {

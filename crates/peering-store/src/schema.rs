@@ -41,6 +41,9 @@ pub(crate) struct Table {
     pub columns: Vec<Column>,
     /// `SELECT o.id, <columns>, <counts> FROM <table> o`.
     pub select: String,
+    /// `SELECT o.id, <columns> FROM <table> o`: without the computed counts, for related
+    /// objects, whose nested forms never show them.
+    pub select_columns: String,
     pub filters: Vec<FilterField>,
     pub targets: HashMap<&'static str, FilterTarget>,
     pub orderable: Vec<&'static str>,
@@ -91,6 +94,7 @@ impl Table {
                 columns_sql.push_str(name);
             }
         }
+        let select_columns = format!("SELECT {columns_sql} FROM {} o", spec.table);
         let mut select = format!("SELECT {columns_sql}");
         for field in spec.fields {
             if let Kind::ReverseCount { table, column } = field.kind {
@@ -193,6 +197,7 @@ impl Table {
             spec,
             columns,
             select,
+            select_columns,
             filters,
             targets,
             orderable,
