@@ -1,9 +1,11 @@
-//! The HTTP layer of peeringd: routes, authentication, representations, errors, headers.
+//! The HTTP layer of peeringd: routes, authentication, representations, errors, headers,
+//! the OpenAPI document.
 #![doc = include_str!("../README.md")]
 
 pub mod auth;
 pub mod error;
 pub mod headers;
+pub mod openapi;
 pub mod options;
 pub mod page;
 pub mod render;
@@ -128,6 +130,8 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             .wrap(from_fn(headers::request_headers))
             .route("/api/", web::get().to(root::api_root))
             .route("/api/status/", web::get().to(root::status))
+            // Before the generic routes, which would take `schema` and `docs` for apps.
+            .configure(openapi::configure)
             .route("/api/{app}/", web::get().to(root::app_root))
             .route("/api/{app}/{model}/", web::route().to(collection))
             .route("/api/{app}/{model}/{id}/", web::route().to(detail))

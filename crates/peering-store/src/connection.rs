@@ -105,10 +105,12 @@ impl CustomizeConnection<AnyConnection, r2d2::Error> for Setup {
     fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), r2d2::Error> {
         let statements = match conn {
             // Foreign keys are off by default in SQLite; WAL lets readers run beside the
-            // writer; the busy timeout makes a second writer wait instead of failing.
+            // writer; the busy timeout makes a second writer wait instead of failing; a
+            // small page cache per connection (the OS caches the file too) bounds memory.
             AnyConnection::Sqlite(_) => {
                 "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
-                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+                 PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                 PRAGMA cache_size = -1024;"
             }
             AnyConnection::Postgresql(_) => "SET TIME ZONE 'UTC'",
         };
