@@ -433,7 +433,11 @@ fn load_by_ids(
         return Ok(Vec::new());
     }
     let table = table(spec);
-    let mut sql = Sql::new(if counts { &table.select } else { &table.select_columns });
+    let mut sql = Sql::new(if counts {
+        &table.select
+    } else {
+        &table.select_columns
+    });
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {

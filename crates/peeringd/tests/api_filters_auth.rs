@@ -187,7 +187,10 @@ fn related_objects_by_id_or_attributes() {
     let zeta = s.get("/api/extras/tags/?slug=zeta").json();
     assert_eq!(zeta["results"][0]["tagged_items"], 1);
     let zeta_id = zeta["results"][0]["id"].as_i64().unwrap();
-    assert_eq!(s.get(&format!("/api/extras/tags/{zeta_id}/")).json()["tagged_items"], 1);
+    assert_eq!(
+        s.get(&format!("/api/extras/tags/{zeta_id}/")).json()["tagged_items"],
+        1
+    );
     // Deleting a policy in use removes it from the AS (no protection on many-to-many).
     assert_eq!(
         s.delete(
