@@ -1,0 +1,241 @@
+//! OpenAPI 3 refinements of the converted document: what Swagger 2.0 has no words for, or
+//! what paperclip's converter drops (`nullable`, `readOnly`, bounds, lengths, patterns, any
+//! JSON value, property order, `oneOf`/`anyOf` bodies).
+
+use openapiv3 as v3;
+use peering_domain::resources::ALL;
+use peering_domain::spec::{Field, Kind, TextFormat};
+use peering_domain::ResourceSpec;
+
+use super::forms::{collection_path, detail_path, paginated_name, Form, Member};
+use super::routed;
+
+pub(super) fn refine(doc: &mut v3::OpenAPI) {
+    let schemas = &mut doc.components.get_or_insert_with(Default::default).schemas;
+    if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("BadRequest") {
+        let field_errors = v3::ReferenceOr::ref_("#/components/schemas/ValidationError");
+        bad_request.schema_kind = v3::SchemaKind::OneOf {
+            one_of: vec![
+                field_errors.clone(),
+                v3::ReferenceOr::Item(array_of(field_errors)),
+                v3::ReferenceOr::ref_("#/components/schemas/Detail"),
+            ],
+        };
+    }
+    for spec in ALL {
+        for form in std::iter::once(Form::Nested).chain(Form::ALL) {
+            if let Some(v3::ReferenceOr::Item(schema)) = schemas.get_mut(&form.name(spec)) {
+                refine_form(schema, spec, form);
+            }
+        }
+        if let Some(v3::ReferenceOr::Item(page)) = schemas.get_mut(&paginated_name(spec)) {
+            refine_page(page, spec);
+        }
+    }
+    for spec in routed() {
+        if let Some(v3::ReferenceOr::Item(item)) = doc.paths.paths.get_mut(&detail_path(spec)) {
+            for media in response_media(item.get.as_mut(), 200) {
+                media.schema = Some(v3::ReferenceOr::Item(full_or_brief(spec)));
+            }
+        }
+        if let Some(v3::ReferenceOr::Item(item)) = doc.paths.paths.get_mut(&collection_path(spec)) {
+            refine_create(item.post.as_mut());
+        }
+    }
+}
+
+/// `next` and `previous` are nullable URIs; `results` hold either form.
+fn refine_page(page: &mut v3::Schema, spec: &ResourceSpec) {
+    let Some(page) = object_type(page) else {
+        return;
+    };
+    for link in ["next", "previous"] {
+        if let Some(property) = page.properties.get_mut(link) {
+            if let v3::ReferenceOr::Item(schema) = property {
+                uri(schema);
+            }
+            mark(property, true, false);
+        }
+    }
+    if let Some(v3::ReferenceOr::Item(results)) = page.properties.get_mut("results") {
+        if let v3::SchemaKind::Type(v3::Type::Array(array)) = &mut results.schema_kind {
+            array.items = Some(v3::ReferenceOr::boxed_item(full_or_brief(spec)));
+        }
+    }
+}
+
+/// POST takes, and answers with, one object or a list of them.
+fn refine_create(create: Option<&mut v3::Operation>) {
+    let Some(create) = create else {
+        return;
+    };
+    if let Some(v3::ReferenceOr::Item(body)) = create.request_body.as_mut() {
+        body.content.values_mut().for_each(one_or_many);
+    }
+    response_media(Some(create), 201)
+        .into_iter()
+        .for_each(one_or_many);
+}
+
+/// The media types of an operation's response `code`.
+fn response_media(op: Option<&mut v3::Operation>, code: u16) -> Vec<&mut v3::MediaType> {
+    let response = op.and_then(|op| op.responses.responses.get_mut(&v3::StatusCode::Code(code)));
+    match response {
+        Some(v3::ReferenceOr::Item(response)) => response.content.values_mut().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `brief` selects the form of a read, so a read is either form (`anyOf`: a complete
+/// object is a valid brief one too).
+fn full_or_brief(spec: &ResourceSpec) -> v3::Schema {
+    let form =
+        |form: Form| v3::ReferenceOr::ref_(&format!("#/components/schemas/{}", form.name(spec)));
+    schema_of(v3::SchemaKind::AnyOf {
+        any_of: vec![form(Form::Full), form(Form::Brief)],
+    })
+}
+
+fn object_type(schema: &mut v3::Schema) -> Option<&mut v3::ObjectType> {
+    match &mut schema.schema_kind {
+        v3::SchemaKind::Type(v3::Type::Object(object)) => Some(object),
+        _ => None,
+    }
+}
+
+/// Members in the order the API writes them (Swagger 2.0 maps are sorted), with the
+/// constraints of their fields.
+fn refine_form(schema: &mut v3::Schema, spec: &'static ResourceSpec, form: Form) {
+    let Some(object) = object_type(schema) else {
+        return;
+    };
+    let members = form.members(spec);
+    object.required = members
+        .iter()
+        .filter(|m| form.requires(**m))
+        .map(|m| m.name().to_string())
+        .collect();
+    let mut sorted = std::mem::take(&mut object.properties);
+    for member in members {
+        if let Some(mut property) = sorted.shift_remove(member.name()) {
+            refine_member(&mut property, member, form);
+            object.properties.insert(member.name().into(), property);
+        }
+    }
+}
+
+fn refine_member(property: &mut v3::ReferenceOr<Box<v3::Schema>>, member: Member, form: Form) {
+    let read = !form.is_write();
+    let (nullable, read_only) = match member {
+        Member::Field(field) => (field.nullable, read && field.read_only),
+        _ => (false, read),
+    };
+    if let v3::ReferenceOr::Item(schema) = property {
+        match member {
+            Member::Field(field) => constrain(schema, field),
+            Member::Url => uri(schema),
+            _ => {}
+        }
+    }
+    mark(property, nullable, read_only);
+}
+
+/// Bounds, lengths and patterns of a field; `{}` (any value) for untyped JSON.
+fn constrain(schema: &mut v3::Schema, field: &Field) {
+    match (&mut schema.schema_kind, field.kind) {
+        (v3::SchemaKind::Type(v3::Type::Integer(t)), Kind::Int { min, max }) => {
+            t.minimum = Some(min);
+            t.maximum = Some(max);
+        }
+        (
+            v3::SchemaKind::Type(v3::Type::String(t)),
+            Kind::Text {
+                max_len, format, ..
+            },
+        ) => {
+            t.max_length = max_len;
+            t.min_length = (!field.blank).then_some(1);
+            let repeat = if field.blank { '*' } else { '+' };
+            t.pattern = match format {
+                TextFormat::Plain => None,
+                TextFormat::Slug => Some(format!("^[-\\w]{repeat}$")),
+                TextFormat::Color => Some("^([0-9a-fA-F]{6})?$".into()),
+            };
+        }
+        (v3::SchemaKind::Type(v3::Type::Object(o)), Kind::Choice { .. }) => {
+            // `{"value": …, "label": …}` in that order, as rendered.
+            o.properties.sort_by(|a, _, b, _| b.cmp(a));
+            o.required.sort_by(|a, b| b.cmp(a));
+        }
+        (_, Kind::Json { object_only: false }) => {
+            schema.schema_kind = v3::SchemaKind::Any(v3::AnySchema::default());
+        }
+        _ => {}
+    }
+}
+
+fn uri(schema: &mut v3::Schema) {
+    if let v3::SchemaKind::Type(v3::Type::String(t)) = &mut schema.schema_kind {
+        t.format = v3::VariantOrUnknownOrEmpty::Unknown("uri".into());
+    }
+}
+
+/// Sets `nullable` and `readOnly`. A `$ref` can have no siblings in OpenAPI 3.0, so a
+/// reference that needs them is wrapped in a one-element `allOf`.
+fn mark(property: &mut v3::ReferenceOr<Box<v3::Schema>>, nullable: bool, read_only: bool) {
+    if !nullable && !read_only {
+        return;
+    }
+    if let v3::ReferenceOr::Reference { reference } = property {
+        let target = v3::ReferenceOr::Reference {
+            reference: std::mem::take(reference),
+        };
+        *property = v3::ReferenceOr::boxed_item(schema_of(v3::SchemaKind::AllOf {
+            all_of: vec![target],
+        }));
+    }
+    if let v3::ReferenceOr::Item(schema) = property {
+        schema.schema_data.nullable = nullable;
+        schema.schema_data.read_only = read_only;
+        // A nullable enum must list null to accept it.
+        match &mut schema.schema_kind {
+            v3::SchemaKind::Type(v3::Type::String(t)) if nullable && !t.enumeration.is_empty() => {
+                t.enumeration.push(None)
+            }
+            v3::SchemaKind::Type(v3::Type::Integer(t)) if nullable && !t.enumeration.is_empty() => {
+                t.enumeration.push(None)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn schema_of(kind: v3::SchemaKind) -> v3::Schema {
+    v3::Schema {
+        schema_data: v3::SchemaData::default(),
+        schema_kind: kind,
+    }
+}
+
+/// `S` becomes `oneOf: [S, array of S]`.
+fn one_or_many(media: &mut v3::MediaType) {
+    if let Some(one) = media.schema.take() {
+        let many = v3::ReferenceOr::Item(array_of(one.clone()));
+        media.schema = Some(v3::ReferenceOr::Item(schema_of(v3::SchemaKind::OneOf {
+            one_of: vec![one, many],
+        })));
+    }
+}
+
+fn array_of(items: v3::ReferenceOr<v3::Schema>) -> v3::Schema {
+    let items = match items {
+        v3::ReferenceOr::Reference { reference } => v3::ReferenceOr::Reference { reference },
+        v3::ReferenceOr::Item(schema) => v3::ReferenceOr::boxed_item(schema),
+    };
+    schema_of(v3::SchemaKind::Type(v3::Type::Array(v3::ArrayType {
+        items: Some(items),
+        min_items: None,
+        max_items: None,
+        unique_items: false,
+    })))
+}

@@ -1,0 +1,192 @@
+//! Swagger 2.0 schemas (paperclip's `DefaultSchemaRaw`) of every form of a resource and of
+//! the shared bodies (`Detail`, `ValidationError`, `BadRequest`, `ObjectId`).
+
+use paperclip::v2::models::{DataType, DataTypeFormat, DefaultSchemaRaw, Either};
+use peering_domain::choices::ChoiceSet;
+use peering_domain::resources::TAG;
+use peering_domain::spec::{ChoiceRender, Kind};
+use peering_domain::ResourceSpec;
+
+use super::forms::{Form, Member};
+
+pub(super) fn typed(data_type: DataType, format: Option<DataTypeFormat>) -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        data_type: Some(data_type),
+        format,
+        ..DefaultSchemaRaw::default()
+    }
+}
+
+pub(super) fn id() -> DefaultSchemaRaw {
+    typed(DataType::Integer, Some(DataTypeFormat::Int64))
+}
+
+pub(super) fn string() -> DefaultSchemaRaw {
+    typed(DataType::String, None)
+}
+
+/// A Swagger 2.0 reference; the conversion rewrites it to `#/components/schemas/`.
+pub(super) fn reference(name: &str) -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        reference: Some(format!("#/definitions/{name}")),
+        ..DefaultSchemaRaw::default()
+    }
+}
+
+pub(super) fn array(items: DefaultSchemaRaw) -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        items: Some(Box::new(items)),
+        ..typed(DataType::Array, None)
+    }
+}
+
+pub(super) fn object(
+    properties: &[(&str, DefaultSchemaRaw)],
+    all_required: bool,
+) -> DefaultSchemaRaw {
+    let mut schema = typed(DataType::Object, None);
+    for (name, property) in properties {
+        schema
+            .properties
+            .insert((*name).into(), Box::new(property.clone()));
+        if all_required {
+            schema.required.insert((*name).into());
+        }
+    }
+    schema
+}
+
+fn with_enum(mut schema: DefaultSchemaRaw, values: Vec<serde_json::Value>) -> DefaultSchemaRaw {
+    schema.enum_ = values;
+    schema
+}
+
+/// A choice as its raw value: a string, or an integer for `RawInt`.
+fn choice_value(set: &ChoiceSet, render: ChoiceRender) -> DefaultSchemaRaw {
+    match render {
+        ChoiceRender::RawInt => with_enum(
+            id(),
+            set.values
+                .iter()
+                .filter_map(|v| v.parse::<i64>().ok())
+                .map(Into::into)
+                .collect(),
+        ),
+        _ => with_enum(string(), set.values.iter().map(|v| (*v).into()).collect()),
+    }
+}
+
+/// `{"value": …, "label": …}`.
+fn labelled_choice(set: &ChoiceSet) -> DefaultSchemaRaw {
+    let labels = set.choices.iter().map(|(_, l)| (*l).into()).collect();
+    object(
+        &[
+            ("value", choice_value(set, ChoiceRender::Raw)),
+            ("label", with_enum(string(), labels)),
+        ],
+        true,
+    )
+}
+
+fn nested(target: &ResourceSpec) -> DefaultSchemaRaw {
+    reference(&Form::Nested.name(target))
+}
+
+/// A field's value as read (`write == false`) or as written: relations are read as nested
+/// objects and written as ids (or attribute objects, see the description).
+fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
+    match *kind {
+        Kind::Int { .. } | Kind::ReverseCount { .. } => id(),
+        Kind::Text { .. } => string(),
+        Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
+        Kind::Bool => typed(DataType::Boolean, None),
+        Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),
+        Kind::Json { object_only: true } => typed(DataType::Object, None),
+        // Any JSON value; Swagger 2.0 cannot say so, `refine` does.
+        Kind::Json { object_only: false } => DefaultSchemaRaw::default(),
+        Kind::Choice {
+            set,
+            render: ChoiceRender::Object,
+        } if !write => labelled_choice(set),
+        Kind::Choice { set, render } => choice_value(set, render),
+        Kind::ForeignKey { .. } if write => related_id(),
+        Kind::ForeignKey { target, .. } => nested(target()),
+        Kind::ManyToMany { .. } | Kind::Tags if write => array(related_id()),
+        Kind::ManyToMany { target, .. } => array(nested(target())),
+        Kind::Tags => array(nested(&TAG)),
+    }
+}
+
+fn related_id() -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        description: Some(
+            "ID of the related object (a dictionary of its attributes is accepted too).".into(),
+        ),
+        ..id()
+    }
+}
+
+fn member_schema(member: Member, write: bool) -> DefaultSchemaRaw {
+    let mut schema = match member {
+        Member::Id => id(),
+        Member::Url | Member::Display => string(),
+        Member::Field(f) => kind_schema(&f.kind, write),
+    };
+    if let Member::Field(f) = member {
+        schema.title = Some(f.label.into());
+        if !f.help.is_empty() {
+            schema.description = Some(f.help.into());
+        }
+    }
+    schema
+}
+
+pub(super) fn form_schema(spec: &'static ResourceSpec, form: Form) -> DefaultSchemaRaw {
+    let mut schema = typed(DataType::Object, None);
+    for member in form.members(spec) {
+        let name = member.name().to_string();
+        if form.requires(member) {
+            schema.required.insert(name.clone());
+        }
+        schema
+            .properties
+            .insert(name, Box::new(member_schema(member, form.is_write())));
+    }
+    schema
+}
+
+pub(super) fn paginated_schema(spec: &ResourceSpec) -> DefaultSchemaRaw {
+    object(
+        &[
+            ("count", id()),
+            ("next", string()),
+            ("previous", string()),
+            ("results", array(reference(&Form::Full.name(spec)))),
+        ],
+        true,
+    )
+}
+
+pub(super) fn detail_schema() -> DefaultSchemaRaw {
+    object(&[("detail", string())], true)
+}
+
+/// A placeholder: Swagger 2.0 has no `oneOf`, `refine` says what it is.
+pub(super) fn bad_request_schema() -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        description: Some(
+            "Field errors; for a list body, a list of them (one per item); or a detail message."
+                .into(),
+        ),
+        ..DefaultSchemaRaw::default()
+    }
+}
+
+/// `{"field": ["message", …], …}`.
+pub(super) fn validation_error_schema() -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        description: Some("Messages per field (`non_field_errors` for the whole object).".into()),
+        extra_props: Some(Either::Right(Box::new(array(string())))),
+        ..typed(DataType::Object, None)
+    }
+}

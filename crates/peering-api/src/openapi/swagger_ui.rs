@@ -1,0 +1,80 @@
+//! Swagger UI at `/api/schema/swagger-ui/`, its files compiled into the binary.
+//!
+//! The files are vendored from `swagger-ui-dist` (see `assets/swagger-ui/README.md`); the
+//! page is ours, so it always loads our document and nothing from elsewhere.
+
+use actix_web::http::header::{CacheControl, CacheDirective, ContentType};
+use actix_web::{web, HttpResponse};
+
+use crate::error::ApiError;
+
+/// Where the UI is served.
+pub const UI: &str = "/api/schema/swagger-ui/";
+
+const INDEX: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>peeringd API</title>
+<link rel="stylesheet" href="swagger-ui.css">
+<link rel="icon" type="image/png" href="favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="swagger-ui-bundle.js"></script>
+<script>
+window.ui = SwaggerUIBundle({
+  url: "/api/schema/",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout",
+});
+</script>
+</body>
+</html>
+"##;
+
+/// `(name, content type, bytes)` of every file besides the page.
+const FILES: &[(&str, &str, &[u8])] = &[
+    (
+        "swagger-ui-bundle.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js"),
+    ),
+    (
+        "swagger-ui.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../assets/swagger-ui/swagger-ui.css"),
+    ),
+    (
+        "favicon-32x32.png",
+        "image/png",
+        include_bytes!("../../assets/swagger-ui/favicon-32x32.png"),
+    ),
+];
+
+async fn index() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(ContentType::html())
+        .body(INDEX)
+}
+
+async fn file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let (_, content_type, bytes) = FILES
+        .iter()
+        .find(|(n, _, _)| *n == name.as_str())
+        .ok_or(ApiError::NotFound)?;
+    // A day: the files change only with the binary.
+    Ok(HttpResponse::Ok()
+        .content_type(*content_type)
+        .insert_header(CacheControl(vec![CacheDirective::MaxAge(86_400)]))
+        .body(*bytes))
+}
+
+/// Registers the page and its files.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route(UI, web::get().to(index))
+        .route(&format!("{UI}index.html"), web::get().to(index))
+        .route(&format!("{UI}{{name}}"), web::get().to(file));
+}
