@@ -1,5 +1,7 @@
 //! Change records: one per created, updated or deleted object, with its request id.
 
+use std::collections::HashMap;
+
 use peering_domain::resources::TAG;
 use peering_domain::spec::Kind;
 use peering_domain::value::now;
@@ -40,6 +42,7 @@ impl Action {
 /// times with millisecond precision, as the reference's serializer writes them.
 pub(crate) fn snapshot(
     db: &mut Db<'_>,
+    tag_names: &mut HashMap<i64, String>,
     spec: &'static ResourceSpec,
     record: &Record,
 ) -> Result<Json, Error> {
@@ -48,10 +51,18 @@ pub(crate) fn snapshot(
         let json = match (field.kind, value) {
             (Kind::ReverseCount { .. }, _) => continue,
             (Kind::Tags, Value::Ids(ids)) => {
-                let tags = shallow_by_ids(db, &TAG, ids)?;
-                let mut names: Vec<Json> = tags
+                let missing: Vec<i64> = ids
                     .iter()
-                    .map(|t| Json::String(t.text(&TAG, "name").to_string()))
+                    .filter(|i| !tag_names.contains_key(i))
+                    .copied()
+                    .collect();
+                for t in shallow_by_ids(db, &TAG, &missing)? {
+                    tag_names.insert(t.id, t.text(&TAG, "name").to_string());
+                }
+                let mut names: Vec<Json> = ids
+                    .iter()
+                    .filter_map(|i| tag_names.get(i))
+                    .map(|n| Json::String(n.clone()))
                     .collect();
                 names.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
                 Json::Array(names)

@@ -99,6 +99,12 @@ impl Sql {
         }
     }
 
+    /// Marks the statement as not worth caching (its text varies with its data's size).
+    pub fn uncacheable(&mut self) -> &mut Self {
+        self.cacheable = false;
+        self
+    }
+
     /// Appends another fragment with its parameters.
     pub fn append(&mut self, other: &Sql) -> &mut Self {
         self.cacheable &= other.cacheable;

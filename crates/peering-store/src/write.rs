@@ -1,7 +1,7 @@
 //! Writes: creates, updates and deletes, each with its change records, run by the caller
 //! inside one transaction so that a list of objects is written all-or-none.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use peering_domain::input::{apply, Draft, Input, Ref};
 use peering_domain::resources::{ALL, TAG};
@@ -36,8 +36,34 @@ fn python_repr(map: &Map<String, Json>) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
-/// Finds the one object a reference designates.
-fn resolve_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Result<i64, String> {
+/// What one write call has already looked up, so that a list of objects referring to the
+/// same few policies, communities and tags costs one lookup per distinct reference.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    refs: HashMap<(&'static str, String), i64>,
+    pub tag_names: HashMap<i64, String>,
+}
+
+/// Finds the one object a reference designates (remembered for the rest of the call).
+fn resolve_ref(
+    db: &mut Db<'_>,
+    memo: &mut Memo,
+    target: &'static ResourceSpec,
+    r: &Ref,
+) -> Result<i64, String> {
+    let key = match r {
+        Ref::Id(id) => format!("#{id}"),
+        Ref::Attrs(attrs) => Json::Object(attrs.clone()).to_string(),
+    };
+    if let Some(id) = memo.refs.get(&(target.table, key.clone())) {
+        return Ok(*id);
+    }
+    let id = lookup_ref(db, target, r)?;
+    memo.refs.insert((target.table, key), id);
+    Ok(id)
+}
+
+fn lookup_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Result<i64, String> {
     match r {
         Ref::Id(id) => {
             let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE id = ", target.table));
@@ -118,6 +144,7 @@ fn resolve_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Resul
 /// Turns a draft's references into ids, with the reference's error shapes.
 fn resolve(
     db: &mut Db<'_>,
+    memo: &mut Memo,
     spec: &'static ResourceSpec,
     draft: Draft,
 ) -> Result<Vec<Option<Value>>, Error> {
@@ -132,7 +159,7 @@ fn resolve(
                 let Kind::ForeignKey { target, .. } = field.kind else {
                     continue;
                 };
-                match resolve_ref(db, target(), &r) {
+                match resolve_ref(db, memo, target(), &r) {
                     Ok(id) => Some(Value::Int(id)),
                     Err(m) => {
                         errors.add(field.name, m);
@@ -149,7 +176,7 @@ fn resolve(
                 let mut item_errors = Vec::new();
                 let mut failed = false;
                 for r in &refs {
-                    match resolve_ref(db, target, r) {
+                    match resolve_ref(db, memo, target, r) {
                         Ok(id) => {
                             ids.insert(id);
                             item_errors.push(Json::Array(vec![]));
@@ -229,7 +256,8 @@ fn check_unique(
     }
 }
 
-/// Writes the relation lists (many-to-many and tags) given in `values`.
+/// Writes the relation lists (many-to-many and tags) given in `values`: all of them for a
+/// new object (`only: None`), else those the update names, replacing the old links.
 fn write_links(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -242,48 +270,56 @@ fn write_links(
             continue;
         }
         let ids = values[i].as_ids();
-        match field.kind {
+        let (clear, mut insert) = match field.kind {
             Kind::ManyToMany {
                 table: through,
                 source,
                 target_column,
                 ..
             } => {
-                let mut del = Sql::new(&format!("DELETE FROM {through} WHERE {source} = "));
-                del.bind(Bind::Int(id));
-                db.execute(&del)?;
-                for target in ids {
-                    let mut ins = Sql::new(&format!(
-                        "INSERT INTO {through} ({source}, {target_column}) VALUES ("
-                    ));
-                    ins.bind(Bind::Int(id))
-                        .push(", ")
-                        .bind(Bind::Int(*target))
-                        .push(")");
-                    db.execute(&ins)?;
-                }
+                let mut clear = Sql::new(&format!("DELETE FROM {through} WHERE {source} = "));
+                clear.bind(Bind::Int(id));
+                let insert = Sql::new(&format!(
+                    "INSERT INTO {through} ({source}, {target_column}) VALUES "
+                ));
+                (clear, insert)
             }
             Kind::Tags => {
-                let mut del = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
-                del.bind(Bind::Text(spec.content_type()))
+                let mut clear = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
+                clear
+                    .bind(Bind::Text(spec.content_type()))
                     .push(" AND object_id = ")
                     .bind(Bind::Int(id));
-                db.execute(&del)?;
-                for tag in ids {
-                    let mut ins = Sql::new(
-                        "INSERT INTO tagged_items (tag_id, object_type, object_id) VALUES (",
-                    );
-                    ins.bind(Bind::Int(*tag))
-                        .push(", ")
-                        .bind(Bind::Text(spec.content_type()))
-                        .push(", ")
-                        .bind(Bind::Int(id))
-                        .push(")");
-                    db.execute(&ins)?;
-                }
+                let insert =
+                    Sql::new("INSERT INTO tagged_items (object_type, object_id, tag_id) VALUES ");
+                (clear, insert)
             }
-            _ => {}
+            _ => continue,
+        };
+        // A new object has no links to clear.
+        if only.is_some() {
+            db.execute(&clear)?;
         }
+        if ids.is_empty() {
+            continue;
+        }
+        // One statement for all the links of this relation.
+        for (n, target) in ids.iter().enumerate() {
+            if n > 0 {
+                insert.push(", ");
+            }
+            insert.push("(");
+            if matches!(field.kind, Kind::Tags) {
+                insert.bind(Bind::Text(spec.content_type())).push(", ");
+            }
+            insert
+                .bind(Bind::Int(id))
+                .push(", ")
+                .bind(Bind::Int(*target))
+                .push(")");
+        }
+        insert.uncacheable();
+        db.execute(&insert)?;
     }
     Ok(())
 }
@@ -319,8 +355,9 @@ pub(crate) fn create(
     ctx: &ChangeContext,
 ) -> Result<Vec<i64>, Error> {
     let mut ids = Vec::with_capacity(drafts.len());
+    let mut memo = Memo::default();
     for (index, draft) in drafts.into_iter().enumerate() {
-        let resolved = resolve(db, spec, draft).map_err(|e| e.at(index))?;
+        let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
         let mut values = apply(spec, resolved, None);
         set_times(spec, &mut values, true);
         check_unique(db, spec, &values, None).map_err(|e| e.at(index))?;
@@ -339,7 +376,7 @@ pub(crate) fn create(
         write_links(db, spec, id, &values, None)?;
         if spec.change_logged {
             let record = Record { id, values };
-            let post = snapshot(db, spec, &record)?;
+            let post = snapshot(db, &mut memo.tag_names, spec, &record)?;
             record_change(db, ctx, spec, &record, Action::Create, None, Some(post))?;
         }
         ids.push(id);
@@ -355,11 +392,12 @@ pub(crate) fn update(
     ctx: &ChangeContext,
 ) -> Result<Vec<i64>, Error> {
     let mut ids = Vec::with_capacity(items.len());
+    let mut memo = Memo::default();
     for (index, (id, draft)) in items.into_iter().enumerate() {
         let Some(existing) = crate::query::by_ids(db, spec, &[id])?.0.pop() else {
             continue;
         };
-        let resolved = resolve(db, spec, draft).map_err(|e| e.at(index))?;
+        let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
         let given = resolved.clone();
         let mut values = apply(spec, resolved, Some(&existing));
         set_times(spec, &mut values, false);
@@ -375,9 +413,9 @@ pub(crate) fn update(
         db.execute(&sql)?;
         write_links(db, spec, id, &values, Some(&given))?;
         if spec.change_logged {
-            let pre = snapshot(db, spec, &existing)?;
+            let pre = snapshot(db, &mut memo.tag_names, spec, &existing)?;
             let record = Record { id, values };
-            let post = snapshot(db, spec, &record)?;
+            let post = snapshot(db, &mut memo.tag_names, spec, &record)?;
             record_change(
                 db,
                 ctx,
@@ -436,7 +474,7 @@ fn delete_one(
     if spec.change_logged {
         // The reference keeps a snapshot only for the object the request named.
         let pre = if top_level {
-            Some(snapshot(db, spec, record)?)
+            Some(snapshot(db, &mut HashMap::new(), spec, record)?)
         } else {
             None
         };
