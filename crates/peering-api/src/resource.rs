@@ -88,6 +88,16 @@ fn expected_list(body: &Json) -> ApiError {
     )]}))
 }
 
+/// A resource that takes no writes (change records) answers them with a 405.
+fn refuse_writes_to_read_only(method: &Method, spec: &ResourceSpec) -> Result<(), ApiError> {
+    let read = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+    if read || spec.writable {
+        Ok(())
+    } else {
+        Err(ApiError::MethodNotAllowed(method.to_string()))
+    }
+}
+
 /// `/api/<app>/<resource>/`
 pub async fn collection(
     req: HttpRequest,
@@ -97,13 +107,7 @@ pub async fn collection(
 ) -> Result<HttpResponse, ApiError> {
     let caller = authenticate(&req, &state).await?;
     let method = req.method().clone();
-    if method != Method::GET
-        && method != Method::HEAD
-        && method != Method::OPTIONS
-        && !spec.writable
-    {
-        return Err(ApiError::MethodNotAllowed(method.to_string()));
-    }
+    refuse_writes_to_read_only(&method, spec)?;
     match method {
         Method::GET | Method::HEAD => list(&req, &state, &caller, spec).await,
         Method::OPTIONS => {
@@ -149,13 +153,7 @@ pub async fn detail(
     let caller = authenticate(&req, &state).await?;
     let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
     let method = req.method().clone();
-    if method != Method::GET
-        && method != Method::HEAD
-        && method != Method::OPTIONS
-        && !spec.writable
-    {
-        return Err(ApiError::MethodNotAllowed(method.to_string()));
-    }
+    refuse_writes_to_read_only(&method, spec)?;
     if method == Method::OPTIONS {
         caller.require_read(&state)?;
         return Ok(respond(

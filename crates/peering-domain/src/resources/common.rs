@@ -22,6 +22,22 @@ pub const UPDATED: Field = Field::new("updated", "Updated", Kind::Time)
     .read_only()
     .filter();
 
+/// The unique, required `name` of an organisational resource.
+pub const fn org_name(max_len: usize) -> Field {
+    Field::new("name", "Name", kinds::text(max_len))
+        .required()
+        .unique()
+        .filter()
+}
+
+/// The unique, required `slug` of an organisational resource.
+pub const fn org_slug(max_len: usize) -> Field {
+    Field::new("slug", "Slug", kinds::slug(max_len))
+        .required()
+        .unique()
+        .filter()
+}
+
 /// `display` is the object's name.
 pub fn display_name(spec: &ResourceSpec, r: &Record) -> String {
     r.text(spec, "name").to_string()

@@ -1,7 +1,8 @@
 //! Routing policies and BGP communities (reference 3.3, 3.4).
 
 use super::common::{
-    display_name, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED,
+    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS,
+    UPDATED,
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec, Search};
@@ -24,14 +25,8 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
     verbose_name: "community",
     table: "communities",
     fields: &[
-        Field::new("name", "Name", kinds::text(100))
-            .required()
-            .unique()
-            .filter(),
-        Field::new("slug", "Slug", kinds::slug(100))
-            .required()
-            .unique()
-            .filter(),
+        org_name(100),
+        org_slug(100),
         DESCRIPTION,
         Field::new("value", "Value", kinds::text(50))
             .required()
@@ -72,14 +67,8 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
     verbose_name: "routing policy",
     table: "routing_policies",
     fields: &[
-        Field::new("name", "Name", kinds::text(100))
-            .required()
-            .unique()
-            .filter(),
-        Field::new("slug", "Slug", kinds::slug(100))
-            .required()
-            .unique()
-            .filter(),
+        org_name(100),
+        org_slug(100),
         DESCRIPTION,
         Field::new(
             "type",

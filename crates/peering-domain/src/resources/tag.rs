@@ -1,6 +1,6 @@
 //! Tags (reference 3.18).
 
-use super::common::display_name;
+use super::common::{display_name, org_name, org_slug};
 use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
 
 pub static TAG: ResourceSpec = ResourceSpec {
@@ -11,14 +11,8 @@ pub static TAG: ResourceSpec = ResourceSpec {
     verbose_name: "tag",
     table: "tags",
     fields: &[
-        Field::new("name", "Name", kinds::text(100))
-            .required()
-            .unique()
-            .filter(),
-        Field::new("slug", "Slug", kinds::slug(100))
-            .required()
-            .unique()
-            .filter(),
+        org_name(100),
+        org_slug(100),
         Field::new("color", "Color", kinds::COLOR)
             .default(Default::Text("9e9e9e"))
             .filter(),
