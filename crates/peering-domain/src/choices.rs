@@ -82,3 +82,31 @@ choice_set!(
         ("ffffff", "White"),
     ]
 );
+
+choice_set!(
+    BGP_GROUP_STATUS,
+    [
+        ("enabled", "Enabled"),
+        ("pre-maintenance", "Pre-maintenance"),
+        ("maintenance", "Maintenance"),
+        ("post-maintenance", "Post-maintenance"),
+        ("disabled", "Disabled"),
+    ]
+);
+choice_set!(
+    DEVICE_STATUS,
+    [
+        ("enabled", "Enabled"),
+        ("pre-maintenance", "Pre-maintenance"),
+        ("maintenance", "Maintenance"),
+        ("post-maintenance", "Post-maintenance"),
+        ("disabled", "Disabled"),
+    ]
+);
+choice_set!(
+    PASSWORD_ALGORITHM,
+    [
+        ("cisco-type7", "Cisco Type 7"),
+        ("juniper-type9", "Juniper Type 9")
+    ]
+);

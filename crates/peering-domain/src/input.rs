@@ -142,7 +142,10 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
                 Json::Bool(b) => b.to_string(),
                 other => other.to_string(),
             };
-            if set.contains(&text) {
+            // A choice whose default is blank (e.g. a platform's password algorithm) may be
+            // set back to blank.
+            let blank_ok = text.is_empty() && field.default == Default::Text("");
+            if set.contains(&text) || blank_ok {
                 Ok(Input::Value(Value::Text(text)))
             } else if render == ChoiceRender::Object {
                 Err(msg(format!("{text} is not a valid choice.")))
@@ -277,6 +280,13 @@ fn parse_text(
                 ))
             }
         }
+        TextFormat::Email => {
+            if is_email(&text) {
+                Ok(text)
+            } else {
+                Err(msg("Enter a valid email address."))
+            }
+        }
         TextFormat::Color => {
             if text.len() == 6 && text.chars().all(|c| c.is_ascii_hexdigit()) {
                 Ok(text.to_ascii_lowercase())
@@ -285,6 +295,20 @@ fn parse_text(
             }
         }
     }
+}
+
+/// A pragmatic e-mail check: one `@`, a local part, a dotted domain, no spaces.
+fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.rsplit_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !local.contains('@')
+        && !text.chars().any(char::is_whitespace)
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && domain.split('.').all(|label| !label.is_empty())
 }
 
 fn parse_bool(raw: &Json) -> Result<bool, Json> {
@@ -476,6 +500,25 @@ mod tests {
         )
         .unwrap();
         assert!(d.inputs.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn email_addresses() {
+        for ok in ["noc@example.net", "a.b+c@sub.example.org"] {
+            assert!(is_email(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "noc",
+            "noc@",
+            "@example.net",
+            "noc@example",
+            "a b@example.net",
+            "a@b@c.net",
+            "a@.net",
+        ] {
+            assert!(!is_email(bad), "{bad}");
+        }
     }
 
     #[test]

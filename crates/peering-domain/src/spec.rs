@@ -19,6 +19,8 @@ pub enum TextFormat {
     Slug,
     /// Six hexadecimal digits.
     Color,
+    /// An e-mail address.
+    Email,
 }
 
 /// How a choice field is rendered on read.
@@ -264,6 +266,15 @@ pub mod kinds {
         }
     }
 
+    /// Text never searched case-insensitively (no lower-cased copy is kept).
+    pub const fn plain_text(max_len: usize) -> Kind {
+        Kind::Text {
+            max_len: Some(max_len),
+            ci: false,
+            format: TextFormat::Plain,
+        }
+    }
+
     pub const LONG_TEXT: Kind = Kind::Text {
         max_len: None,
         ci: false,
@@ -289,4 +300,28 @@ pub mod kinds {
     }
 
     pub const JSON_OBJECT: Kind = Kind::Json { object_only: true };
+
+    /// Any JSON document (or null).
+    pub const JSON: Kind = Kind::Json { object_only: false };
+
+    pub const fn email(max_len: usize) -> Kind {
+        Kind::Text {
+            max_len: Some(max_len),
+            ci: true,
+            format: TextFormat::Email,
+        }
+    }
+
+    /// A choice field rendered `{value, label}`.
+    pub const fn status(set: &'static ChoiceSet) -> Kind {
+        Kind::Choice {
+            set,
+            render: ChoiceRender::Object,
+        }
+    }
+
+    /// A foreign key.
+    pub const fn fk(target: fn() -> &'static ResourceSpec, on_delete: OnDelete) -> Kind {
+        Kind::ForeignKey { target, on_delete }
+    }
 }

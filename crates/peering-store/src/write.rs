@@ -341,7 +341,12 @@ fn column_binds(spec: &'static ResourceSpec, values: &[Value]) -> Vec<(&'static 
 fn set_times(spec: &ResourceSpec, values: &mut [Value], creating: bool) {
     let t = now();
     for (i, field) in spec.fields.iter().enumerate() {
-        if matches!(field.kind, Kind::Time) && (creating || field.name == "updated") {
+        let stamp = match field.name {
+            "created" => creating,
+            "updated" => true,
+            _ => false,
+        };
+        if matches!(field.kind, Kind::Time) && stamp {
             values[i] = Value::Time(t);
         }
     }

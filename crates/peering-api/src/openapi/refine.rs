@@ -160,7 +160,11 @@ fn constrain(schema: &mut v3::Schema, field: &Field) {
                 TextFormat::Plain => None,
                 TextFormat::Slug => Some(format!("^[-\\w]{repeat}$")),
                 TextFormat::Color => Some("^([0-9a-fA-F]{6})?$".into()),
+                TextFormat::Email => None,
             };
+            if format == TextFormat::Email {
+                t.format = v3::VariantOrUnknownOrEmpty::Unknown("email".into());
+            }
         }
         (v3::SchemaKind::Type(v3::Type::Object(o)), Kind::Choice { .. }) => {
             // `{"value": …, "label": …}` in that order, as rendered.

@@ -1,13 +1,19 @@
 //! The declared resources and the registry of all of them.
 
 mod autonomous_system;
+mod bgp;
 mod common;
+mod devices;
+mod messaging;
 mod object_change;
 mod routing;
 mod tag;
 mod user;
 
 pub use autonomous_system::AUTONOMOUS_SYSTEM;
+pub use bgp::{BGP_GROUP, RELATIONSHIP};
+pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
+pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
 pub use tag::TAG;
@@ -18,8 +24,16 @@ use crate::spec::ResourceSpec;
 /// Every resource, in API order. Reverse relations are derived by scanning this list.
 pub static ALL: &[&ResourceSpec] = &[
     &AUTONOMOUS_SYSTEM,
+    &BGP_GROUP,
     &COMMUNITY,
+    &ROUTER,
     &ROUTING_POLICY,
+    &RELATIONSHIP,
+    &PLATFORM,
+    &CONFIGURATION,
+    &CONTACT_ROLE,
+    &CONTACT,
+    &EMAIL,
     &TAG,
     &OBJECT_CHANGE,
     &USER,

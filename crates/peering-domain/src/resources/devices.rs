@@ -1,0 +1,214 @@
+//! Platforms, configuration templates and routers (reference 3.5, 3.12, 3.13).
+
+use super::autonomous_system::AUTONOMOUS_SYSTEM;
+use super::common::{
+    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS,
+    UPDATED,
+};
+use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
+use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, OnDelete, ResourceSpec, Search};
+
+fn platform() -> &'static ResourceSpec {
+    &PLATFORM
+}
+
+fn configuration() -> &'static ResourceSpec {
+    &CONFIGURATION
+}
+
+fn autonomous_system() -> &'static ResourceSpec {
+    &AUTONOMOUS_SYSTEM
+}
+
+const JINJA2_TRIM: Field = Field::new("jinja2_trim", "Trim", Kind::Bool)
+    .default(Default::Bool(false))
+    .filter();
+const JINJA2_LSTRIP: Field = Field::new("jinja2_lstrip", "Lstrip", Kind::Bool)
+    .default(Default::Bool(false))
+    .filter();
+/// A template body: required text, searched case-insensitively.
+const TEMPLATE: Field = Field::new(
+    "template",
+    "Template",
+    Kind::Text {
+        max_len: None,
+        ci: true,
+        format: crate::spec::TextFormat::Plain,
+    },
+)
+.required();
+
+pub static PLATFORM: ResourceSpec = ResourceSpec {
+    app: "devices",
+    model: "platform",
+    path: "platforms",
+    name: "Platform",
+    verbose_name: "platform",
+    table: "platforms",
+    fields: &[
+        org_name(100),
+        org_slug(100),
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new(
+            "password_algorithm",
+            "Password algorithm",
+            Kind::Choice {
+                set: &PASSWORD_ALGORITHM,
+                render: ChoiceRender::Raw,
+            },
+        )
+        .default(Default::Text(""))
+        .filter(),
+        Field::new("napalm_driver", "NAPALM driver", kinds::text(50))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new("napalm_args", "NAPALM arguments", kinds::JSON)
+            .nullable()
+            .default(Default::Null),
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name", "slug"],
+    nested: &["id", "url", "display", "name", "slug"],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("slug"),
+        Search::Contains("description"),
+    ],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static CONFIGURATION: ResourceSpec = ResourceSpec {
+    app: "devices",
+    model: "configuration",
+    path: "configurations",
+    name: "Configuration",
+    verbose_name: "configuration",
+    table: "configurations",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required(),
+        DESCRIPTION,
+        TEMPLATE,
+        JINJA2_TRIM,
+        JINJA2_LSTRIP,
+        COMMENTS,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name"],
+    nested: &["id", "url", "display", "name"],
+    search: &[Search::Contains("name"), Search::Contains("template")],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static ROUTER: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "router",
+    path: "routers",
+    name: "Router",
+    verbose_name: "router",
+    table: "routers",
+    fields: &[
+        Field::new("name", "Name", kinds::text(128))
+            .required()
+            .filter(),
+        Field::new("hostname", "Hostname", kinds::text(256))
+            .required()
+            .filter(),
+        Field::new(
+            "platform",
+            "Platform",
+            kinds::fk(platform, OnDelete::Protect),
+        )
+        .required()
+        .filter(),
+        Field::new("status", "Status", kinds::status(&DEVICE_STATUS))
+            .default(Default::Text("enabled"))
+            .filter(),
+        Field::new("encrypt_passwords", "Encrypt passwords", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new(
+            "poll_bgp_sessions_state",
+            "Poll BGP sessions state",
+            Kind::Bool,
+        )
+        .default(Default::Bool(false)),
+        Field::new(
+            "poll_bgp_sessions_last_updated",
+            "Poll BGP sessions last updated",
+            Kind::Time,
+        )
+        .nullable()
+        .read_only()
+        .default(Default::Null),
+        Field::new(
+            "configuration_template",
+            "Configuration template",
+            kinds::fk(configuration, OnDelete::SetNull),
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
+        Field::new(
+            "local_autonomous_system",
+            "Local autonomous system",
+            kinds::fk(autonomous_system, OnDelete::Cascade),
+        )
+        .required()
+        .filter(),
+        Field::new(
+            "netbox_device_id",
+            "NetBox device",
+            kinds::int(0, 4_294_967_295),
+        )
+        .default(Default::Int(0)),
+        Field::new("use_netbox", "Use NetBox", Kind::Bool).default(Default::Bool(false)),
+        Field::new("napalm_username", "NAPALM username", kinds::plain_text(256))
+            .nullable()
+            .default(Default::Null),
+        Field::new("napalm_password", "NAPALM password", kinds::plain_text(256))
+            .nullable()
+            .default(Default::Null),
+        Field::new(
+            "napalm_timeout",
+            "NAPALM timeout",
+            kinds::int(0, 4_294_967_295),
+        )
+        .default(Default::Int(0)),
+        Field::new("napalm_args", "NAPALM arguments", kinds::JSON)
+            .nullable()
+            .default(Default::Null),
+        LOCAL_CONTEXT_DATA,
+        COMMENTS,
+        TAGS,
+        CREATED,
+        UPDATED,
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .hidden(),
+    ],
+    ordering: &["local_autonomous_system", "name"],
+    brief: &["id", "url", "display", "name", "hostname"],
+    nested: &["id", "url", "display", "name", "hostname"],
+    search: &[Search::Contains("name"), Search::Contains("hostname")],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};

@@ -1,0 +1,141 @@
+//! Contact roles, contacts and e-mail templates (reference 3.14–3.16).
+
+use super::common::{
+    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, TAGS, UPDATED,
+};
+use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat};
+
+pub static CONTACT_ROLE: ResourceSpec = ResourceSpec {
+    app: "messaging",
+    model: "contactrole",
+    path: "contact-roles",
+    name: "Contact Role",
+    verbose_name: "contact role",
+    table: "contact_roles",
+    fields: &[
+        org_name(100),
+        org_slug(100),
+        DESCRIPTION,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name", "slug"],
+    nested: &["id", "url", "display", "name", "slug"],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("slug"),
+        Search::Contains("description"),
+    ],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+const fn optional_text(name: &'static str, label: &'static str, max_len: usize) -> Field {
+    Field::new(name, label, kinds::text(max_len))
+        .default(Default::Text(""))
+        .filter()
+}
+
+pub static CONTACT: ResourceSpec = ResourceSpec {
+    app: "messaging",
+    model: "contact",
+    path: "contacts",
+    name: "Contact",
+    verbose_name: "contact",
+    table: "contacts",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .filter(),
+        optional_text("title", "Title", 100),
+        optional_text("phone", "Phone", 50),
+        Field::new("email", "Email", kinds::email(254))
+            .default(Default::Text(""))
+            .filter(),
+        optional_text("address", "Address", 200),
+        DESCRIPTION,
+        Field::new(
+            "comments",
+            "Comments",
+            Kind::Text {
+                max_len: None,
+                ci: true,
+                format: TextFormat::Plain,
+            },
+        )
+        .default(Default::Text("")),
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name"],
+    nested: &["id", "url", "display", "name"],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("title"),
+        Search::Contains("phone"),
+        Search::Contains("email"),
+        Search::Contains("address"),
+        Search::Contains("comments"),
+    ],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static EMAIL: ResourceSpec = ResourceSpec {
+    app: "messaging",
+    model: "email",
+    path: "emails",
+    name: "Email",
+    verbose_name: "e-mail",
+    table: "emails",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required(),
+        Field::new("subject", "Subject", kinds::text(512)).required(),
+        Field::new(
+            "template",
+            "Template",
+            Kind::Text {
+                max_len: None,
+                ci: true,
+                format: TextFormat::Plain,
+            },
+        )
+        .required(),
+        Field::new("jinja2_trim", "Trim", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("jinja2_lstrip", "Lstrip", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        COMMENTS,
+        TAGS,
+        CREATED,
+        UPDATED,
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .hidden(),
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name"],
+    nested: &["id", "url", "display", "name"],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("subject"),
+        Search::Contains("template"),
+    ],
+    display: display_name,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};

@@ -1,0 +1,451 @@
+//! Every declared resource through the generic machinery: create one and several, list,
+//! brief, detail, update one and several, filter, OPTIONS, delete one and several, and the
+//! change records of it all; then the rules particular to some resources.
+
+mod common;
+
+use common::{column, TestServer, AS};
+use serde_json::{json, Value as Json};
+
+/// One resource's walk through the API.
+struct Case {
+    path: &'static str,
+    content_type: &'static str,
+    /// Three valid bodies (dependencies created first with `s`).
+    bodies: fn(&TestServer) -> [Json; 3],
+    brief: &'static [&'static str],
+    update: fn() -> Json,
+    /// A filter and how many of the three objects it matches.
+    filter: (&'static str, usize),
+}
+
+fn platform(s: &TestServer) -> i64 {
+    s.create(
+        "/api/devices/platforms/",
+        json!({"name": "JunOS", "slug": "junos", "password_algorithm": "juniper-type9"}),
+    )["id"]
+        .as_i64()
+        .unwrap()
+}
+
+fn local_as(s: &TestServer) -> i64 {
+    s.create(
+        AS,
+        json!({"asn": 64500, "name": "Local", "affiliated": true}),
+    )["id"]
+        .as_i64()
+        .unwrap()
+}
+
+const CASES: &[Case] = &[
+    Case {
+        path: "/api/peering/bgp-groups/",
+        content_type: "peering.bgpgroup",
+        bodies: |_| {
+            [
+                json!({"name": "Transit", "slug": "transit"}),
+                json!({"name": "Peers", "slug": "peers", "status": "maintenance"}),
+                json!({"name": "Customers", "slug": "customers", "status": "disabled"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "slug", "status"],
+        update: || json!({"description": "Updated"}),
+        filter: ("status=maintenance&status=disabled", 2),
+    },
+    Case {
+        path: "/api/bgp/relationships/",
+        content_type: "bgp.relationship",
+        bodies: |_| {
+            [
+                json!({"name": "Transit", "slug": "transit", "color": "f44336"}),
+                json!({"name": "Peer", "slug": "peer", "color": "4caf50"}),
+                json!({"name": "Customer", "slug": "customer"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "slug"],
+        update: || json!({"description": "Foo"}),
+        filter: ("name__isw=c", 1),
+    },
+    Case {
+        path: "/api/devices/platforms/",
+        content_type: "devices.platform",
+        bodies: |_| {
+            [
+                json!({"name": "IOS", "slug": "ios", "password_algorithm": "cisco-type7"}),
+                json!({"name": "JunOS", "slug": "junos", "password_algorithm": "juniper-type9", "napalm_driver": "junos"}),
+                json!({"name": "Other", "slug": "other", "napalm_args": {"port": 830}}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "slug"],
+        update: || json!({"description": "Updated"}),
+        filter: (
+            "password_algorithm=cisco-type7&password_algorithm=juniper-type9",
+            2,
+        ),
+    },
+    Case {
+        path: "/api/devices/configurations/",
+        content_type: "devices.configuration",
+        bodies: |_| {
+            [
+                json!({"name": "Edge", "template": "{{ router.hostname }}"}),
+                json!({"name": "Core", "template": "hostname core", "jinja2_trim": true}),
+                json!({"name": "Lab", "template": "lab"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name"],
+        update: || json!({"template": "{{ router.hostname }} updated"}),
+        filter: ("jinja2_trim=true", 1),
+    },
+    Case {
+        path: "/api/peering/routers/",
+        content_type: "peering.router",
+        bodies: |s| {
+            let p = platform(s);
+            let a = local_as(s);
+            [
+                json!({"name": "r1", "hostname": "r1.example.net", "platform": p, "local_autonomous_system": a}),
+                json!({"name": "r2", "hostname": "r2.example.net", "platform": {"slug": "junos"}, "local_autonomous_system": {"asn": 64500}, "status": "maintenance"}),
+                json!({"name": "r3", "hostname": "r3.example.net", "platform": p, "local_autonomous_system": a, "encrypt_passwords": true}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "hostname"],
+        update: || json!({"status": "maintenance"}),
+        filter: ("hostname__iew=example.net&encrypt_passwords=true", 1),
+    },
+    Case {
+        path: "/api/messaging/contact-roles/",
+        content_type: "messaging.contactrole",
+        bodies: |_| {
+            [
+                json!({"name": "NOC", "slug": "noc"}),
+                json!({"name": "Peering", "slug": "peering"}),
+                json!({"name": "Abuse", "slug": "abuse"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "slug"],
+        update: || json!({"description": "Foo"}),
+        filter: ("q=peer", 1),
+    },
+    Case {
+        path: "/api/messaging/contacts/",
+        content_type: "messaging.contact",
+        bodies: |_| {
+            [
+                json!({"name": "Alice", "email": "alice@example.net"}),
+                json!({"name": "Bob", "phone": "+1 555 0100", "email": "bob@example.org"}),
+                json!({"name": "Carol"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name"],
+        update: || json!({"comments": "Foo"}),
+        filter: ("email__iew=.net", 1),
+    },
+    Case {
+        path: "/api/messaging/emails/",
+        content_type: "messaging.email",
+        bodies: |_| {
+            [
+                json!({"name": "Request", "subject": "Peering with {{ autonomous_system.name }}", "template": "Hello"}),
+                json!({"name": "Reminder", "subject": "Reminder", "template": "Hi", "jinja2_lstrip": true}),
+                json!({"name": "Bye", "subject": "Bye", "template": "Bye"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name"],
+        update: || json!({"template": "{{ autonomous_system.asn }}"}),
+        filter: ("q=reminder", 1),
+    },
+];
+
+fn walk(s: &TestServer, case: &Case) {
+    let path = case.path;
+    let [first, second, third] = (case.bodies)(s);
+    let one = s.create(path, first);
+    assert_eq!(
+        one["url"],
+        format!("{}{path}{}/", s.base, one["id"]),
+        "{path}"
+    );
+    let many = s.create(path, json!([second, third]));
+    assert_eq!(many.as_array().map(Vec::len), Some(2), "{path}");
+    let ids: Vec<i64> = std::iter::once(&one)
+        .chain(many.as_array().unwrap())
+        .map(|o| o["id"].as_i64().unwrap())
+        .collect();
+
+    let list = s.get(path).json();
+    assert_eq!(list["count"], 3, "{path}");
+    let brief = s.get(&format!("{path}?brief=1")).json();
+    let keys: Vec<&str> = brief["results"][0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, case.brief, "{path}");
+    assert_eq!(s.get(&format!("{path}{}/", ids[0])).json(), one, "{path}");
+
+    let update = (case.update)();
+    let patched = s.patch(&format!("{path}{}/", ids[0]), update.clone());
+    assert_eq!(patched.status, 200, "{path}: {}", patched.text);
+    let field = update.as_object().unwrap().keys().next().unwrap().clone();
+    let expected = &update[&field];
+    let shown = &patched.json()[&field];
+    assert!(
+        shown == expected || shown["value"] == *expected,
+        "{path}: {shown} != {expected}"
+    );
+    let bulk: Vec<Json> = ids[1..]
+        .iter()
+        .map(|id| {
+            let mut item = update.clone();
+            item["id"] = json!(id);
+            item
+        })
+        .collect();
+    let r = s.patch(path, Json::Array(bulk));
+    assert_eq!(r.status, 200, "{path}: {}", r.text);
+    assert_eq!(r.json().as_array().map(Vec::len), Some(2), "{path}");
+
+    let (query, matches) = case.filter;
+    let filtered = s.get(&format!("{path}?{query}"));
+    assert_eq!(filtered.status, 200, "{path}?{query}: {}", filtered.text);
+    assert_eq!(filtered.json()["count"], matches, "{path}?{query}");
+
+    let options = s.request("OPTIONS", path, None, Some(&s.key), &[]).json();
+    assert!(options["actions"]["POST"].is_object(), "{path}");
+
+    assert_eq!(
+        s.delete(&format!("{path}{}/", ids[0]), None).status,
+        204,
+        "{path}"
+    );
+    let r = s.delete(path, Some(json!([{"id": ids[1]}, {"id": ids[2]}])));
+    assert_eq!(r.status, 204, "{path}: {}", r.text);
+    assert_eq!(s.get(path).json()["count"], 0, "{path}");
+
+    let changes = s
+        .get(&format!(
+            "/api/extras/object-changes/?changed_object_type={}",
+            case.content_type
+        ))
+        .json();
+    assert_eq!(
+        changes["count"], 9,
+        "{path}: 3 creates, 3 updates, 3 deletes"
+    );
+}
+
+#[test]
+fn every_resource_through_the_generic_machinery() {
+    for case in CASES {
+        let s = TestServer::start();
+        walk(&s, case);
+    }
+}
+
+#[test]
+fn api_root_lists_every_application() {
+    let s = TestServer::start();
+    let root = s.get("/api/").json();
+    for app in ["bgp", "devices", "extras", "messaging", "peering"] {
+        assert!(root[app].is_string(), "{app}: {root}");
+    }
+    let devices = s.get("/api/devices/").json();
+    assert_eq!(
+        devices["platforms"],
+        format!("{}/api/devices/platforms/", s.base)
+    );
+    assert_eq!(
+        devices["configurations"],
+        format!("{}/api/devices/configurations/", s.base)
+    );
+}
+
+#[test]
+fn routers_nest_their_relations_and_follow_the_on_delete_rules() {
+    let s = TestServer::start();
+    let p = platform(&s);
+    let a = local_as(&s);
+    let config = s.create(
+        "/api/devices/configurations/",
+        json!({"name": "Edge", "template": "x"}),
+    );
+    let router = s.create(
+        "/api/peering/routers/",
+        json!({"name": "r1", "hostname": "r1.example.net", "platform": p, "local_autonomous_system": a, "configuration_template": config["id"]}),
+    );
+    assert_eq!(
+        router["platform"],
+        json!({"id": p, "url": format!("{}/api/devices/platforms/{p}/", s.base), "display": "JunOS", "name": "JunOS", "slug": "junos"})
+    );
+    assert_eq!(router["local_autonomous_system"]["asn"], 64500);
+    assert_eq!(
+        router["status"],
+        json!({"value": "enabled", "label": "Enabled"})
+    );
+    assert_eq!(router["poll_bgp_sessions_last_updated"], Json::Null);
+    assert_eq!(router["napalm_password"], Json::Null);
+
+    // Required relations: missing, null, unknown.
+    let r = s.post(
+        "/api/peering/routers/",
+        json!({"name": "x", "hostname": "x", "local_autonomous_system": a}),
+    );
+    assert_eq!(r.json(), json!({"platform": ["This field is required."]}));
+    let r = s.post(
+        "/api/peering/routers/",
+        json!({"name": "x", "hostname": "x", "platform": null, "local_autonomous_system": a}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"platform": ["This field may not be null."]})
+    );
+    let r = s.post(
+        "/api/peering/routers/",
+        json!({"name": "x", "hostname": "x", "platform": 999, "local_autonomous_system": a}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"platform": ["Related object not found using the provided numeric ID: 999"]})
+    );
+    let r = s.post(
+        "/api/peering/routers/",
+        json!({"name": "x", "hostname": "x", "platform": "abc", "local_autonomous_system": a}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"platform": ["Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: abc"]})
+    );
+    assert_eq!(
+        s.get(&format!("/api/peering/routers/?platform_id={p}"))
+            .json()["count"],
+        1
+    );
+    assert_eq!(
+        s.get(&format!("/api/peering/routers/?platform_id__n={p}"))
+            .json()["count"],
+        0
+    );
+
+    // PROTECT: the platform of a router cannot be deleted, alone or in a bulk delete.
+    let other = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "EOS", "slug": "eos"}),
+    );
+    let r = s.delete(&format!("/api/devices/platforms/{p}/"), None);
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(
+        r.json(),
+        json!({"detail": format!("unable to delete object. 1 dependent objects were found: r1 ({})", router["id"])})
+    );
+    let r = s.delete(
+        "/api/devices/platforms/",
+        Some(json!([{"id": other["id"]}, {"id": p}])),
+    );
+    assert_eq!(r.status, 409);
+    assert_eq!(
+        s.get("/api/devices/platforms/").json()["count"],
+        2,
+        "nothing deleted"
+    );
+
+    // SET NULL: deleting the configuration template leaves the router without one.
+    assert_eq!(
+        s.delete(
+            &format!("/api/devices/configurations/{}/", config["id"]),
+            None
+        )
+        .status,
+        204
+    );
+    let after = s
+        .get(&format!("/api/peering/routers/{}/", router["id"]))
+        .json();
+    assert_eq!(after["configuration_template"], Json::Null);
+
+    // CASCADE: deleting the local AS deletes its routers, each with its change record.
+    let r = s.delete(&format!("{AS}{a}/"), None);
+    assert_eq!(r.status, 204);
+    let request_id = r.header("X-Request-ID").unwrap().to_string();
+    assert_eq!(s.get("/api/peering/routers/").json()["count"], 0);
+    let changes = s
+        .get(&format!(
+            "/api/extras/object-changes/?request_id={request_id}"
+        ))
+        .json();
+    let types: Vec<Json> = column(&changes, "changed_object_type");
+    assert!(
+        types.contains(&json!("peering.router"))
+            && types.contains(&json!("peering.autonomoussystem")),
+        "{types:?}"
+    );
+    // Now the platform is free to go.
+    assert_eq!(
+        s.delete(&format!("/api/devices/platforms/{p}/"), None)
+            .status,
+        204
+    );
+}
+
+#[test]
+fn field_rules_of_particular_resources() {
+    let s = TestServer::start();
+    let r = s.post(
+        "/api/messaging/contacts/",
+        json!({"name": "x", "email": "not-an-address"}),
+    );
+    assert_eq!(r.json(), json!({"email": ["Enter a valid email address."]}));
+    let r = s.post(
+        "/api/devices/platforms/",
+        json!({"name": "x", "slug": "x", "password_algorithm": "md5"}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"password_algorithm": ["\"md5\" is not a valid choice."]})
+    );
+    let p = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "x", "slug": "x", "password_algorithm": "cisco-type7"}),
+    );
+    assert_eq!(p["password_algorithm"], "cisco-type7");
+    let cleared = s
+        .patch(
+            &format!("/api/devices/platforms/{}/", p["id"]),
+            json!({"password_algorithm": ""}),
+        )
+        .json();
+    assert_eq!(cleared["password_algorithm"], "");
+    let r = s.post(
+        "/api/peering/bgp-groups/",
+        json!({"name": "g", "slug": "g", "status": "up"}),
+    );
+    assert_eq!(r.json(), json!({"status": ["up is not a valid choice."]}));
+    let r = s.post(
+        "/api/bgp/relationships/",
+        json!({"name": "r", "slug": "not a slug"}),
+    );
+    assert!(r.json()["slug"][0].as_str().unwrap().contains("slug"));
+    s.create("/api/bgp/relationships/", json!({"name": "r", "slug": "r"}));
+    let r = s.post(
+        "/api/bgp/relationships/",
+        json!({"name": "r", "slug": "r2"}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"name": ["relationship with this Name already exists."]})
+    );
+    let policy = s.create(
+        "/api/peering/routing-policies/",
+        json!({"name": "P", "slug": "p"}),
+    );
+    let group = s.create(
+        "/api/peering/bgp-groups/",
+        json!({"name": "g", "slug": "g", "import_routing_policies": [policy["id"]]}),
+    );
+    assert_eq!(group["import_routing_policies"][0]["slug"], "p");
+    assert_eq!(
+        group["status"],
+        json!({"value": "enabled", "label": "Enabled"})
+    );
+}

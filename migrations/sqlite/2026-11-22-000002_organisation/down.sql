@@ -1,0 +1,11 @@
+DROP TABLE emails;
+DROP TABLE contacts;
+DROP TABLE contact_roles;
+DROP TABLE routers;
+DROP TABLE configurations;
+DROP TABLE platforms;
+DROP TABLE relationships;
+DROP TABLE bgp_group_communities;
+DROP TABLE bgp_group_export_routing_policies;
+DROP TABLE bgp_group_import_routing_policies;
+DROP TABLE bgp_groups;
