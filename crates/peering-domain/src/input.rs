@@ -53,6 +53,7 @@ fn canonical_key(key: &str) -> std::borrow::Cow<'_, str> {
     match key {
         "exists_in_peeringdb" => "exists_in_extdb".into(),
         "peeringdb_netixlan" => "extdb_netixlan".into(),
+        "peeringdb_ixlan" => "extdb_ixlan".into(),
         _ => key.into(),
     }
 }
@@ -380,6 +381,7 @@ pub fn default_value(field: &Field) -> Value {
         Default::Int(i) => Value::Int(i),
         Default::Text(t) => Value::Text(t.to_string()),
         Default::EmptyList => Value::Ids(Vec::new()),
+        Default::EmptyObject => Value::Json(serde_json::Value::Object(Map::new())),
     }
 }
 

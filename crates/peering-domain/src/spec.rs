@@ -91,6 +91,8 @@ pub enum Default {
     Int(i64),
     Text(&'static str),
     EmptyList,
+    /// An empty JSON object.
+    EmptyObject,
 }
 
 /// One field of a resource.

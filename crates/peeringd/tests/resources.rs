@@ -98,6 +98,21 @@ const CASES: &[Case] = &[
         filter: ("jinja2_trim=true", 1),
     },
     Case {
+        path: "/api/peering/internet-exchanges/",
+        content_type: "peering.internetexchange",
+        bodies: |s| {
+            let a = local_as(s);
+            [
+                json!({"name": "IX 1", "slug": "ix-1", "local_autonomous_system": a}),
+                json!({"name": "IX 2", "slug": "ix-2", "local_autonomous_system": {"asn": 64500}, "status": "disabled"}),
+                json!({"name": "IX 3", "slug": "ix-3", "local_autonomous_system": a, "peeringdb_ixlan": 42}),
+            ]
+        },
+        brief: &["id", "url", "display", "name", "slug", "status"],
+        update: || json!({"description": "Updated"}),
+        filter: ("status=enabled&local_autonomous_system_id__n=999", 2),
+    },
+    Case {
         path: "/api/peering/routers/",
         content_type: "peering.router",
         bodies: |s| {
@@ -386,6 +401,64 @@ fn routers_nest_their_relations_and_follow_the_on_delete_rules() {
             .status,
         204
     );
+}
+
+#[test]
+fn internet_exchanges_belong_to_a_local_autonomous_system() {
+    let s = TestServer::start();
+    let a = local_as(&s);
+    let ix = s.create(
+        "/api/peering/internet-exchanges/",
+        json!({"name": "IX", "slug": "ix", "local_autonomous_system": a, "peeringdb_ixlan": 7}),
+    );
+    assert_eq!(ix["extdb_ixlan"], 7);
+    assert_eq!(ix["extdb_prefixes"], json!({}));
+    assert_eq!(
+        ix["status"],
+        json!({"value": "enabled", "label": "Enabled"})
+    );
+    assert_eq!(ix["local_autonomous_system"]["display"], "AS64500 - Local");
+    let list = s
+        .get(&format!(
+            "/api/peering/internet-exchanges/?local_autonomous_system_id={a}"
+        ))
+        .json();
+    assert_eq!(list["count"], 1);
+    let r = s.get("/api/peering/internet-exchanges/?local_autonomous_system_id=abc");
+    assert_eq!(r.status, 400);
+    let options = s
+        .request(
+            "OPTIONS",
+            "/api/peering/internet-exchanges/",
+            None,
+            Some(&s.key),
+            &[],
+        )
+        .json();
+    let choices: Vec<Json> = options["actions"]["POST"]["status"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].clone())
+        .collect();
+    assert_eq!(
+        choices,
+        [
+            "enabled",
+            "pre-maintenance",
+            "maintenance",
+            "post-maintenance",
+            "disabled"
+        ]
+    );
+    // Deleting the local AS deletes its exchanges, one change record each.
+    let r = s.delete(&format!("{AS}{a}/"), None);
+    assert_eq!(r.status, 204);
+    assert_eq!(s.get("/api/peering/internet-exchanges/").json()["count"], 0);
+    let request_id = r.header("X-Request-ID").unwrap();
+    let changes = s.get(&format!("/api/extras/object-changes/?request_id={request_id}&changed_object_type=peering.internetexchange")).json();
+    assert_eq!(changes["count"], 1);
+    assert_eq!(changes["results"][0]["prechange_data"], Json::Null);
 }
 
 #[test]

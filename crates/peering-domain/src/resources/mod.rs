@@ -4,6 +4,7 @@ mod autonomous_system;
 mod bgp;
 mod common;
 mod devices;
+mod internet_exchange;
 mod messaging;
 mod object_change;
 mod routing;
@@ -13,6 +14,7 @@ mod user;
 pub use autonomous_system::AUTONOMOUS_SYSTEM;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
+pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
@@ -26,6 +28,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &AUTONOMOUS_SYSTEM,
     &BGP_GROUP,
     &COMMUNITY,
+    &INTERNET_EXCHANGE,
     &ROUTER,
     &ROUTING_POLICY,
     &RELATIONSHIP,

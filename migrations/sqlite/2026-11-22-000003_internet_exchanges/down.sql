@@ -1,0 +1,4 @@
+DROP TABLE internet_exchange_communities;
+DROP TABLE internet_exchange_export_routing_policies;
+DROP TABLE internet_exchange_import_routing_policies;
+DROP TABLE internet_exchanges;
