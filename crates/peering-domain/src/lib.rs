@@ -4,6 +4,7 @@
 pub mod choices;
 pub mod errors;
 pub mod input;
+pub mod password;
 pub mod net;
 pub mod record;
 pub mod resources;
