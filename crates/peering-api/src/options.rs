@@ -14,7 +14,8 @@ fn field_type(kind: &Kind) -> &'static str {
             format: TextFormat::Slug,
             ..
         } => "slug",
-        Kind::Text { .. } | Kind::Uuid => "string",
+        Kind::Text { .. } | Kind::Uuid | Kind::Mac | Kind::DisplayCopy => "string",
+        Kind::Ip { .. } => "string",
         Kind::Bool => "boolean",
         Kind::Choice { .. } => "choice",
         Kind::Json { .. } => "json",

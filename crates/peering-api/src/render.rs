@@ -80,7 +80,8 @@ impl Renderer<'_> {
         let _ = write!(out, "{{\"id\":{},\"url\":", record.id);
         self.write_url(out, spec, record.id);
         out.push_str(",\"display\":");
-        write_str(out, &record.display(spec));
+        let display = record.display_with(spec, self.related);
+        write_str(out, &display);
         for (field, value) in spec.fields.iter().zip(&record.values) {
             if field.hidden {
                 continue;
@@ -88,7 +89,11 @@ impl Renderer<'_> {
             out.push(',');
             write_str(out, field.name);
             out.push(':');
-            self.value(out, &field.kind, value);
+            if matches!(field.kind, Kind::DisplayCopy) {
+                write_str(out, &display);
+            } else {
+                self.value(out, &field.kind, value);
+            }
         }
         out.push('}');
     }
@@ -104,15 +109,22 @@ impl Renderer<'_> {
         out.push('{');
         let mut first = true;
         for name in names {
+            let (name, plain) = peering_domain::spec::member(name);
             key(out, &mut first, name);
-            match *name {
+            match name {
                 "id" => {
                     let _ = write!(out, "{}", record.id);
                 }
                 "url" => self.write_url(out, spec, record.id),
-                "display" => write_str(out, &record.display(spec)),
+                "display" => write_str(out, &record.display_with(spec, self.related)),
                 other => match spec.index_of(other) {
-                    Some(i) => self.value(out, &spec.fields[i].kind, &record.values[i]),
+                    Some(i) if matches!(spec.fields[i].kind, Kind::DisplayCopy) => {
+                        write_str(out, &record.display_with(spec, self.related))
+                    }
+                    Some(i) => match (&spec.fields[i].kind, &record.values[i]) {
+                        (Kind::Choice { .. }, Value::Text(v)) if plain => write_str(out, v),
+                        (kind, value) => self.value(out, kind, value),
+                    },
                     None => out.push_str("null"),
                 },
             }
@@ -171,6 +183,7 @@ impl Renderer<'_> {
     fn value(&self, out: &mut String, kind: &Kind, value: &Value) {
         match (kind, value) {
             (_, Value::Null) => out.push_str("null"),
+            (Kind::DisplayCopy, _) => out.push_str("null"),
             (Kind::Choice { set, render }, Value::Text(v)) => match render {
                 ChoiceRender::Object => {
                     out.push_str("{\"value\":");

@@ -110,3 +110,13 @@ choice_set!(
         ("juniper-type9", "Juniper Type 9")
     ]
 );
+choice_set!(
+    CONNECTION_STATUS,
+    [
+        ("enabled", "Enabled"),
+        ("pre-maintenance", "Pre-maintenance"),
+        ("maintenance", "Maintenance"),
+        ("post-maintenance", "Post-maintenance"),
+        ("disabled", "Disabled"),
+    ]
+);

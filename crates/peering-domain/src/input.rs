@@ -175,7 +175,26 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             Some(s) if is_uuid(s) => Ok(Input::Value(Value::Text(s.to_ascii_lowercase()))),
             _ => Err(msg("Must be a valid UUID.")),
         },
-        Kind::Time | Kind::ReverseCount { .. } => Err(msg("This field is read-only.")),
+        Kind::Time | Kind::ReverseCount { .. } | Kind::DisplayCopy => {
+            Err(msg("This field is read-only."))
+        }
+        Kind::Ip { family, host_only } => {
+            let Some(text) = raw.as_str() else {
+                return Err(msg("Enter a valid IPv4 or IPv6 address."));
+            };
+            let canonical = if host_only {
+                crate::net::parse_host(text, family).map(|a| a.to_string())
+            } else {
+                crate::net::parse_interface(text, family).map(|n| n.to_string())
+            };
+            canonical.map(|t| Input::Value(Value::Text(t))).map_err(msg)
+        }
+        Kind::Mac => match raw.as_str() {
+            Some(text) => crate::net::parse_mac(text)
+                .map(|t| Input::Value(Value::Text(t)))
+                .map_err(msg),
+            None => Err(msg(format!("failed to detect EUI version: '{raw}'"))),
+        },
         Kind::ForeignKey { .. } => parse_ref(raw).map(|r| Input::Ref(Some(r))),
         Kind::ManyToMany { .. } | Kind::Tags => {
             let Json::Array(items) = raw else {

@@ -4,8 +4,8 @@
 pub mod choices;
 pub mod errors;
 pub mod input;
-pub mod password;
 pub mod net;
+pub mod password;
 pub mod record;
 pub mod resources;
 pub mod spec;

@@ -75,6 +75,14 @@ pub fn sort_key(addr: &IpAddr, prefix_len: Option<u8>) -> String {
     key
 }
 
+/// The sort key of a stored address (host or interface form).
+pub fn sort_key_of(text: &str) -> Option<String> {
+    if let Ok(net) = text.parse::<IpNet>() {
+        return Some(sort_key(&net.addr(), Some(net.prefix_len())));
+    }
+    text.parse::<IpAddr>().ok().map(|a| sort_key(&a, None))
+}
+
 /// Whether `host` lies inside the network of the interface address `interface`.
 pub fn in_network(host: &IpAddr, interface: &IpNet) -> bool {
     interface.trunc().contains(host)

@@ -25,7 +25,31 @@ impl Record {
         self.get(spec, name).as_int().unwrap_or(0)
     }
 
+    /// The label of the object, for display rules that read only its own fields.
     pub fn display(&self, spec: &ResourceSpec) -> String {
-        (spec.display)(spec, self)
+        (spec.display)(spec, self, &crate::spec::NoRelated)
+    }
+
+    /// The label of the object, with the related objects its display rule reads.
+    pub fn display_with(
+        &self,
+        spec: &ResourceSpec,
+        related: &dyn crate::spec::RelatedLookup,
+    ) -> String {
+        (spec.display)(spec, self, related)
+    }
+
+    /// The object a foreign key of this record points at, if loaded.
+    pub fn follow<'a>(
+        &self,
+        spec: &ResourceSpec,
+        field: &str,
+        related: &'a dyn crate::spec::RelatedLookup,
+    ) -> Option<&'a Record> {
+        let target = match spec.field(field)?.kind {
+            crate::spec::Kind::ForeignKey { target, .. } => target(),
+            _ => return None,
+        };
+        related.related(target, self.get(spec, field).as_int()?)
     }
 }

@@ -79,6 +79,16 @@ pub enum Kind {
     },
     /// The generic tag relation (`tagged_items`).
     Tags,
+    /// An IP address as canonical text, with a sortable twin column `<name>_key`:
+    /// an interface address (`192.0.2.1/24`) or, with `host_only`, a bare host address.
+    Ip {
+        family: Option<crate::net::Family>,
+        host_only: bool,
+    },
+    /// A MAC address, in lower-case colon form.
+    Mac,
+    /// The object's display label under another name (read-only, not stored).
+    DisplayCopy,
 }
 
 /// A default applied on create when the field is absent.
@@ -178,7 +188,7 @@ impl Field {
     pub fn is_column(&self) -> bool {
         !matches!(
             self.kind,
-            Kind::ManyToMany { .. } | Kind::Tags | Kind::ReverseCount { .. }
+            Kind::ManyToMany { .. } | Kind::Tags | Kind::ReverseCount { .. } | Kind::DisplayCopy
         )
     }
 
@@ -198,6 +208,20 @@ pub enum Search {
     Contains(&'static str),
     /// Equality with an integer field when `q` is an integer.
     IntEquals(&'static str),
+}
+
+/// Access to the objects a record's relations point at.
+pub trait RelatedLookup {
+    fn related(&self, spec: &ResourceSpec, id: i64) -> Option<&Record>;
+}
+
+/// No related objects at hand.
+pub struct NoRelated;
+
+impl RelatedLookup for NoRelated {
+    fn related(&self, _spec: &ResourceSpec, _id: i64) -> Option<&Record> {
+        None
+    }
 }
 
 /// A filter on a column that is not itself a rendered field.
@@ -225,12 +249,16 @@ pub struct ResourceSpec {
     pub fields: &'static [Field],
     /// Default ordering (field names, `-` for descending); `id` is always appended.
     pub ordering: &'static [&'static str],
-    /// Field names of the brief form (may include `id`, `url`, `display`).
+    /// Field names of the brief form (may include `id`, `url`, `display`). A name written
+    /// `field=value` shows a choice field's plain value instead of `{value, label}`.
     pub brief: &'static [&'static str],
     /// Field names of the nested form used inside other objects.
     pub nested: &'static [&'static str],
     pub search: &'static [Search],
-    pub display: fn(&ResourceSpec, &Record) -> String,
+    pub display: fn(&ResourceSpec, &Record, &dyn RelatedLookup) -> String,
+    /// Foreign keys whose objects `display` reads (loaded with the object wherever it is
+    /// shown, so its label never depends on where it appears).
+    pub display_requires: &'static [&'static str],
     /// Whether writes are recorded as object changes.
     pub change_logged: bool,
     /// Whether the resource accepts writes through the API.
@@ -239,6 +267,14 @@ pub struct ResourceSpec {
     pub extra_filters: &'static [ExtraFilter],
     /// Whether the representation carries `created` and `updated`.
     pub has_timestamps: bool,
+}
+
+/// Splits a brief or nested member name: `("status", true)` for `status=value`.
+pub fn member(name: &str) -> (&str, bool) {
+    match name.strip_suffix("=value") {
+        Some(field) => (field, true),
+        None => (name, false),
+    }
 }
 
 impl ResourceSpec {

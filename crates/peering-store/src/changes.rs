@@ -89,7 +89,10 @@ pub(crate) fn record_change(
     pre: Option<Json>,
     post: Option<Json>,
 ) -> Result<(), Error> {
-    let repr: String = record.display(spec).chars().take(200).collect();
+    let repr: String = crate::query::display_of(db, spec, record)?
+        .chars()
+        .take(200)
+        .collect();
     let content_type = spec.content_type();
     let json_bind = |j: Option<Json>| {
         j.map(|j| Bind::Text(j.to_string()))

@@ -19,6 +19,12 @@ pub struct Related {
     map: HashMap<(&'static str, i64), Record>,
 }
 
+impl peering_domain::spec::RelatedLookup for Related {
+    fn related(&self, spec: &ResourceSpec, id: i64) -> Option<&Record> {
+        self.get(spec, id)
+    }
+}
+
 impl Related {
     pub fn get(&self, spec: &ResourceSpec, id: i64) -> Option<&Record> {
         self.map.get(&(spec.table, id))
@@ -387,8 +393,52 @@ pub(crate) fn list(
     };
     if relations {
         attach_relations(db, spec, &mut page.records, &mut page.related)?;
+    } else {
+        load_display_requirements(db, spec, &mut page.records, &mut page.related)?;
     }
     Ok(page)
+}
+
+/// Loads the objects that the display rule of `spec` reads (one query per such foreign
+/// key), so that related objects are labelled as they are on their own.
+pub(crate) fn load_display_requirements(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    for name in spec.display_requires {
+        let Some(i) = spec.index_of(name) else {
+            continue;
+        };
+        let Kind::ForeignKey { target, .. } = spec.fields[i].kind else {
+            continue;
+        };
+        let ids: BTreeSet<i64> = records
+            .iter()
+            .filter_map(|r| r.values[i].as_int())
+            .collect();
+        let ids: Vec<i64> = ids.into_iter().collect();
+        for r in shallow_by_ids(db, target(), &ids)? {
+            related.insert(target(), r);
+        }
+    }
+    Ok(())
+}
+
+/// The label of an object read alone (for change records and messages).
+pub(crate) fn display_of(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    record: &Record,
+) -> Result<String, Error> {
+    if spec.display_requires.is_empty() {
+        return Ok(record.display(spec));
+    }
+    let mut related = Related::default();
+    let mut one = [record.clone()];
+    load_display_requirements(db, spec, &mut one, &mut related)?;
+    Ok(record.display_with(spec, &related))
 }
 
 fn load_records(db: &mut Db<'_>, table: &Table, sql: &Sql) -> Result<Vec<Record>, Error> {
@@ -532,7 +582,9 @@ pub(crate) fn attach_relations(
     }
     for (target, set) in wanted {
         let ids: Vec<i64> = set.into_iter().collect();
-        for r in shallow_by_ids(db, target, &ids)? {
+        let mut loaded = shallow_by_ids(db, target, &ids)?;
+        load_display_requirements(db, target, &mut loaded, related)?;
+        for r in loaded {
             related.insert(target, r);
         }
     }

@@ -19,6 +19,8 @@ pub(crate) struct Column {
     pub name: &'static str,
     /// The lower-cased copy used by case-insensitive lookups.
     pub lc: Option<&'static str>,
+    /// The sortable twin of an IP address column.
+    pub key: Option<&'static str>,
 }
 
 /// How a filter parameter is compiled.
@@ -69,15 +71,17 @@ fn keeps_lower_copy(kind: &Kind) -> bool {
 fn filter_kind(kind: &Kind) -> Option<FilterKind> {
     Some(match kind {
         Kind::Int { .. } => FilterKind::Number,
-        Kind::Text { .. } => FilterKind::String,
+        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac => FilterKind::String,
         Kind::Bool => FilterKind::Bool,
         Kind::Choice { set, .. } => FilterKind::Choice(set.values),
         Kind::Time => FilterKind::DateTime,
         Kind::Uuid => FilterKind::Uuid,
         Kind::ForeignKey { .. } => FilterKind::ForeignKey,
-        Kind::Json { .. } | Kind::ManyToMany { .. } | Kind::Tags | Kind::ReverseCount { .. } => {
-            return None
-        }
+        Kind::Json { .. }
+        | Kind::ManyToMany { .. }
+        | Kind::Tags
+        | Kind::ReverseCount { .. }
+        | Kind::DisplayCopy => return None,
     })
 }
 
@@ -89,7 +93,14 @@ impl Table {
             if field.is_column() {
                 let name = column_name(field);
                 let lc = keeps_lower_copy(&field.kind).then(|| leak(format!("{name}_lc")));
-                columns.push(Column { field: i, name, lc });
+                let key =
+                    matches!(field.kind, Kind::Ip { .. }).then(|| leak(format!("{name}_key")));
+                columns.push(Column {
+                    field: i,
+                    name,
+                    lc,
+                    key,
+                });
                 columns_sql.push_str(", o.");
                 columns_sql.push_str(name);
             }
@@ -191,7 +202,8 @@ impl Table {
                 continue;
             }
             orderable.push(field.name);
-            order_columns.insert(field.name, (col.name, field.nullable));
+            // Addresses sort by their key: numerically, IPv4 before IPv6.
+            order_columns.insert(field.name, (col.key.unwrap_or(col.name), field.nullable));
         }
         Table {
             spec,
@@ -252,9 +264,10 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
             .and_then(|t| serde_json::from_str(&t).ok())
             .map(Value::Json)
             .unwrap_or(Value::Null),
-        Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid => {
+        Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid | Kind::Ip { .. } | Kind::Mac => {
             cell.into_text().map(Value::Text).unwrap_or(Value::Null)
         }
+        Kind::DisplayCopy => Value::Null,
         Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
     }
 }

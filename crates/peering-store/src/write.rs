@@ -334,6 +334,14 @@ fn column_binds(spec: &'static ResourceSpec, values: &[Value]) -> Vec<(&'static 
         if let Some(lc) = col.lc {
             out.push((lc, lower_bind(value)));
         }
+        if let Some(key) = col.key {
+            let sort_key = value
+                .as_text()
+                .and_then(peering_domain::net::sort_key_of)
+                .map(Bind::Text)
+                .unwrap_or(Bind::NullText);
+            out.push((key, sort_key));
+        }
     }
     out
 }
@@ -450,10 +458,14 @@ pub(crate) fn delete(
         blockers.extend(dependents(db, spec, record.id, OnDelete::Protect)?);
     }
     if !blockers.is_empty() {
-        let listed: Vec<String> = blockers
-            .iter()
-            .map(|(s, r)| format!("{} ({})", r.display(s), r.id))
-            .collect();
+        let mut listed = Vec::with_capacity(blockers.len());
+        for (s, r) in &blockers {
+            listed.push(format!(
+                "{} ({})",
+                crate::query::display_of(db, s, r)?,
+                r.id
+            ));
+        }
         return Err(Error::Protected(format!(
             "unable to delete object. {} dependent objects were found: {}",
             blockers.len(),

@@ -37,6 +37,16 @@ fn local_as(s: &TestServer) -> i64 {
         .unwrap()
 }
 
+fn exchange(s: &TestServer) -> i64 {
+    let a = local_as(s);
+    s.create(
+        "/api/peering/internet-exchanges/",
+        json!({"name": "IX", "slug": "ix", "local_autonomous_system": a}),
+    )["id"]
+        .as_i64()
+        .unwrap()
+}
+
 const CASES: &[Case] = &[
     Case {
         path: "/api/peering/bgp-groups/",
@@ -111,6 +121,29 @@ const CASES: &[Case] = &[
         brief: &["id", "url", "display", "name", "slug", "status"],
         update: || json!({"description": "Updated"}),
         filter: ("status=enabled&local_autonomous_system_id__n=999", 2),
+    },
+    Case {
+        path: "/api/net/connections/",
+        content_type: "net.connection",
+        bodies: |s| {
+            let ix = exchange(s);
+            [
+                json!({"internet_exchange_point": ix, "router": null, "vlan": 2001, "mac_address": "790e.0091.9c97", "ipv6_address": "2001:db8:10::1/64", "ipv4_address": "192.0.2.2/24"}),
+                json!({"internet_exchange_point": ix, "router": null, "vlan": 2002, "mac_address": "30ad6e2f44c3", "ipv4_address": "192.0.2.3"}),
+                json!({"internet_exchange_point": {"slug": "ix"}, "router": null, "status": "disabled"}),
+            ]
+        },
+        brief: &[
+            "id",
+            "url",
+            "display",
+            "name",
+            "mac_address",
+            "ipv6_address",
+            "ipv4_address",
+        ],
+        update: || json!({"status": "disabled"}),
+        filter: ("vlan__gte=2002&status=disabled", 1),
     },
     Case {
         path: "/api/peering/routers/",
@@ -459,6 +492,119 @@ fn internet_exchanges_belong_to_a_local_autonomous_system() {
     let changes = s.get(&format!("/api/extras/object-changes/?request_id={request_id}&changed_object_type=peering.internetexchange")).json();
     assert_eq!(changes["count"], 1);
     assert_eq!(changes["results"][0]["prechange_data"], Json::Null);
+}
+
+#[test]
+fn connections_normalise_addresses_and_are_labelled_by_exchange_and_router() {
+    let s = TestServer::start();
+    let ix = exchange(&s);
+    let p = platform(&s);
+    let a = s.get(&format!("{AS}?asn=64500")).json()["results"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let router = s.create(
+        "/api/peering/routers/",
+        json!({"name": "edge1", "hostname": "edge1.example.net", "platform": p, "local_autonomous_system": a}),
+    );
+    let c = s.create(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": router["id"], "interface": "et-0/0/0",
+               "mac_address": "79-0E-00-91-9C-97", "ipv6_address": "2001:DB8:10::1/64", "ipv4_address": "192.0.2.2/24"}),
+    );
+    assert_eq!(c["display"], "IX on edge1 et-0/0/0");
+    assert_eq!(c["name"], c["display"]);
+    assert_eq!(c["mac_address"], "79:0e:00:91:9c:97");
+    assert_eq!(c["ipv6_address"], "2001:db8:10::1/64");
+    assert_eq!(c["ipv4_address"], "192.0.2.2/24");
+    // Nested exchanges show their status as a plain value (spec 2.3).
+    assert_eq!(c["internet_exchange_point"]["status"], "enabled");
+    assert_eq!(c["router"]["hostname"], "edge1.example.net");
+    let bare = s.create(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "ipv4_address": "192.0.2.10"}),
+    );
+    assert_eq!(bare["ipv4_address"], "192.0.2.10/32");
+    assert_eq!(bare["display"], "IX");
+
+    // Errors name the field, with the reference's messages.
+    let r = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "ipv6_address": "192.0.2.1/24"}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"ipv6_address": ["Enter a valid IPv6 address."]})
+    );
+    let r = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "mac_address": "zz"}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"mac_address": ["failed to detect EUI version: 'zz'"]})
+    );
+    let r = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "vlan": 4095}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"vlan": ["Ensure this value is less than or equal to 4094."]})
+    );
+    let r = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix}),
+    );
+    assert_eq!(r.json(), json!({"router": ["This field is required."]}));
+
+    // Addresses sort numerically, not as text.
+    s.create(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "ipv4_address": "192.0.2.9/24"}),
+    );
+    let sorted = s
+        .get("/api/net/connections/?ordering=ipv4_address&ipv4_address__n=null")
+        .json();
+    assert_eq!(
+        column(&sorted, "ipv4_address"),
+        [
+            json!("192.0.2.2/24"),
+            json!("192.0.2.9/24"),
+            json!("192.0.2.10/32")
+        ]
+    );
+    assert_eq!(
+        s.get("/api/net/connections/?ipv4_address__isw=192.0.2.1")
+            .json()["count"],
+        1
+    );
+    assert_eq!(
+        s.get(&format!("/api/net/connections/?router_id={}", router["id"]))
+            .json()["count"],
+        1
+    );
+    assert_eq!(
+        s.get("/api/net/connections/?brief=1").json()["results"][0]["display"],
+        "IX on edge1 et-0/0/0"
+    );
+
+    // Deleting the router keeps the connection (SET NULL), which is then named by its exchange.
+    assert_eq!(
+        s.delete(&format!("/api/peering/routers/{}/", router["id"]), None)
+            .status,
+        204
+    );
+    assert_eq!(
+        s.get(&format!("/api/net/connections/{}/", c["id"])).json()["display"],
+        "IX"
+    );
+    // Deleting the exchange deletes its connections, each with a change record.
+    let r = s.delete(&format!("/api/peering/internet-exchanges/{ix}/"), None);
+    assert_eq!(r.status, 204);
+    assert_eq!(s.get("/api/net/connections/").json()["count"], 0);
+    let request_id = r.header("X-Request-ID").unwrap();
+    let changes = s.get(&format!("/api/extras/object-changes/?request_id={request_id}&changed_object_type=net.connection")).json();
+    assert_eq!(changes["count"], 3);
 }
 
 #[test]

@@ -27,6 +27,8 @@ pub(super) enum Member {
     Url,
     Display,
     Field(&'static Field),
+    /// A choice field shown as its plain value (`field=value` in a brief or nested form).
+    PlainChoice(&'static Field),
 }
 
 impl Member {
@@ -35,7 +37,10 @@ impl Member {
             "id" => Some(Member::Id),
             "url" => Some(Member::Url),
             "display" => Some(Member::Display),
-            other => spec.field(other).map(Member::Field),
+            other => match peering_domain::spec::member(other) {
+                (field, true) => spec.field(field).map(Member::PlainChoice),
+                (field, false) => spec.field(field).map(Member::Field),
+            },
         }
     }
 
@@ -44,7 +49,7 @@ impl Member {
             Member::Id => "id",
             Member::Url => "url",
             Member::Display => "display",
-            Member::Field(f) => f.name,
+            Member::Field(f) | Member::PlainChoice(f) => f.name,
         }
     }
 }

@@ -97,7 +97,7 @@ fn nested(target: &ResourceSpec) -> DefaultSchemaRaw {
 fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
     match *kind {
         Kind::Int { .. } | Kind::ReverseCount { .. } => id(),
-        Kind::Text { .. } => string(),
+        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::DisplayCopy => string(),
         Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
         Kind::Bool => typed(DataType::Boolean, None),
         Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),
@@ -131,8 +131,12 @@ fn member_schema(member: Member, write: bool) -> DefaultSchemaRaw {
         Member::Id => id(),
         Member::Url | Member::Display => string(),
         Member::Field(f) => kind_schema(&f.kind, write),
+        Member::PlainChoice(f) => match f.kind {
+            Kind::Choice { set, .. } => choice_value(set, ChoiceRender::Raw),
+            _ => kind_schema(&f.kind, write),
+        },
     };
-    if let Member::Field(f) = member {
+    if let Member::Field(f) | Member::PlainChoice(f) = member {
         schema.title = Some(f.label.into());
         if !f.help.is_empty() {
             schema.description = Some(f.help.into());

@@ -3,7 +3,7 @@
 use super::common::{COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use super::routing::{COMMUNITY, ROUTING_POLICY};
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
 
 fn routing_policy() -> &'static ResourceSpec {
     &ROUTING_POLICY
@@ -130,6 +130,7 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
         Search::IntEquals("asn"),
     ],
     display,
+    display_requires: &[],
     change_logged: true,
     writable: true,
     extra_filters: &[],
@@ -137,6 +138,6 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
 };
 
 /// "AS{asn} - {name}", as the reference renders it.
-fn display(spec: &ResourceSpec, r: &Record) -> String {
+fn display(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
     format!("AS{} - {}", r.int(spec, "asn"), r.text(spec, "name"))
 }

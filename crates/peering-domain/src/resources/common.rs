@@ -1,7 +1,7 @@
 //! Fields shared by most resources.
 
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec};
 
 pub const COMMENTS: Field =
     Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
@@ -39,6 +39,6 @@ pub const fn org_slug(max_len: usize) -> Field {
 }
 
 /// `display` is the object's name.
-pub fn display_name(spec: &ResourceSpec, r: &Record) -> String {
+pub fn display_name(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
     r.text(spec, "name").to_string()
 }

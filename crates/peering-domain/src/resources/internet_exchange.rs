@@ -92,14 +92,17 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["local_autonomous_system", "name", "slug"],
-    brief: &["id", "url", "display", "name", "slug", "status"],
-    nested: &["id", "url", "display", "name", "slug", "status"],
+    // The nested form shows the status as its plain value (spec 2.3), and so does the brief
+    // one, which is the nested form in the reference.
+    brief: &["id", "url", "display", "name", "slug", "status=value"],
+    nested: &["id", "url", "display", "name", "slug", "status=value"],
     search: &[
         Search::Contains("name"),
         Search::Contains("slug"),
         Search::Contains("description"),
     ],
     display: display_name,
+    display_requires: &[],
     change_logged: true,
     writable: true,
     extra_filters: &[],

@@ -3,6 +3,7 @@
 mod autonomous_system;
 mod bgp;
 mod common;
+mod connection;
 mod devices;
 mod internet_exchange;
 mod messaging;
@@ -13,6 +14,7 @@ mod user;
 
 pub use autonomous_system::AUTONOMOUS_SYSTEM;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
+pub use connection::CONNECTION;
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
 pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
@@ -29,6 +31,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &BGP_GROUP,
     &COMMUNITY,
     &INTERNET_EXCHANGE,
+    &CONNECTION,
     &ROUTER,
     &ROUTING_POLICY,
     &RELATIONSHIP,

@@ -3,7 +3,9 @@
 use super::user::USER;
 use crate::choices::OBJECT_CHANGE_ACTION;
 use crate::record::Record;
-use crate::spec::{kinds, ChoiceRender, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search};
+use crate::spec::{
+    kinds, ChoiceRender, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+};
 
 fn user() -> &'static ResourceSpec {
     &USER
@@ -86,6 +88,7 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         Search::Contains("object_repr"),
     ],
     display,
+    display_requires: &[],
     change_logged: false,
     writable: false,
     extra_filters: &[ExtraFilter {
@@ -101,7 +104,7 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
 };
 
 /// "{app} | {verbose name} {object} {created|updated|deleted} by {user}".
-fn display(spec: &ResourceSpec, r: &Record) -> String {
+fn display(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
     let content_type = r.text(spec, "changed_object_type");
     let (app, verbose) = match super::by_content_type(content_type) {
         Some(target) => (target.app, target.verbose_name),

@@ -46,6 +46,7 @@ pub static TAG: ResourceSpec = ResourceSpec {
         Search::Contains("description"),
     ],
     display: display_name,
+    display_requires: &[],
     change_logged: true,
     writable: true,
     extra_filters: &[],

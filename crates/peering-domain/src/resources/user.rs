@@ -1,7 +1,7 @@
 //! Users, as far as other objects refer to them (reference 3.21).
 
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
 
 pub static USER: ResourceSpec = ResourceSpec {
     app: "users",
@@ -45,6 +45,7 @@ pub static USER: ResourceSpec = ResourceSpec {
         Search::Contains("email"),
     ],
     display,
+    display_requires: &[],
     change_logged: false,
     writable: false,
     extra_filters: &[],
@@ -52,7 +53,7 @@ pub static USER: ResourceSpec = ResourceSpec {
 };
 
 /// "username (First Last)" when a full name is set, else the username.
-fn display(spec: &ResourceSpec, r: &Record) -> String {
+fn display(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
     let full = format!(
         "{} {}",
         r.text(spec, "first_name"),
