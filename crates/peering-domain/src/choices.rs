@@ -120,3 +120,28 @@ choice_set!(
         ("disabled", "Disabled"),
     ]
 );
+choice_set!(
+    BGP_SESSION_STATUS,
+    [
+        ("requested", "Requested"),
+        ("provisioning", "Provisioning"),
+        ("enabled", "Enabled"),
+        ("pre-maintenance", "Pre-maintenance"),
+        ("maintenance", "Maintenance"),
+        ("post-maintenance", "Post-maintenance"),
+        ("disabled", "Disabled"),
+        ("decommissioning", "Decommissioning"),
+        ("decommissioned", "Decommissioned"),
+    ]
+);
+choice_set!(
+    BGP_STATE,
+    [
+        ("idle", "Idle"),
+        ("connect", "Connect"),
+        ("active", "Active"),
+        ("opensent", "OpenSent"),
+        ("openconfirm", "OpenConfirm"),
+        ("established", "Established"),
+    ]
+);

@@ -175,9 +175,17 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             Some(s) if is_uuid(s) => Ok(Input::Value(Value::Text(s.to_ascii_lowercase()))),
             _ => Err(msg("Must be a valid UUID.")),
         },
-        Kind::Time | Kind::ReverseCount { .. } | Kind::DisplayCopy => {
-            Err(msg("This field is read-only."))
-        }
+        Kind::Time => raw
+            .as_str()
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
+            .map(|t| {
+                let micros = crate::value::time_to_micros(t.with_timezone(&chrono::Utc));
+                Input::Value(Value::Time(crate::value::micros_to_time(micros)))
+            })
+            .ok_or_else(|| {
+                msg("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].")
+            }),
+        Kind::ReverseCount { .. } | Kind::DisplayCopy => Err(msg("This field is read-only.")),
         Kind::Ip { family, host_only } => {
             let Some(text) = raw.as_str() else {
                 return Err(msg("Enter a valid IPv4 or IPv6 address."));

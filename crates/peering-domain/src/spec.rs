@@ -224,6 +224,12 @@ impl RelatedLookup for NoRelated {
     }
 }
 
+/// A resource's rules across fields and related objects.
+pub type ValidateFn = fn(&ResourceSpec, &Record, &dyn RelatedLookup) -> crate::FieldErrors;
+
+/// A resource's computation of derived values before a write.
+pub type DeriveFn = fn(&ResourceSpec, &mut Record, &dyn RelatedLookup);
+
 /// A filter on a column that is not itself a rendered field.
 #[derive(Debug, Clone, Copy)]
 pub struct ExtraFilter {
@@ -256,9 +262,16 @@ pub struct ResourceSpec {
     pub nested: &'static [&'static str],
     pub search: &'static [Search],
     pub display: fn(&ResourceSpec, &Record, &dyn RelatedLookup) -> String,
-    /// Foreign keys whose objects `display` reads (loaded with the object wherever it is
-    /// shown, so its label never depends on where it appears).
-    pub display_requires: &'static [&'static str],
+    /// Foreign keys whose objects `display`, `validate` and `derive` read; they are loaded
+    /// with the object wherever it is shown or written (and, in turn, what those objects
+    /// read), so a label never depends on where the object appears.
+    pub reads: &'static [&'static str],
+    /// Field sets that must be unique together, with the message given under `__all__`.
+    pub unique_together: &'static [(&'static [&'static str], &'static str)],
+    /// Rules across fields and related objects, checked before a write.
+    pub validate: Option<ValidateFn>,
+    /// Values computed from others before a write (e.g. an encrypted password).
+    pub derive: Option<DeriveFn>,
     /// Whether writes are recorded as object changes.
     pub change_logged: bool,
     /// Whether the resource accepts writes through the API.

@@ -394,20 +394,20 @@ pub(crate) fn list(
     if relations {
         attach_relations(db, spec, &mut page.records, &mut page.related)?;
     } else {
-        load_display_requirements(db, spec, &mut page.records, &mut page.related)?;
+        load_reads(db, spec, &mut page.records, &mut page.related)?;
     }
     Ok(page)
 }
 
 /// Loads the objects that the display rule of `spec` reads (one query per such foreign
 /// key), so that related objects are labelled as they are on their own.
-pub(crate) fn load_display_requirements(
+pub(crate) fn load_reads(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     records: &mut [Record],
     related: &mut Related,
 ) -> Result<(), Error> {
-    for name in spec.display_requires {
+    for name in spec.reads {
         let Some(i) = spec.index_of(name) else {
             continue;
         };
@@ -419,7 +419,10 @@ pub(crate) fn load_display_requirements(
             .filter_map(|r| r.values[i].as_int())
             .collect();
         let ids: Vec<i64> = ids.into_iter().collect();
-        for r in shallow_by_ids(db, target(), &ids)? {
+        let mut loaded = shallow_by_ids(db, target(), &ids)?;
+        // What those objects read in turn (declarations form no cycles of reads).
+        load_reads(db, target(), &mut loaded, related)?;
+        for r in loaded {
             related.insert(target(), r);
         }
     }
@@ -432,12 +435,12 @@ pub(crate) fn display_of(
     spec: &'static ResourceSpec,
     record: &Record,
 ) -> Result<String, Error> {
-    if spec.display_requires.is_empty() {
+    if spec.reads.is_empty() {
         return Ok(record.display(spec));
     }
     let mut related = Related::default();
     let mut one = [record.clone()];
-    load_display_requirements(db, spec, &mut one, &mut related)?;
+    load_reads(db, spec, &mut one, &mut related)?;
     Ok(record.display_with(spec, &related))
 }
 
@@ -583,7 +586,7 @@ pub(crate) fn attach_relations(
     for (target, set) in wanted {
         let ids: Vec<i64> = set.into_iter().collect();
         let mut loaded = shallow_by_ids(db, target, &ids)?;
-        load_display_requirements(db, target, &mut loaded, related)?;
+        load_reads(db, target, &mut loaded, related)?;
         for r in loaded {
             related.insert(target, r);
         }

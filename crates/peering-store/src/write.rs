@@ -256,6 +256,63 @@ fn check_unique(
     }
 }
 
+/// Computes derived values and checks the rules across fields and related objects, then
+/// the fields that must be unique together.
+fn check_record(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    record: &mut Record,
+    own_id: Option<i64>,
+) -> Result<(), Error> {
+    if spec.derive.is_some() || spec.validate.is_some() {
+        let mut related = crate::query::Related::default();
+        let mut one = [record.clone()];
+        crate::query::load_reads(db, spec, &mut one, &mut related)?;
+        if let Some(derive) = spec.derive {
+            derive(spec, record, &related);
+        }
+        if let Some(validate) = spec.validate {
+            let errors = validate(spec, record, &related);
+            if !errors.is_empty() {
+                return Err(Error::invalid(errors));
+            }
+        }
+    }
+    for (fields, message) in spec.unique_together {
+        let table = table(spec);
+        let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE 1 = 1", spec.table));
+        let mut complete = true;
+        for name in *fields {
+            let Some(col) = table
+                .columns
+                .iter()
+                .find(|c| spec.fields[c.field].name == *name)
+            else {
+                complete = false;
+                break;
+            };
+            let value = &record.values[col.field];
+            if value.is_null() {
+                complete = false;
+                break;
+            }
+            sql.push(&format!(" AND {} = ", col.name))
+                .bind(value_to_bind(&spec.fields[col.field].kind, value));
+        }
+        if !complete {
+            continue;
+        }
+        if let Some(id) = own_id {
+            sql.push(" AND id <> ").bind(Bind::Int(id));
+        }
+        sql.push(" LIMIT 1");
+        if db.scalar(&sql)?.is_some() {
+            return Err(Error::invalid(FieldErrors::single("__all__", *message)));
+        }
+    }
+    Ok(())
+}
+
 /// Writes the relation lists (many-to-many and tags) given in `values`: all of them for a
 /// new object (`only: None`), else those the update names, replacing the old links.
 fn write_links(
@@ -374,6 +431,9 @@ pub(crate) fn create(
         let mut values = apply(spec, resolved, None);
         set_times(spec, &mut values, true);
         check_unique(db, spec, &values, None).map_err(|e| e.at(index))?;
+        let mut candidate = Record { id: 0, values };
+        check_record(db, spec, &mut candidate, None).map_err(|e| e.at(index))?;
+        let values = candidate.values;
         let binds = column_binds(spec, &values);
         let mut sql = Sql::new(&format!("INSERT INTO {} (", spec.table));
         let names: Vec<&str> = binds.iter().map(|(n, _)| *n).collect();
@@ -415,6 +475,9 @@ pub(crate) fn update(
         let mut values = apply(spec, resolved, Some(&existing));
         set_times(spec, &mut values, false);
         check_unique(db, spec, &values, Some(id)).map_err(|e| e.at(index))?;
+        let mut candidate = Record { id, values };
+        check_record(db, spec, &mut candidate, Some(id)).map_err(|e| e.at(index))?;
+        let values = candidate.values;
         let mut sql = Sql::new(&format!("UPDATE {} SET ", spec.table));
         for (i, (name, b)) in column_binds(spec, &values).into_iter().enumerate() {
             if i > 0 {

@@ -146,6 +146,34 @@ const CASES: &[Case] = &[
         filter: ("vlan__gte=2002&status=disabled", 1),
     },
     Case {
+        path: "/api/peering/internet-exchange-peering-sessions/",
+        content_type: "peering.internetexchangepeeringsession",
+        bodies: |s| {
+            let ix = exchange(s);
+            let c = s.create(
+                "/api/net/connections/",
+                json!({"internet_exchange_point": ix, "router": null, "vlan": 2000}),
+            )["id"]
+                .clone();
+            let peer = s.create(AS, json!({"asn": 65001, "name": "Peer"}))["id"].clone();
+            [
+                json!({"service_reference": "IXP-0001", "autonomous_system": peer, "ixp_connection": c, "ip_address": "198.51.100.1"}),
+                json!({"autonomous_system": {"asn": 65001}, "ixp_connection": c, "ip_address": "198.51.100.2/24", "is_route_server": true}),
+                json!({"autonomous_system": peer, "ixp_connection": c, "ip_address": "2001:db8::2", "status": "requested"}),
+            ]
+        },
+        brief: &[
+            "id",
+            "url",
+            "display",
+            "ip_address",
+            "status",
+            "is_route_server",
+        ],
+        update: || json!({"status": "disabled"}),
+        filter: ("is_route_server=true&ip_address__isw=198.51", 1),
+    },
+    Case {
         path: "/api/peering/routers/",
         content_type: "peering.router",
         bodies: |s| {
@@ -605,6 +633,179 @@ fn connections_normalise_addresses_and_are_labelled_by_exchange_and_router() {
     let request_id = r.header("X-Request-ID").unwrap();
     let changes = s.get(&format!("/api/extras/object-changes/?request_id={request_id}&changed_object_type=net.connection")).json();
     assert_eq!(changes["count"], 3);
+}
+
+#[test]
+fn sessions_at_exchanges_nest_their_peer_and_connection_and_check_their_address() {
+    let s = TestServer::start();
+    let ix = exchange(&s);
+    let p = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "JunOS", "slug": "junos", "password_algorithm": "juniper-type9"}),
+    );
+    let local = s.get(&format!("{AS}?asn=64500")).json()["results"][0]["id"].clone();
+    let router = s.create(
+        "/api/peering/routers/",
+        json!({"name": "edge1", "hostname": "edge1.example.net", "platform": p["id"], "local_autonomous_system": local, "encrypt_passwords": true}),
+    );
+    let c = s.create(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": router["id"], "ipv4_address": "192.0.2.2/24", "ipv6_address": "2001:db8:10::2/64", "mac_address": "30ad6e2f44c3"}),
+    );
+    let peer = s.create(
+        AS,
+        json!({"asn": 65001, "name": "Peer", "ipv4_max_prefixes": 10}),
+    );
+    let path = "/api/peering/internet-exchange-peering-sessions/";
+    let session = s.create(
+        path,
+        json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "192.0.2.10/24", "password": "s3cret",
+               "bgp_state": "established", "last_established_state": "2026-11-21T10:00:00Z"}),
+    );
+    assert_eq!(session["ip_address"], "192.0.2.10");
+    assert_eq!(session["display"], "IX - AS65001 - IP 192.0.2.10");
+    assert_eq!(
+        session["status"],
+        json!({"value": "enabled", "label": "Enabled"})
+    );
+    assert_eq!(session["bgp_state"], "established");
+    assert_eq!(
+        session["last_established_state"],
+        "2026-11-21T10:00:00.000000Z"
+    );
+    assert_eq!(session["exists_in_extdb"], false);
+    assert_eq!(session["is_abandoned"], false);
+    assert_eq!(session["multihop_ttl"], 1);
+    let nested_as: Vec<&str> = session["autonomous_system"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        nested_as,
+        [
+            "id",
+            "url",
+            "display",
+            "asn",
+            "name",
+            "ipv6_max_prefixes",
+            "ipv4_max_prefixes"
+        ]
+    );
+    assert_eq!(session["autonomous_system"]["ipv4_max_prefixes"], 10);
+    let nested_c: Vec<&str> = session["ixp_connection"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        nested_c,
+        [
+            "id",
+            "url",
+            "display",
+            "name",
+            "mac_address",
+            "ipv6_address",
+            "ipv4_address"
+        ]
+    );
+    assert_eq!(session["ixp_connection"]["display"], "IX on edge1");
+    assert_eq!(session["ixp_connection"]["ipv4_address"], "192.0.2.2/24");
+
+    // The password is encrypted with the platform's algorithm, and kept when unchanged.
+    let encrypted = session["encrypted_password"].as_str().unwrap().to_string();
+    assert!(encrypted.starts_with("$9$"), "{encrypted}");
+    let same = s
+        .patch(
+            &format!("{path}{}/", session["id"]),
+            json!({"status": "maintenance"}),
+        )
+        .json();
+    assert_eq!(same["encrypted_password"], encrypted.as_str());
+    let changed = s
+        .patch(
+            &format!("{path}{}/", session["id"]),
+            json!({"password": "other"}),
+        )
+        .json();
+    assert_ne!(changed["encrypted_password"], encrypted.as_str());
+
+    // The address must be in the connection's network of its family, and unique on it.
+    let r = s.post(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "198.51.100.1"}));
+    assert_eq!(r.status, 400);
+    assert!(
+        r.json()["ip_address"][0]
+            .as_str()
+            .unwrap()
+            .contains("192.0.2.0/24"),
+        "{}",
+        r.text
+    );
+    let r = s.post(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "2001:db8:11::1"}));
+    assert_eq!(r.status, 400);
+    s.create(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "2001:db8:10::1", "service_reference": "IXP-1"}));
+    let r = s.post(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "192.0.2.10"}));
+    assert_eq!(
+        r.json(),
+        json!({"__all__": ["Internet exchange peering session with this IXP connection and IP address already exists."]})
+    );
+    let r = s.post(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "192.0.2.11", "service_reference": "IXP-1"}));
+    assert_eq!(
+        r.json(),
+        json!({"service_reference": ["internet exchange peering session with this Service reference already exists."]})
+    );
+    let r = s.post(path, json!({"autonomous_system": peer["id"], "ixp_connection": c["id"], "ip_address": "192.0.2.12", "bgp_state": "up"}));
+    assert_eq!(
+        r.json(),
+        json!({"bgp_state": ["\"up\" is not a valid choice."]})
+    );
+
+    // Filters and ordering by address.
+    assert_eq!(
+        s.get(&format!("{path}?autonomous_system_id={}", peer["id"]))
+            .json()["count"],
+        2
+    );
+    assert_eq!(
+        s.get(&format!(
+            "{path}?ixp_connection_id={}&status=maintenance",
+            c["id"]
+        ))
+        .json()["count"],
+        1
+    );
+    let ordered = s.get(&format!("{path}?ordering=-ip_address")).json();
+    assert_eq!(
+        column(&ordered, "ip_address"),
+        [json!("2001:db8:10::1"), json!("192.0.2.10")]
+    );
+    let brief = s
+        .get(&format!("{path}?brief=1&ip_address=192.0.2.10"))
+        .json();
+    assert_eq!(
+        brief["results"][0]["display"],
+        "IX - AS65001 - IP 192.0.2.10"
+    );
+
+    // Deleting the connection deletes its sessions, one change record each.
+    let r = s.delete(&format!("/api/net/connections/{}/", c["id"]), None);
+    assert_eq!(r.status, 204);
+    assert_eq!(s.get(path).json()["count"], 0);
+    let request_id = r.header("X-Request-ID").unwrap();
+    let changes = s
+        .get(&format!("/api/extras/object-changes/?request_id={request_id}&changed_object_type=peering.internetexchangepeeringsession"))
+        .json();
+    assert_eq!(changes["count"], 2);
+    assert_eq!(
+        changes["results"][0]["display"]
+            .as_str()
+            .map(|d| d.contains("IX - AS65001 - IP")),
+        Some(true)
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod internet_exchange;
 mod messaging;
 mod object_change;
 mod routing;
+mod session;
 mod tag;
 mod user;
 
@@ -20,6 +21,7 @@ pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
+pub use session::INTERNET_EXCHANGE_PEERING_SESSION;
 pub use tag::TAG;
 pub use user::USER;
 
@@ -32,6 +34,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &COMMUNITY,
     &INTERNET_EXCHANGE,
     &CONNECTION,
+    &INTERNET_EXCHANGE_PEERING_SESSION,
     &ROUTER,
     &ROUTING_POLICY,
     &RELATIONSHIP,

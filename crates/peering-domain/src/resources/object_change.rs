@@ -88,7 +88,10 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         Search::Contains("object_repr"),
     ],
     display,
-    display_requires: &[],
+    reads: &[],
+    unique_together: &[],
+    validate: None,
+    derive: None,
     change_logged: false,
     writable: false,
     extra_filters: &[ExtraFilter {

@@ -1,0 +1,291 @@
+//! BGP peering sessions at internet exchanges (spec 2.5, reference 3.8 and 3.10).
+
+use super::autonomous_system::AUTONOMOUS_SYSTEM;
+use super::common::{COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::connection::CONNECTION;
+use super::devices::{PLATFORM, ROUTER};
+use super::internet_exchange::INTERNET_EXCHANGE;
+use super::routing::{COMMUNITY, ROUTING_POLICY};
+use crate::choices::{BGP_SESSION_STATUS, BGP_STATE};
+use crate::errors::FieldErrors;
+use crate::password::{self, Algorithm};
+use crate::record::Record;
+use crate::spec::{
+    kinds, ChoiceRender, Default, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+};
+use crate::value::Value;
+
+fn autonomous_system() -> &'static ResourceSpec {
+    &AUTONOMOUS_SYSTEM
+}
+
+fn connection() -> &'static ResourceSpec {
+    &CONNECTION
+}
+
+fn routing_policy() -> &'static ResourceSpec {
+    &ROUTING_POLICY
+}
+
+fn community() -> &'static ResourceSpec {
+    &COMMUNITY
+}
+
+const PREFIX_COUNT: Kind = kinds::int(0, 4_294_967_295);
+
+pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "internetexchangepeeringsession",
+    path: "internet-exchange-peering-sessions",
+    name: "Internet Exchange Peering Session",
+    verbose_name: "internet exchange peering session",
+    table: "internet_exchange_peering_sessions",
+    fields: &[
+        Field::new("service_reference", "Service reference", kinds::text(255))
+            .nullable()
+            .unique()
+            .default(Default::Null)
+            .filter(),
+        Field::new(
+            "autonomous_system",
+            "Autonomous system",
+            kinds::fk(autonomous_system, OnDelete::Cascade),
+        )
+        .required()
+        .filter(),
+        Field::new(
+            "ixp_connection",
+            "IXP connection",
+            kinds::fk(connection, OnDelete::Cascade),
+        )
+        .required()
+        .filter(),
+        Field::new(
+            "ip_address",
+            "IP address",
+            Kind::Ip {
+                family: None,
+                host_only: true,
+            },
+        )
+        .required()
+        .filter(),
+        Field::new("status", "Status", kinds::status(&BGP_SESSION_STATUS))
+            .default(Default::Text("enabled"))
+            .filter(),
+        Field::new("password", "Password", kinds::plain_text(255))
+            .nullable()
+            .default(Default::Null),
+        Field::new(
+            "encrypted_password",
+            "Encrypted password",
+            kinds::plain_text(255),
+        )
+        .nullable()
+        .default(Default::Null),
+        Field::new("multihop_ttl", "Multihop TTL", kinds::int(1, 255))
+            .default(Default::Int(1))
+            .filter(),
+        Field::new("passive", "Passive", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("is_route_server", "Route server", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new(
+            "import_routing_policies",
+            "Import routing policies",
+            Kind::ManyToMany {
+                target: routing_policy,
+                table: "ixp_session_import_routing_policies",
+                source: "session_id",
+                target_column: "routing_policy_id",
+            },
+        )
+        .default(Default::EmptyList),
+        Field::new(
+            "export_routing_policies",
+            "Export routing policies",
+            Kind::ManyToMany {
+                target: routing_policy,
+                table: "ixp_session_export_routing_policies",
+                source: "session_id",
+                target_column: "routing_policy_id",
+            },
+        )
+        .default(Default::EmptyList),
+        Field::new(
+            "communities",
+            "Communities",
+            Kind::ManyToMany {
+                target: community,
+                table: "ixp_session_communities",
+                source: "session_id",
+                target_column: "community_id",
+            },
+        )
+        .default(Default::EmptyList),
+        LOCAL_CONTEXT_DATA,
+        // Both need the external peering database's cache; without it they stay false.
+        Field::new("exists_in_extdb", "Exists in external database", Kind::Bool)
+            .read_only()
+            .default(Default::Bool(false)),
+        Field::new("is_abandoned", "Abandoned", Kind::Bool)
+            .read_only()
+            .default(Default::Bool(false)),
+        Field::new(
+            "bgp_state",
+            "BGP state",
+            Kind::Choice {
+                set: &BGP_STATE,
+                render: ChoiceRender::Raw,
+            },
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
+        Field::new("received_prefix_count", "Received prefixes", PREFIX_COUNT)
+            .default(Default::Int(0)),
+        Field::new("accepted_prefix_count", "Accepted prefixes", PREFIX_COUNT)
+            .default(Default::Int(0)),
+        Field::new(
+            "advertised_prefix_count",
+            "Advertised prefixes",
+            PREFIX_COUNT,
+        )
+        .default(Default::Int(0)),
+        Field::new(
+            "last_established_state",
+            "Last established state",
+            Kind::Time,
+        )
+        .nullable()
+        .default(Default::Null),
+        COMMENTS,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &[
+        "service_reference",
+        "autonomous_system",
+        "ixp_connection",
+        "ip_address",
+    ],
+    brief: &[
+        "id",
+        "url",
+        "display",
+        "ip_address",
+        "status",
+        "is_route_server",
+    ],
+    nested: &[
+        "id",
+        "url",
+        "display",
+        "ip_address",
+        "status",
+        "is_route_server",
+    ],
+    search: &[Search::Contains("service_reference")],
+    display,
+    reads: &["autonomous_system", "ixp_connection"],
+    unique_together: &[(
+        &["ixp_connection", "ip_address"],
+        "Internet exchange peering session with this IXP connection and IP address already exists.",
+    )],
+    validate: Some(validate),
+    derive: Some(derive),
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+/// "{IXP} - AS{asn} - IP {address}", without the exchange when it is unknown.
+fn display(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -> String {
+    let asn = r
+        .follow(spec, "autonomous_system", related)
+        .map(|a| a.int(&AUTONOMOUS_SYSTEM, "asn"))
+        .unwrap_or_default();
+    let ip = r.text(spec, "ip_address");
+    let ixp = r
+        .follow(spec, "ixp_connection", related)
+        .and_then(|c| c.follow(&CONNECTION, "internet_exchange_point", related))
+        .map(|x| x.text(&INTERNET_EXCHANGE, "name").to_string());
+    match ixp {
+        Some(ixp) => format!("{ixp} - AS{asn} - IP {ip}"),
+        None => format!("AS{asn} - IP {ip}"),
+    }
+}
+
+/// The session's address must be of a family the connection has an address of, and inside
+/// that address's network (a connection without addresses accepts any).
+fn validate(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -> FieldErrors {
+    let mut errors = FieldErrors::new();
+    let Some(conn) = r.follow(spec, "ixp_connection", related) else {
+        return errors;
+    };
+    let Ok(host) = r.text(spec, "ip_address").parse::<std::net::IpAddr>() else {
+        return errors;
+    };
+    let v6 = conn.text(&CONNECTION, "ipv6_address");
+    let v4 = conn.text(&CONNECTION, "ipv4_address");
+    if v6.is_empty() && v4.is_empty() {
+        return errors;
+    }
+    let (own, family) = if host.is_ipv6() {
+        (v6, "IPv6")
+    } else {
+        (v4, "IPv4")
+    };
+    match own.parse::<ipnet::IpNet>() {
+        Err(_) => errors.add(
+            "ip_address",
+            format!("The connection has no {family} address for this session's address."),
+        ),
+        Ok(net) if !crate::net::in_network(&host, &net) => errors.add(
+            "ip_address",
+            format!(
+                "{host} is not in {}, the network of the connection.",
+                net.trunc()
+            ),
+        ),
+        Ok(_) => {}
+    }
+    errors
+}
+
+/// Encrypts the password, as the reference does, when the session's router encrypts
+/// passwords and its platform has an algorithm; an unchanged password keeps its encoding.
+fn derive(spec: &ResourceSpec, r: &mut Record, related: &dyn RelatedLookup) {
+    let router = r
+        .follow(spec, "ixp_connection", related)
+        .and_then(|c| c.follow(&CONNECTION, "router", related));
+    let Some(router) = router else {
+        return;
+    };
+    if router.get(&ROUTER, "encrypt_passwords").as_bool() != Some(true) {
+        return;
+    }
+    let algorithm = router
+        .follow(&ROUTER, "platform", related)
+        .and_then(|p| Algorithm::from_choice(p.text(&PLATFORM, "password_algorithm")));
+    let Some(algorithm) = algorithm else {
+        return;
+    };
+    let Some(index) = spec.index_of("encrypted_password") else {
+        return;
+    };
+    let plain = r.text(spec, "password").to_string();
+    let current = r.text(spec, "encrypted_password");
+    let encrypted = if plain.is_empty() {
+        String::new()
+    } else if password::decrypt(algorithm, current).as_deref() == Some(plain.as_str()) {
+        current.to_string()
+    } else {
+        password::encrypt(algorithm, &plain)
+    };
+    r.values[index] = Value::Text(encrypted);
+}

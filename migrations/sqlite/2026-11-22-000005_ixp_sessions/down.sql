@@ -1,0 +1,4 @@
+DROP TABLE ixp_session_communities;
+DROP TABLE ixp_session_export_routing_policies;
+DROP TABLE ixp_session_import_routing_policies;
+DROP TABLE internet_exchange_peering_sessions;
