@@ -174,6 +174,27 @@ const CASES: &[Case] = &[
         filter: ("is_route_server=true&ip_address__isw=198.51", 1),
     },
     Case {
+        path: "/api/peering/direct-peering-sessions/",
+        content_type: "peering.directpeeringsession",
+        bodies: |s| {
+            let local = local_as(s);
+            let peer = s.create(AS, json!({"asn": 65001, "name": "Peer"}))["id"].clone();
+            let rel = s.create(
+                "/api/bgp/relationships/",
+                json!({"name": "Transit", "slug": "transit"}),
+            )["id"]
+                .clone();
+            [
+                json!({"service_reference": "PNI-0001", "local_autonomous_system": local, "autonomous_system": peer, "relationship": rel, "ip_address": "198.51.100.1/32"}),
+                json!({"local_autonomous_system": local, "autonomous_system": peer, "relationship": {"slug": "transit"}, "ip_address": "198.51.100.2"}),
+                json!({"local_autonomous_system": local, "autonomous_system": {"asn": 65001}, "relationship": rel, "ip_address": "2001:db8::1", "status": "requested"}),
+            ]
+        },
+        brief: &["id", "url", "display", "ip_address", "status"],
+        update: || json!({"status": "disabled"}),
+        filter: ("ip_address__iew=/32", 2),
+    },
+    Case {
         path: "/api/peering/routers/",
         content_type: "peering.router",
         bodies: |s| {
@@ -805,6 +826,81 @@ fn sessions_at_exchanges_nest_their_peer_and_connection_and_check_their_address(
             .as_str()
             .map(|d| d.contains("IX - AS65001 - IP")),
         Some(true)
+    );
+}
+
+#[test]
+fn direct_sessions_keep_prefix_lengths_and_protect_their_relationship() {
+    let s = TestServer::start();
+    let local = local_as(&s);
+    let peer = s.create(AS, json!({"asn": 65001, "name": "Peer"}));
+    let rel = s.create(
+        "/api/bgp/relationships/",
+        json!({"name": "Private Peering", "slug": "private-peering"}),
+    );
+    let p = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "IOS", "slug": "ios", "password_algorithm": "cisco-type7"}),
+    );
+    let router = s.create(
+        "/api/peering/routers/",
+        json!({"name": "core1", "hostname": "core1", "platform": p["id"], "local_autonomous_system": local, "encrypt_passwords": true}),
+    );
+    let path = "/api/peering/direct-peering-sessions/";
+    let session = s.create(
+        path,
+        json!({"local_autonomous_system": local, "autonomous_system": peer["id"], "relationship": rel["id"],
+               "ip_address": "192.0.2.1", "local_ip_address": "192.0.2.0/31", "router": router["id"], "password": "cisco"}),
+    );
+    assert_eq!(session["ip_address"], "192.0.2.1/32");
+    assert_eq!(
+        session["display"],
+        "Private Peering - AS65001 - IP 192.0.2.1/32"
+    );
+    let encrypted = session["encrypted_password"].as_str().unwrap();
+    assert_eq!(encrypted.len(), 2 + 2 * "cisco".len(), "{encrypted}");
+    assert!(
+        encrypted.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{encrypted}"
+    );
+
+    let r = s.post(
+        path,
+        json!({"local_autonomous_system": local, "autonomous_system": peer["id"], "relationship": rel["id"],
+               "ip_address": "198.51.100.1", "local_ip_address": "192.0.2.0/31", "multihop_ttl": 1}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"non_field_errors": ["192.0.2.0/31 and 198.51.100.1/32 don't belong to the same subnet."]})
+    );
+    s.create(
+        path,
+        json!({"local_autonomous_system": local, "autonomous_system": peer["id"], "relationship": rel["id"],
+               "ip_address": "198.51.100.1", "local_ip_address": "192.0.2.0/31", "multihop_ttl": 2}),
+    );
+
+    // PROTECT: a relationship in use cannot be deleted; the message lists its sessions.
+    let r = s.delete(&format!("/api/bgp/relationships/{}/", rel["id"]), None);
+    assert_eq!(r.status, 409);
+    let detail = r.json()["detail"].as_str().unwrap().to_string();
+    assert!(detail.starts_with("unable to delete object. 2 dependent objects were found: Private Peering - AS65001 - IP "), "{detail}");
+    // SET NULL: deleting the router leaves the sessions without one.
+    assert_eq!(
+        s.delete(&format!("/api/peering/routers/{}/", router["id"]), None)
+            .status,
+        204
+    );
+    assert_eq!(
+        s.get(&format!("{path}{}/", session["id"])).json()["router"],
+        Json::Null
+    );
+    // CASCADE: deleting the peer deletes its sessions; then the relationship is free.
+    assert_eq!(s.delete(&format!("{AS}{}/", peer["id"]), None).status, 204);
+    assert_eq!(s.get(path).json()["count"], 0);
+    assert_eq!(
+        s.delete(&format!("/api/bgp/relationships/{}/", rel["id"]), None)
+            .status,
+        204
     );
 }
 

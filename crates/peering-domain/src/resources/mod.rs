@@ -21,7 +21,7 @@ pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
-pub use session::INTERNET_EXCHANGE_PEERING_SESSION;
+pub use session::{DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION};
 pub use tag::TAG;
 pub use user::USER;
 
@@ -35,6 +35,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &INTERNET_EXCHANGE,
     &CONNECTION,
     &INTERNET_EXCHANGE_PEERING_SESSION,
+    &DIRECT_PEERING_SESSION,
     &ROUTER,
     &ROUTING_POLICY,
     &RELATIONSHIP,

@@ -33,6 +33,93 @@ fn community() -> &'static ResourceSpec {
 
 const PREFIX_COUNT: Kind = kinds::int(0, 4_294_967_295);
 
+const SERVICE_REFERENCE: Field =
+    Field::new("service_reference", "Service reference", kinds::text(255))
+        .nullable()
+        .unique()
+        .default(Default::Null)
+        .filter();
+const STATUS: Field = Field::new("status", "Status", kinds::status(&BGP_SESSION_STATUS))
+    .default(Default::Text("enabled"))
+    .filter();
+const PASSWORD: Field = Field::new("password", "Password", kinds::plain_text(255))
+    .nullable()
+    .default(Default::Null);
+const ENCRYPTED_PASSWORD: Field = Field::new(
+    "encrypted_password",
+    "Encrypted password",
+    kinds::plain_text(255),
+)
+.nullable()
+.default(Default::Null);
+const MULTIHOP_TTL: Field = Field::new("multihop_ttl", "Multihop TTL", kinds::int(1, 255))
+    .default(Default::Int(1))
+    .filter();
+const PASSIVE: Field = Field::new("passive", "Passive", Kind::Bool)
+    .default(Default::Bool(false))
+    .filter();
+const BGP_STATE_FIELD: Field = Field::new(
+    "bgp_state",
+    "BGP state",
+    Kind::Choice {
+        set: &BGP_STATE,
+        render: ChoiceRender::Raw,
+    },
+)
+.nullable()
+.default(Default::Null)
+.filter();
+const RECEIVED: Field =
+    Field::new("received_prefix_count", "Received prefixes", PREFIX_COUNT).default(Default::Int(0));
+const ACCEPTED: Field =
+    Field::new("accepted_prefix_count", "Accepted prefixes", PREFIX_COUNT).default(Default::Int(0));
+const ADVERTISED: Field = Field::new(
+    "advertised_prefix_count",
+    "Advertised prefixes",
+    PREFIX_COUNT,
+)
+.default(Default::Int(0));
+const LAST_ESTABLISHED: Field = Field::new(
+    "last_established_state",
+    "Last established state",
+    Kind::Time,
+)
+.nullable()
+.default(Default::Null);
+
+const fn policies(
+    name: &'static str,
+    label: &'static str,
+    table: &'static str,
+    source: &'static str,
+) -> Field {
+    Field::new(
+        name,
+        label,
+        Kind::ManyToMany {
+            target: routing_policy,
+            table,
+            source,
+            target_column: "routing_policy_id",
+        },
+    )
+    .default(Default::EmptyList)
+}
+
+const fn communities(table: &'static str, source: &'static str) -> Field {
+    Field::new(
+        "communities",
+        "Communities",
+        Kind::ManyToMany {
+            target: community,
+            table,
+            source,
+            target_column: "community_id",
+        },
+    )
+    .default(Default::EmptyList)
+}
+
 pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     app: "peering",
     model: "internetexchangepeeringsession",
@@ -41,11 +128,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     verbose_name: "internet exchange peering session",
     table: "internet_exchange_peering_sessions",
     fields: &[
-        Field::new("service_reference", "Service reference", kinds::text(255))
-            .nullable()
-            .unique()
-            .default(Default::Null)
-            .filter(),
+        SERVICE_REFERENCE,
         Field::new(
             "autonomous_system",
             "Autonomous system",
@@ -92,39 +175,19 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         Field::new("is_route_server", "Route server", Kind::Bool)
             .default(Default::Bool(false))
             .filter(),
-        Field::new(
+        policies(
             "import_routing_policies",
             "Import routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "ixp_session_import_routing_policies",
-                source: "session_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
+            "ixp_session_import_routing_policies",
+            "session_id",
+        ),
+        policies(
             "export_routing_policies",
             "Export routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "ixp_session_export_routing_policies",
-                source: "session_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
-            "communities",
-            "Communities",
-            Kind::ManyToMany {
-                target: community,
-                table: "ixp_session_communities",
-                source: "session_id",
-                target_column: "community_id",
-            },
-        )
-        .default(Default::EmptyList),
+            "ixp_session_export_routing_policies",
+            "session_id",
+        ),
+        communities("ixp_session_communities", "session_id"),
         LOCAL_CONTEXT_DATA,
         // Both need the external peering database's cache; without it they stay false.
         Field::new("exists_in_extdb", "Exists in external database", Kind::Bool)
@@ -133,34 +196,11 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         Field::new("is_abandoned", "Abandoned", Kind::Bool)
             .read_only()
             .default(Default::Bool(false)),
-        Field::new(
-            "bgp_state",
-            "BGP state",
-            Kind::Choice {
-                set: &BGP_STATE,
-                render: ChoiceRender::Raw,
-            },
-        )
-        .nullable()
-        .default(Default::Null)
-        .filter(),
-        Field::new("received_prefix_count", "Received prefixes", PREFIX_COUNT)
-            .default(Default::Int(0)),
-        Field::new("accepted_prefix_count", "Accepted prefixes", PREFIX_COUNT)
-            .default(Default::Int(0)),
-        Field::new(
-            "advertised_prefix_count",
-            "Advertised prefixes",
-            PREFIX_COUNT,
-        )
-        .default(Default::Int(0)),
-        Field::new(
-            "last_established_state",
-            "Last established state",
-            Kind::Time,
-        )
-        .nullable()
-        .default(Default::Null),
+        BGP_STATE_FIELD,
+        RECEIVED,
+        ACCEPTED,
+        ADVERTISED,
+        LAST_ESTABLISHED,
         COMMENTS,
         TAGS,
         CREATED,
@@ -257,12 +297,23 @@ fn validate(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -> Fie
     errors
 }
 
-/// Encrypts the password, as the reference does, when the session's router encrypts
-/// passwords and its platform has an algorithm; an unchanged password keeps its encoding.
+/// Encrypts the password of a session at an exchange with its connection's router.
 fn derive(spec: &ResourceSpec, r: &mut Record, related: &dyn RelatedLookup) {
     let router = r
         .follow(spec, "ixp_connection", related)
-        .and_then(|c| c.follow(&CONNECTION, "router", related));
+        .and_then(|c| c.follow(&CONNECTION, "router", related))
+        .cloned();
+    encrypt_password(spec, r, router.as_ref(), related);
+}
+
+/// Encrypts the password, as the reference does, when the session's router encrypts
+/// passwords and its platform has an algorithm; an unchanged password keeps its encoding.
+fn encrypt_password(
+    spec: &ResourceSpec,
+    r: &mut Record,
+    router: Option<&Record>,
+    related: &dyn RelatedLookup,
+) {
     let Some(router) = router else {
         return;
     };
@@ -288,4 +339,167 @@ fn derive(spec: &ResourceSpec, r: &mut Record, related: &dyn RelatedLookup) {
         password::encrypt(algorithm, &plain)
     };
     r.values[index] = Value::Text(encrypted);
+}
+
+fn bgp_group() -> &'static ResourceSpec {
+    &super::bgp::BGP_GROUP
+}
+
+fn relationship() -> &'static ResourceSpec {
+    &super::bgp::RELATIONSHIP
+}
+
+fn router() -> &'static ResourceSpec {
+    &ROUTER
+}
+
+pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
+    app: "peering",
+    model: "directpeeringsession",
+    path: "direct-peering-sessions",
+    name: "Direct Peering Session",
+    verbose_name: "direct peering session",
+    table: "direct_peering_sessions",
+    fields: &[
+        SERVICE_REFERENCE,
+        Field::new(
+            "local_autonomous_system",
+            "Local autonomous system",
+            kinds::fk(autonomous_system, OnDelete::Cascade),
+        )
+        .required()
+        .filter(),
+        Field::new(
+            "local_ip_address",
+            "Local IP address",
+            Kind::Ip {
+                family: None,
+                host_only: false,
+            },
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
+        Field::new(
+            "autonomous_system",
+            "Autonomous system",
+            kinds::fk(autonomous_system, OnDelete::Cascade),
+        )
+        .required()
+        .filter(),
+        Field::new(
+            "bgp_group",
+            "BGP group",
+            kinds::fk(bgp_group, OnDelete::SetNull),
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
+        Field::new(
+            "ip_address",
+            "IP address",
+            Kind::Ip {
+                family: None,
+                host_only: false,
+            },
+        )
+        .required()
+        .filter(),
+        STATUS,
+        Field::new(
+            "relationship",
+            "Relationship",
+            kinds::fk(relationship, OnDelete::Protect),
+        )
+        .required()
+        .filter(),
+        PASSWORD,
+        ENCRYPTED_PASSWORD,
+        MULTIHOP_TTL,
+        PASSIVE,
+        policies(
+            "import_routing_policies",
+            "Import routing policies",
+            "direct_session_import_routing_policies",
+            "session_id",
+        ),
+        policies(
+            "export_routing_policies",
+            "Export routing policies",
+            "direct_session_export_routing_policies",
+            "session_id",
+        ),
+        communities("direct_session_communities", "session_id"),
+        Field::new("router", "Router", kinds::fk(router, OnDelete::SetNull))
+            .nullable()
+            .default(Default::Null)
+            .filter(),
+        LOCAL_CONTEXT_DATA,
+        BGP_STATE_FIELD,
+        RECEIVED,
+        ACCEPTED,
+        ADVERTISED,
+        LAST_ESTABLISHED,
+        COMMENTS,
+        TAGS,
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &[
+        "service_reference",
+        "local_autonomous_system",
+        "autonomous_system",
+        "ip_address",
+    ],
+    brief: &["id", "url", "display", "ip_address", "status"],
+    nested: &["id", "url", "display", "ip_address", "status"],
+    search: &[Search::Contains("service_reference")],
+    display: direct_display,
+    reads: &["relationship", "autonomous_system", "router"],
+    unique_together: &[],
+    validate: Some(direct_validate),
+    derive: Some(direct_derive),
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+/// "{relationship} - AS{remote asn} - IP {address/length}".
+fn direct_display(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -> String {
+    let relationship = r
+        .follow(spec, "relationship", related)
+        .map(|x| x.text(&super::bgp::RELATIONSHIP, "name").to_string())
+        .unwrap_or_default();
+    let asn = r
+        .follow(spec, "autonomous_system", related)
+        .map(|a| a.int(&AUTONOMOUS_SYSTEM, "asn"))
+        .unwrap_or_default();
+    format!(
+        "{relationship} - AS{asn} - IP {}",
+        r.text(spec, "ip_address")
+    )
+}
+
+/// A single-hop session's remote address must be in the local address's network.
+fn direct_validate(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> FieldErrors {
+    let mut errors = FieldErrors::new();
+    let local = r.text(spec, "local_ip_address").parse::<ipnet::IpNet>();
+    let remote = r.text(spec, "ip_address").parse::<ipnet::IpNet>();
+    if let (Ok(local), Ok(remote), Some(1)) = (local, remote, r.get(spec, "multihop_ttl").as_int())
+    {
+        if !crate::net::in_network(&remote.addr(), &local) {
+            errors.add(
+                "non_field_errors",
+                format!("{local} and {remote} don't belong to the same subnet."),
+            );
+        }
+    }
+    errors
+}
+
+/// Encrypts the password of a direct session with its router.
+fn direct_derive(spec: &ResourceSpec, r: &mut Record, related: &dyn RelatedLookup) {
+    let router = r.follow(spec, "router", related).cloned();
+    encrypt_password(spec, r, router.as_ref(), related);
 }

@@ -1,0 +1,4 @@
+DROP TABLE direct_session_communities;
+DROP TABLE direct_session_export_routing_policies;
+DROP TABLE direct_session_import_routing_policies;
+DROP TABLE direct_peering_sessions;
