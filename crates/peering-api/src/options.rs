@@ -14,7 +14,10 @@ fn field_type(kind: &Kind) -> &'static str {
             format: TextFormat::Slug,
             ..
         } => "slug",
-        Kind::Text { .. } | Kind::Uuid | Kind::Mac | Kind::DisplayCopy => "string",
+        Kind::Text { .. } | Kind::Uuid | Kind::Mac | Kind::DisplayCopy | Kind::ContentType => {
+            "string"
+        }
+        Kind::GenericObject => "field",
         Kind::Ip { .. } => "string",
         Kind::Bool => "boolean",
         Kind::Choice { .. } => "choice",

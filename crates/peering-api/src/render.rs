@@ -91,6 +91,8 @@ impl Renderer<'_> {
             out.push(':');
             if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
+            } else if matches!(field.kind, Kind::GenericObject) {
+                self.generic(out, spec, record);
             } else {
                 self.value(out, &field.kind, value);
             }
@@ -166,6 +168,16 @@ impl Renderer<'_> {
                 self.write_url(out, spec, id);
                 out.push('}');
             }
+        }
+    }
+
+    /// The nested form of the object a generic relation names, or null when it is gone.
+    fn generic(&self, out: &mut String, spec: &ResourceSpec, record: &Record) {
+        match record.generic_target(spec) {
+            Some((target, id)) if self.related.get(target, id).is_some() => {
+                self.nested(out, target, id)
+            }
+            _ => out.push_str("null"),
         }
     }
 

@@ -185,7 +185,16 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             .ok_or_else(|| {
                 msg("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].")
             }),
-        Kind::ReverseCount { .. } | Kind::DisplayCopy => Err(msg("This field is read-only.")),
+        Kind::ReverseCount { .. } | Kind::DisplayCopy | Kind::GenericObject => {
+            Err(msg("This field is read-only."))
+        }
+        Kind::ContentType => {
+            let text = raw.as_str().map(str::trim).unwrap_or_default();
+            match crate::resources::by_content_type(text) {
+                Some(_) => Ok(Input::Value(Value::Text(text.to_string()))),
+                None => Err(msg(format!("Invalid content type: {}", raw.as_str().unwrap_or(&raw.to_string())))),
+            }
+        }
         Kind::Ip { family, host_only } => {
             let Some(text) = raw.as_str() else {
                 return Err(msg("Enter a valid IPv4 or IPv6 address."));

@@ -39,6 +39,13 @@ impl Record {
         (spec.display)(spec, self, related)
     }
 
+    /// The resource and id named by this record's `content_type` and `object_id` fields
+    /// (the convention of generic relations).
+    pub fn generic_target(&self, spec: &ResourceSpec) -> Option<(&'static ResourceSpec, i64)> {
+        let target = crate::resources::by_content_type(self.text(spec, "content_type"))?;
+        Some((target, self.get(spec, "object_id").as_int()?))
+    }
+
     /// The object a foreign key of this record points at, if loaded.
     pub fn follow<'a>(
         &self,

@@ -89,6 +89,11 @@ pub enum Kind {
     Mac,
     /// The object's display label under another name (read-only, not stored).
     DisplayCopy,
+    /// A resource named by its content type, `app.model` (stored as text).
+    ContentType,
+    /// The object named by this record's `content_type` and `object_id` fields, shown in
+    /// its nested form (read-only, not stored).
+    GenericObject,
 }
 
 /// A default applied on create when the field is absent.
@@ -188,7 +193,11 @@ impl Field {
     pub fn is_column(&self) -> bool {
         !matches!(
             self.kind,
-            Kind::ManyToMany { .. } | Kind::Tags | Kind::ReverseCount { .. } | Kind::DisplayCopy
+            Kind::ManyToMany { .. }
+                | Kind::Tags
+                | Kind::ReverseCount { .. }
+                | Kind::DisplayCopy
+                | Kind::GenericObject
         )
     }
 

@@ -411,6 +411,25 @@ pub(crate) fn load_reads(
         let Some(i) = spec.index_of(name) else {
             continue;
         };
+        if let Kind::GenericObject = spec.fields[i].kind {
+            // One query per resource type named, whatever the number of records.
+            let mut by_type: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
+            for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
+                match by_type.iter_mut().find(|(t, _)| std::ptr::eq(*t, target)) {
+                    Some((_, ids)) => {
+                        ids.insert(id);
+                    }
+                    None => by_type.push((target, BTreeSet::from([id]))),
+                }
+            }
+            for (target, ids) in by_type {
+                let ids: Vec<i64> = ids.into_iter().collect();
+                for r in shallow_by_ids(db, target, &ids)? {
+                    related.insert(target, r);
+                }
+            }
+            continue;
+        }
         let Kind::ForeignKey { target, .. } = spec.fields[i].kind else {
             continue;
         };
@@ -535,6 +554,12 @@ pub(crate) fn attach_relations(
             Kind::ForeignKey { target, .. } => {
                 for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
                     want(target(), id);
+                }
+                continue;
+            }
+            Kind::GenericObject => {
+                for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
+                    want(target, id);
                 }
                 continue;
             }

@@ -71,7 +71,7 @@ fn keeps_lower_copy(kind: &Kind) -> bool {
 fn filter_kind(kind: &Kind) -> Option<FilterKind> {
     Some(match kind {
         Kind::Int { .. } => FilterKind::Number,
-        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac => FilterKind::String,
+        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::ContentType => FilterKind::String,
         Kind::Bool => FilterKind::Bool,
         Kind::Choice { set, .. } => FilterKind::Choice(set.values),
         Kind::Time => FilterKind::DateTime,
@@ -81,7 +81,8 @@ fn filter_kind(kind: &Kind) -> Option<FilterKind> {
         | Kind::ManyToMany { .. }
         | Kind::Tags
         | Kind::ReverseCount { .. }
-        | Kind::DisplayCopy => return None,
+        | Kind::DisplayCopy
+        | Kind::GenericObject => return None,
     })
 }
 
@@ -264,10 +265,13 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
             .and_then(|t| serde_json::from_str(&t).ok())
             .map(Value::Json)
             .unwrap_or(Value::Null),
-        Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid | Kind::Ip { .. } | Kind::Mac => {
-            cell.into_text().map(Value::Text).unwrap_or(Value::Null)
-        }
-        Kind::DisplayCopy => Value::Null,
+        Kind::Text { .. }
+        | Kind::Choice { .. }
+        | Kind::Uuid
+        | Kind::Ip { .. }
+        | Kind::Mac
+        | Kind::ContentType => cell.into_text().map(Value::Text).unwrap_or(Value::Null),
+        Kind::DisplayCopy | Kind::GenericObject => Value::Null,
         Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
     }
 }

@@ -579,6 +579,30 @@ fn dependents(
     rule: OnDelete,
 ) -> Result<Vec<(&'static ResourceSpec, Record)>, Error> {
     let mut out = Vec::new();
+    // Generic relations (assignments of contacts and config contexts) go with their object.
+    if rule == OnDelete::Cascade {
+        for other in ALL.iter().copied() {
+            if !other
+                .fields
+                .iter()
+                .any(|f| matches!(f.kind, Kind::GenericObject))
+            {
+                continue;
+            }
+            let mut sql = Sql::new(&format!(
+                "SELECT id FROM {} WHERE content_type = ",
+                other.table
+            ));
+            sql.bind(Bind::Text(spec.content_type()))
+                .push(" AND object_id = ")
+                .bind(Bind::Int(id))
+                .push(" ORDER BY id");
+            let ids: Vec<i64> = db.load(&sql)?.iter().map(|r| r.int(0)).collect();
+            for r in shallow_by_ids(db, other, &ids)? {
+                out.push((other, r));
+            }
+        }
+    }
     for other in ALL.iter().copied() {
         for field in other.fields {
             let Kind::ForeignKey { target, on_delete } = field.kind else {

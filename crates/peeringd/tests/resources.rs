@@ -195,6 +195,66 @@ const CASES: &[Case] = &[
         filter: ("ip_address__iew=/32", 2),
     },
     Case {
+        path: "/api/extras/config-contexts/",
+        content_type: "extras.configcontext",
+        bodies: |_| {
+            [
+                json!({"name": "NTP", "data": {"ntp": ["192.0.2.1"]}}),
+                json!({"name": "SNMP", "data": {"community": "public"}, "is_active": false}),
+                json!({"name": "Syslog", "data": {}}),
+            ]
+        },
+        brief: &["id", "url", "display", "name"],
+        update: || json!({"description": "Updated"}),
+        filter: ("is_active=true", 2),
+    },
+    Case {
+        path: "/api/extras/export-templates/",
+        content_type: "extras.exporttemplate",
+        bodies: |_| {
+            [
+                json!({"name": "Peers", "content_type": "peering.autonomoussystem", "template": "{% for a in dataset %}{{ a.asn }}{% endfor %}"}),
+                json!({"name": "Groups", "content_type": "peering.bgpgroup", "template": "x"}),
+                json!({"name": "Peers", "content_type": "peering.bgpgroup", "template": "y"}),
+            ]
+        },
+        brief: &["id", "url", "display", "name"],
+        update: || json!({"description": "Foo"}),
+        filter: ("content_type=peering.bgpgroup", 2),
+    },
+    Case {
+        path: "/api/messaging/contact-assignments/",
+        content_type: "messaging.contactassignment",
+        bodies: |s| {
+            let a = local_as(s);
+            let contact =
+                s.create("/api/messaging/contacts/", json!({"name": "Alice"}))["id"].clone();
+            let noc = s.create(
+                "/api/messaging/contact-roles/",
+                json!({"name": "NOC", "slug": "noc"}),
+            )["id"]
+                .clone();
+            let abuse = s.create(
+                "/api/messaging/contact-roles/",
+                json!({"name": "Abuse", "slug": "abuse"}),
+            )["id"]
+                .clone();
+            let ix = s.create(
+                "/api/peering/internet-exchanges/",
+                json!({"name": "IX", "slug": "ix", "local_autonomous_system": a}),
+            )["id"]
+                .clone();
+            [
+                json!({"content_type": "peering.autonomoussystem", "object_id": a, "contact": contact, "role": noc}),
+                json!({"content_type": "peering.autonomoussystem", "object_id": a, "contact": contact, "role": abuse}),
+                json!({"content_type": "peering.internetexchange", "object_id": ix, "contact": {"name": "Alice"}, "role": {"slug": "noc"}}),
+            ]
+        },
+        brief: &["id", "url", "display", "contact", "role"],
+        update: || json!({"object_id": 1}),
+        filter: ("content_type=peering.internetexchange", 1),
+    },
+    Case {
         path: "/api/peering/routers/",
         content_type: "peering.router",
         bodies: |s| {
@@ -901,6 +961,124 @@ fn direct_sessions_keep_prefix_lengths_and_protect_their_relationship() {
         s.delete(&format!("/api/bgp/relationships/{}/", rel["id"]), None)
             .status,
         204
+    );
+}
+
+#[test]
+fn assignments_name_any_object_and_go_with_it() {
+    let s = TestServer::start();
+    let a = local_as(&s);
+    let contact = s.create("/api/messaging/contacts/", json!({"name": "Alice"}));
+    let role = s.create(
+        "/api/messaging/contact-roles/",
+        json!({"name": "NOC", "slug": "noc"}),
+    );
+    let path = "/api/messaging/contact-assignments/";
+    let assignment = s.create(
+        path,
+        json!({"content_type": "peering.autonomoussystem", "object_id": a, "contact": contact["id"], "role": role["id"]}),
+    );
+    assert_eq!(assignment["display"], "Alice");
+    assert_eq!(assignment["object"]["display"], "AS64500 - Local");
+    assert_eq!(assignment["object"]["url"], format!("{}{AS}{a}/", s.base));
+    assert_eq!(assignment["content_type"], "peering.autonomoussystem");
+    assert_eq!(assignment["contact"]["name"], "Alice");
+
+    let r = s.post(path, json!({"content_type": "foo.bar", "object_id": a, "contact": contact["id"], "role": role["id"]}));
+    assert_eq!(
+        r.json(),
+        json!({"content_type": ["Invalid content type: foo.bar"]})
+    );
+    let r = s.post(path, json!({"content_type": "peering.autonomoussystem", "object_id": 999, "contact": contact["id"], "role": role["id"]}));
+    assert_eq!(
+        r.json(),
+        json!({"object_id": ["No autonomous system with ID 999 exists."]})
+    );
+    let r = s.post(path, json!({"content_type": "peering.autonomoussystem", "object_id": a, "contact": contact["id"], "role": role["id"]}));
+    assert_eq!(
+        r.json(),
+        json!({"__all__": ["Contact assignment with this Content type, Object id, Contact and Role already exists."]})
+    );
+    // A contact in use is protected.
+    assert_eq!(
+        s.delete(&format!("/api/messaging/contacts/{}/", contact["id"]), None)
+            .status,
+        409
+    );
+
+    let context = s.create(
+        "/api/extras/config-contexts/",
+        json!({"name": "NTP", "data": {"ntp": "192.0.2.1"}}),
+    );
+    assert!(context.get("created").is_none());
+    let r = s.post(
+        "/api/extras/config-contexts/",
+        json!({"name": "Bad", "data": [1]}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"data": ["JSON data must be in object form. Example: {\"foo\": 123}"]})
+    );
+    let cca = s.create(
+        "/api/extras/config-context-assignments/",
+        json!({"content_type": "peering.autonomoussystem", "object_id": a, "config_context": context["id"]}),
+    );
+    assert_eq!(cca["weight"], 1000);
+    assert_eq!(cca["display"], "NTP");
+    assert_eq!(
+        s.delete(
+            &format!("/api/extras/config-contexts/{}/", context["id"]),
+            None
+        )
+        .status,
+        409
+    );
+
+    // Deleting the object deletes its assignments, each with a change record.
+    let r = s.delete(&format!("{AS}{a}/"), None);
+    assert_eq!(r.status, 204, "{}", r.text);
+    assert_eq!(s.get(path).json()["count"], 0);
+    assert_eq!(
+        s.get("/api/extras/config-context-assignments/").json()["count"],
+        0
+    );
+    let request_id = r.header("X-Request-ID").unwrap();
+    let changes = s
+        .get(&format!(
+            "/api/extras/object-changes/?request_id={request_id}"
+        ))
+        .json();
+    let types: Vec<Json> = column(&changes, "changed_object_type");
+    assert!(
+        types.contains(&json!("messaging.contactassignment")),
+        "{types:?}"
+    );
+    assert!(
+        types.contains(&json!("extras.configcontextassignment")),
+        "{types:?}"
+    );
+    // Now the contact and the context are free to go.
+    assert_eq!(
+        s.delete(&format!("/api/messaging/contacts/{}/", contact["id"]), None)
+            .status,
+        204
+    );
+    assert_eq!(
+        s.delete(
+            &format!("/api/extras/config-contexts/{}/", context["id"]),
+            None
+        )
+        .status,
+        204
+    );
+
+    let r = s.post(
+        "/api/extras/export-templates/",
+        json!({"name": "Table", "content_type": "peering.bgpgroup", "template": "x"}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"name": ["\"table\" is a reserved name. Please choose a different name."]})
     );
 }
 

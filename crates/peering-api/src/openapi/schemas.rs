@@ -97,7 +97,11 @@ fn nested(target: &ResourceSpec) -> DefaultSchemaRaw {
 fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
     match *kind {
         Kind::Int { .. } | Kind::ReverseCount { .. } => id(),
-        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::DisplayCopy => string(),
+        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::DisplayCopy | Kind::ContentType => {
+            string()
+        }
+        // The nested form of any resource: an object with at least `id`, `url`, `display`.
+        Kind::GenericObject => typed(DataType::Object, None),
         Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
         Kind::Bool => typed(DataType::Boolean, None),
         Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),

@@ -5,6 +5,7 @@ mod bgp;
 mod common;
 mod connection;
 mod devices;
+mod extras;
 mod internet_exchange;
 mod messaging;
 mod object_change;
@@ -17,6 +18,7 @@ pub use autonomous_system::AUTONOMOUS_SYSTEM;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
 pub use connection::CONNECTION;
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
+pub use extras::{CONFIG_CONTEXT, CONFIG_CONTEXT_ASSIGNMENT, CONTACT_ASSIGNMENT, EXPORT_TEMPLATE};
 pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
@@ -44,6 +46,10 @@ pub static ALL: &[&ResourceSpec] = &[
     &CONTACT_ROLE,
     &CONTACT,
     &EMAIL,
+    &CONTACT_ASSIGNMENT,
+    &CONFIG_CONTEXT,
+    &CONFIG_CONTEXT_ASSIGNMENT,
+    &EXPORT_TEMPLATE,
     &TAG,
     &OBJECT_CHANGE,
     &USER,

@@ -1,0 +1,226 @@
+//! Config contexts and their assignments, export templates, contact assignments
+//! (reference 3.17, 3.19).
+
+use super::common::{display_name, CREATED, UPDATED};
+use super::messaging::{CONTACT, CONTACT_ROLE};
+use crate::errors::FieldErrors;
+use crate::record::Record;
+use crate::spec::{kinds, Default, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search};
+
+fn config_context() -> &'static ResourceSpec {
+    &CONFIG_CONTEXT
+}
+
+fn contact() -> &'static ResourceSpec {
+    &CONTACT
+}
+
+fn contact_role() -> &'static ResourceSpec {
+    &CONTACT_ROLE
+}
+
+const CONTENT_TYPE: Field = Field::new("content_type", "Content type", Kind::ContentType)
+    .required()
+    .filter();
+const OBJECT_ID: Field = Field::new("object_id", "Object ID", kinds::int(0, i64::MAX))
+    .required()
+    .filter();
+const OBJECT: Field = Field::new("object", "Object", Kind::GenericObject).read_only();
+const HIDDEN_CREATED: Field = CREATED.hidden();
+const HIDDEN_UPDATED: Field = UPDATED.hidden();
+
+pub static CONFIG_CONTEXT: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "configcontext",
+    path: "config-contexts",
+    name: "Config Context",
+    verbose_name: "config context",
+    table: "config_contexts",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new("is_active", "Active", Kind::Bool)
+            .default(Default::Bool(true))
+            .filter(),
+        Field::new("data", "Data", kinds::JSON_OBJECT).required(),
+        HIDDEN_CREATED,
+        HIDDEN_UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "display", "name"],
+    nested: &["id", "url", "display", "name"],
+    search: &[Search::Contains("name"), Search::Contains("description")],
+    display: display_name,
+    reads: &[],
+    unique_together: &[],
+    validate: None,
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: false,
+};
+
+pub static CONFIG_CONTEXT_ASSIGNMENT: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "configcontextassignment",
+    path: "config-context-assignments",
+    name: "Config Context Assignment",
+    verbose_name: "config context assignment",
+    table: "config_context_assignments",
+    fields: &[
+        CONTENT_TYPE,
+        OBJECT_ID,
+        OBJECT,
+        Field::new(
+            "config_context",
+            "Config context",
+            kinds::fk(config_context, OnDelete::Protect),
+        )
+        .required()
+        .filter(),
+        Field::new("weight", "Weight", kinds::int(0, 32767))
+            .default(Default::Int(1000))
+            .filter(),
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["weight", "config_context"],
+    brief: &["id", "url", "display", "config_context"],
+    nested: &["id", "url", "display", "config_context"],
+    search: &[],
+    display: |spec, r, related| {
+        r.follow(spec, "config_context", related)
+            .map(|c| c.text(&CONFIG_CONTEXT, "name").to_string())
+            .unwrap_or_default()
+    },
+    reads: &["config_context", "object"],
+    unique_together: &[(
+        &["content_type", "object_id", "config_context"],
+        "Config context assignment with this Content type, Object id and Config context already exists.",
+    )],
+    validate: Some(object_exists),
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
+    app: "messaging",
+    model: "contactassignment",
+    path: "contact-assignments",
+    name: "Contact Assignment",
+    verbose_name: "contact assignment",
+    table: "contact_assignments",
+    fields: &[
+        CONTENT_TYPE,
+        OBJECT_ID,
+        OBJECT,
+        Field::new("contact", "Contact", kinds::fk(contact, OnDelete::Protect))
+            .required()
+            .filter(),
+        Field::new("role", "Role", kinds::fk(contact_role, OnDelete::Protect))
+            .required()
+            .filter(),
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["contact"],
+    brief: &["id", "url", "display", "contact", "role"],
+    nested: &["id", "url", "display", "contact", "role"],
+    search: &[],
+    display: |spec, r, related| {
+        r.follow(spec, "contact", related)
+            .map(|c| c.text(&CONTACT, "name").to_string())
+            .unwrap_or_default()
+    },
+    reads: &["contact", "object"],
+    unique_together: &[(
+        &["content_type", "object_id", "contact", "role"],
+        "Contact assignment with this Content type, Object id, Contact and Role already exists.",
+    )],
+    validate: Some(object_exists),
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};
+
+pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "exporttemplate",
+    path: "export-templates",
+    name: "Export Template",
+    verbose_name: "export template",
+    table: "export_templates",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .filter(),
+        CONTENT_TYPE,
+        Field::new("description", "Description", kinds::text(200))
+            .default(Default::Text(""))
+            .filter(),
+        Field::new(
+            "template",
+            "Template",
+            Kind::Text {
+                max_len: None,
+                ci: true,
+                format: crate::spec::TextFormat::Plain,
+            },
+        )
+        .required(),
+        Field::new("jinja2_trim", "Trim", Kind::Bool).default(Default::Bool(false)),
+        Field::new("jinja2_lstrip", "Lstrip", Kind::Bool).default(Default::Bool(false)),
+        HIDDEN_CREATED,
+        HIDDEN_UPDATED,
+    ],
+    ordering: &["content_type", "name"],
+    brief: &["id", "url", "display", "name"],
+    nested: &["id", "url", "display", "name"],
+    search: &[Search::Contains("name"), Search::Contains("description")],
+    display: display_name,
+    reads: &[],
+    unique_together: &[(
+        &["content_type", "name"],
+        "Export template with this Content type and Name already exists.",
+    )],
+    validate: Some(|spec, r, _| {
+        let mut errors = FieldErrors::new();
+        if r.text(spec, "name").eq_ignore_ascii_case("table") {
+            errors.add(
+                "name",
+                "\"table\" is a reserved name. Please choose a different name.",
+            );
+        }
+        errors
+    }),
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: false,
+};
+
+/// A generic relation must name an object that exists (the reference does not check).
+fn object_exists(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -> FieldErrors {
+    let mut errors = FieldErrors::new();
+    if let Some((target, id)) = r.generic_target(spec) {
+        if related.related(target, id).is_none() {
+            errors.add(
+                "object_id",
+                format!("No {} with ID {id} exists.", target.verbose_name),
+            );
+        }
+    }
+    errors
+}
