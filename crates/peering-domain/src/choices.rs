@@ -145,3 +145,13 @@ choice_set!(
         ("established", "Established"),
     ]
 );
+choice_set!(
+    HTTP_METHOD,
+    [
+        ("GET", "GET"),
+        ("POST", "POST"),
+        ("PUT", "PUT"),
+        ("PATCH", "PATCH"),
+        ("DELETE", "DELETE"),
+    ]
+);

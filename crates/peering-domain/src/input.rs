@@ -188,6 +188,23 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
         Kind::ReverseCount { .. } | Kind::DisplayCopy | Kind::GenericObject => {
             Err(msg("This field is read-only."))
         }
+        Kind::ContentTypes => {
+            let Json::Array(items) = raw else {
+                return Err(msg(format!(
+                    "Expected a list of items but got type \"{}\".",
+                    json_type_name(raw)
+                )));
+            };
+            let mut types = Vec::with_capacity(items.len());
+            for item in items {
+                let text = item.as_str().map(str::trim).unwrap_or_default();
+                if crate::resources::by_content_type(text).is_none() {
+                    return Err(msg(format!("Invalid content type: {}", item.as_str().unwrap_or(&item.to_string()))));
+                }
+                types.push(Json::String(text.to_string()));
+            }
+            Ok(Input::Value(Value::Json(Json::Array(types))))
+        }
         Kind::ContentType => {
             let text = raw.as_str().map(str::trim).unwrap_or_default();
             match crate::resources::by_content_type(text) {

@@ -91,6 +91,8 @@ pub enum Kind {
     DisplayCopy,
     /// A resource named by its content type, `app.model` (stored as text).
     ContentType,
+    /// A list of content types (stored as a JSON array).
+    ContentTypes,
     /// The object named by this record's `content_type` and `object_id` fields, shown in
     /// its nested form (read-only, not stored).
     GenericObject,

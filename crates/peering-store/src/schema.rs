@@ -82,6 +82,7 @@ fn filter_kind(kind: &Kind) -> Option<FilterKind> {
         | Kind::Tags
         | Kind::ReverseCount { .. }
         | Kind::DisplayCopy
+        | Kind::ContentTypes
         | Kind::GenericObject => return None,
     })
 }
@@ -199,7 +200,7 @@ impl Table {
         order_columns.insert("id", ("id", false));
         for col in &columns {
             let field = &spec.fields[col.field];
-            if field.hidden || matches!(field.kind, Kind::Json { .. }) {
+            if field.hidden || matches!(field.kind, Kind::Json { .. } | Kind::ContentTypes) {
                 continue;
             }
             orderable.push(field.name);
@@ -260,7 +261,7 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
             .int()
             .map(|us| Value::Time(micros_to_time(us)))
             .unwrap_or(Value::Null),
-        Kind::Json { .. } => cell
+        Kind::Json { .. } | Kind::ContentTypes => cell
             .into_text()
             .and_then(|t| serde_json::from_str(&t).ok())
             .map(Value::Json)
@@ -287,7 +288,7 @@ pub(crate) fn value_to_bind(kind: &Kind, value: &Value) -> Bind {
             Kind::Int { .. } | Kind::ForeignKey { .. } | Kind::Time | Kind::ReverseCount { .. },
             _,
         ) => Bind::NullInt,
-        (Kind::Json { .. }, Value::Json(j)) => Bind::Text(j.to_string()),
+        (Kind::Json { .. } | Kind::ContentTypes, Value::Json(j)) => Bind::Text(j.to_string()),
         (_, Value::Text(t)) => Bind::Text(t.clone()),
         (_, Value::Int(i)) => Bind::Text(i.to_string()),
         _ => Bind::NullText,

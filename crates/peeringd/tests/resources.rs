@@ -255,6 +255,20 @@ const CASES: &[Case] = &[
         filter: ("content_type=peering.internetexchange", 1),
     },
     Case {
+        path: "/api/extras/webhooks/",
+        content_type: "extras.webhook",
+        bodies: |_| {
+            [
+                json!({"name": "Sync", "content_types": ["peering.autonomoussystem", "peering.router"], "type_create": true, "payload_url": "http://127.0.0.1:9/hook"}),
+                json!({"name": "Audit", "content_types": ["peering.autonomoussystem"], "type_delete": true, "payload_url": "http://127.0.0.1:9/audit", "http_method": "PUT"}),
+                json!({"name": "All", "content_types": ["net.connection"], "type_update": true, "payload_url": "http://127.0.0.1:9/all", "enabled": false}),
+            ]
+        },
+        brief: &["id", "name", "url"],
+        update: || json!({"ssl_verification": false}),
+        filter: ("enabled=true&http_method=PUT", 1),
+    },
+    Case {
         path: "/api/peering/routers/",
         content_type: "peering.router",
         bodies: |s| {

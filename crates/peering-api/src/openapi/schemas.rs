@@ -102,6 +102,7 @@ fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
         }
         // The nested form of any resource: an object with at least `id`, `url`, `display`.
         Kind::GenericObject => typed(DataType::Object, None),
+        Kind::ContentTypes => array(string()),
         Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
         Kind::Bool => typed(DataType::Boolean, None),
         Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),

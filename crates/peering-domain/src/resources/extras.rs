@@ -224,3 +224,92 @@ fn object_exists(spec: &ResourceSpec, r: &Record, related: &dyn RelatedLookup) -
     }
     errors
 }
+
+pub static WEBHOOK: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "webhook",
+    path: "webhooks",
+    name: "Webhook",
+    verbose_name: "webhook",
+    table: "webhooks",
+    fields: &[
+        Field::new("content_types", "Content types", Kind::ContentTypes).required(),
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .unique()
+            .filter(),
+        Field::new("type_create", "On create", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("type_update", "On update", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("type_delete", "On delete", Kind::Bool)
+            .default(Default::Bool(false))
+            .filter(),
+        Field::new("payload_url", "URL", kinds::text(512)).required(),
+        Field::new("enabled", "Enabled", Kind::Bool)
+            .default(Default::Bool(true))
+            .filter(),
+        Field::new(
+            "http_method",
+            "HTTP method",
+            Kind::Choice {
+                set: &crate::choices::HTTP_METHOD,
+                render: crate::spec::ChoiceRender::Raw,
+            },
+        )
+        .default(Default::Text("POST"))
+        .filter(),
+        Field::new("http_content_type", "HTTP content type", kinds::text(128))
+            .default(Default::Text("application/json"))
+            .filter(),
+        Field::new("additional_headers", "Additional headers", kinds::LONG_TEXT)
+            .default(Default::Text("")),
+        Field::new("body_template", "Body template", kinds::LONG_TEXT).default(Default::Text("")),
+        Field::new("secret", "Secret", kinds::plain_text(255)).default(Default::Text("")),
+        Field::new("conditions", "Conditions", kinds::JSON)
+            .nullable()
+            .default(Default::Null),
+        Field::new("ssl_verification", "SSL verification", Kind::Bool)
+            .default(Default::Bool(true))
+            .filter(),
+        Field::new("ca_file_path", "CA file path", kinds::plain_text(4096))
+            .nullable()
+            .default(Default::Null),
+        CREATED,
+        UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "name", "url"],
+    nested: &["id", "url", "display", "name"],
+    search: &[],
+    display: display_name,
+    reads: &[],
+    unique_together: &[(
+        &["type_create", "type_update", "type_delete", "payload_url"],
+        "The fields type_create, type_update, type_delete, payload_url must make a unique set.",
+    )],
+    validate: Some(|spec, r, _| {
+        let mut errors = FieldErrors::new();
+        let on = |name| r.get(spec, name).as_bool() == Some(true);
+        if !on("type_create") && !on("type_update") && !on("type_delete") {
+            errors.add(
+                "__all__",
+                "At least one event type must be selected: create, update, and/or delete.",
+            );
+        }
+        if !on("ssl_verification") && !r.get(spec, "ca_file_path").is_null() {
+            errors.add(
+                "ca_file_path",
+                "Do not specify a CA certificate file if SSL verification is disabled.",
+            );
+        }
+        errors
+    }),
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: true,
+};

@@ -18,7 +18,9 @@ pub use autonomous_system::AUTONOMOUS_SYSTEM;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
 pub use connection::CONNECTION;
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
-pub use extras::{CONFIG_CONTEXT, CONFIG_CONTEXT_ASSIGNMENT, CONTACT_ASSIGNMENT, EXPORT_TEMPLATE};
+pub use extras::{
+    CONFIG_CONTEXT, CONFIG_CONTEXT_ASSIGNMENT, CONTACT_ASSIGNMENT, EXPORT_TEMPLATE, WEBHOOK,
+};
 pub use internet_exchange::INTERNET_EXCHANGE;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
@@ -50,6 +52,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &CONFIG_CONTEXT,
     &CONFIG_CONTEXT_ASSIGNMENT,
     &EXPORT_TEMPLATE,
+    &WEBHOOK,
     &TAG,
     &OBJECT_CHANGE,
     &USER,
