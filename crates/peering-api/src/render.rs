@@ -77,8 +77,12 @@ impl Renderer<'_> {
 
     /// The complete representation: every visible field, relations nested.
     pub fn full(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record) {
-        let _ = write!(out, "{{\"id\":{},\"url\":", record.id);
-        self.write_url(out, spec, record.id);
+        let _ = write!(out, "{{\"id\":{}", record.id);
+        // A resource with a field named `url` (IX-API accounts) shows that field instead.
+        if spec.field("url").is_none() {
+            out.push_str(",\"url\":");
+            self.write_url(out, spec, record.id);
+        }
         out.push_str(",\"display\":");
         let display = record.display_with(spec, self.related);
         write_str(out, &display);
@@ -117,7 +121,7 @@ impl Renderer<'_> {
                 "id" => {
                     let _ = write!(out, "{}", record.id);
                 }
-                "url" => self.write_url(out, spec, record.id),
+                "url" if spec.field("url").is_none() => self.write_url(out, spec, record.id),
                 "display" => write_str(out, &record.display_with(spec, self.related)),
                 other => match spec.index_of(other) {
                     Some(i) if matches!(spec.fields[i].kind, Kind::DisplayCopy) => {

@@ -1097,6 +1097,56 @@ fn assignments_name_any_object_and_go_with_it() {
 }
 
 #[test]
+fn ix_api_accounts_show_their_endpoint_as_url() {
+    let s = TestServer::start();
+    let path = "/api/extras/ix-api/";
+    let body = json!({"name": "IX", "url": "https://ixapi.example.net/v2/", "api_key": "k", "api_secret": "s", "identity": "1234"});
+    let account = s.create(path, body.clone());
+    assert_eq!(account["url"], "https://ixapi.example.net/v2/");
+    assert_eq!(account["api_secret"], "s");
+    let keys: Vec<&str> = account
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "display",
+            "name",
+            "url",
+            "api_key",
+            "api_secret",
+            "identity"
+        ]
+    );
+    let brief = s.get(&format!("{path}?brief=1")).json();
+    assert_eq!(
+        brief["results"][0],
+        json!({"id": account["id"], "display": "IX", "name": "IX", "url": "https://ixapi.example.net/v2/"})
+    );
+    let r = s.post(path, body);
+    assert_eq!(
+        r.json(),
+        json!({"__all__": ["IX-API with this URL and API key already exists."]})
+    );
+    assert_eq!(
+        s.patch(
+            &format!("{path}{}/", account["id"]),
+            json!({"identity": "42"})
+        )
+        .json()["identity"],
+        "42"
+    );
+    assert_eq!(
+        s.delete(&format!("{path}{}/", account["id"]), None).status,
+        204
+    );
+}
+
+#[test]
 fn field_rules_of_particular_resources() {
     let s = TestServer::start();
     let r = s.post(

@@ -35,7 +35,7 @@ impl Member {
     fn by_name(spec: &'static ResourceSpec, name: &str) -> Option<Member> {
         match name {
             "id" => Some(Member::Id),
-            "url" => Some(Member::Url),
+            "url" if spec.field("url").is_none() => Some(Member::Url),
             "display" => Some(Member::Display),
             other => match peering_domain::spec::member(other) {
                 (field, true) => spec.field(field).map(Member::PlainChoice),
@@ -114,6 +114,7 @@ impl Form {
         match self {
             Form::Full => [Member::Id, Member::Url, Member::Display]
                 .into_iter()
+                .filter(|m| !matches!(m, Member::Url) || spec.field("url").is_none())
                 .chain(fields(|f| !f.hidden).map(Member::Field))
                 .collect(),
             Form::Brief => named(spec.brief),

@@ -313,3 +313,38 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
     extra_filters: &[],
     has_timestamps: true,
 };
+
+/// An IX-API account; its `url` is the IX-API endpoint, shown instead of the API link.
+pub static IXAPI: ResourceSpec = ResourceSpec {
+    app: "extras",
+    model: "ixapi",
+    path: "ix-api",
+    name: "IX-API",
+    verbose_name: "IX-API",
+    table: "ixapi_accounts",
+    fields: &[
+        Field::new("name", "Name", kinds::text(100)).required(),
+        Field::new("url", "URL", kinds::plain_text(2000)).required(),
+        Field::new("api_key", "API key", kinds::plain_text(2000)).required(),
+        Field::new("api_secret", "API secret", kinds::plain_text(2000)).required(),
+        Field::new("identity", "Identity", kinds::plain_text(256)).required(),
+        HIDDEN_CREATED,
+        HIDDEN_UPDATED,
+    ],
+    ordering: &["name"],
+    brief: &["id", "display", "name", "url"],
+    nested: &["id", "display", "name", "url"],
+    search: &[],
+    display: display_name,
+    reads: &[],
+    unique_together: &[(
+        &["url", "api_key"],
+        "IX-API with this URL and API key already exists.",
+    )],
+    validate: None,
+    derive: None,
+    change_logged: true,
+    writable: true,
+    extra_filters: &[],
+    has_timestamps: false,
+};

@@ -1,0 +1,1 @@
+DROP TABLE ixapi_accounts;
