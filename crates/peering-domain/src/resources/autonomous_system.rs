@@ -1,17 +1,8 @@
 //! Autonomous systems (spec 2.2, reference 3.1).
 
-use super::common::{COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
-use super::routing::{COMMUNITY, ROUTING_POLICY};
+use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use crate::record::Record;
 use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
-
-fn routing_policy() -> &'static ResourceSpec {
-    &ROUTING_POLICY
-}
-
-fn community() -> &'static ResourceSpec {
-    &COMMUNITY
-}
 
 const MAX_PREFIXES: Kind = kinds::int(0, 2_147_483_647);
 
@@ -57,39 +48,19 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             Kind::Bool,
         )
         .default(Default::Bool(true)),
-        Field::new(
+        policies(
             "import_routing_policies",
             "Import routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "autonomous_system_import_routing_policies",
-                source: "autonomous_system_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
+            "autonomous_system_import_routing_policies",
+            "autonomous_system_id",
+        ),
+        policies(
             "export_routing_policies",
             "Export routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "autonomous_system_export_routing_policies",
-                source: "autonomous_system_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
-            "communities",
-            "Communities",
-            Kind::ManyToMany {
-                target: community,
-                table: "autonomous_system_communities",
-                source: "autonomous_system_id",
-                target_column: "community_id",
-            },
-        )
-        .default(Default::EmptyList),
+            "autonomous_system_export_routing_policies",
+            "autonomous_system_id",
+        ),
+        communities("autonomous_system_communities", "autonomous_system_id"),
         Field::new("prefixes", "Prefixes", Kind::Json { object_only: false })
             .nullable()
             .read_only()

@@ -1,26 +1,11 @@
 //! BGP groups and peering relationships (reference 3.2, 3.11).
 
 use super::common::{
-    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS,
-    UPDATED,
+    communities, display_name, org_name, org_slug, policies, COMMENTS, CREATED, DESCRIPTION,
+    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
-use super::routing::{COMMUNITY, ROUTING_POLICY};
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
-
-const ORG_SEARCH: &[Search] = &[
-    Search::Contains("name"),
-    Search::Contains("slug"),
-    Search::Contains("description"),
-];
-
-fn routing_policy() -> &'static ResourceSpec {
-    &ROUTING_POLICY
-}
-
-fn community() -> &'static ResourceSpec {
-    &COMMUNITY
-}
+use crate::spec::{kinds, Default, Field, ResourceSpec};
 
 pub static BGP_GROUP: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -36,39 +21,19 @@ pub static BGP_GROUP: ResourceSpec = ResourceSpec {
         Field::new("status", "Status", kinds::status(&BGP_GROUP_STATUS))
             .default(Default::Text("enabled"))
             .filter(),
-        Field::new(
+        policies(
             "import_routing_policies",
             "Import routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "bgp_group_import_routing_policies",
-                source: "bgp_group_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
+            "bgp_group_import_routing_policies",
+            "bgp_group_id",
+        ),
+        policies(
             "export_routing_policies",
             "Export routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "bgp_group_export_routing_policies",
-                source: "bgp_group_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
-            "communities",
-            "Communities",
-            Kind::ManyToMany {
-                target: community,
-                table: "bgp_group_communities",
-                source: "bgp_group_id",
-                target_column: "community_id",
-            },
-        )
-        .default(Default::EmptyList),
+            "bgp_group_export_routing_policies",
+            "bgp_group_id",
+        ),
+        communities("bgp_group_communities", "bgp_group_id"),
         COMMENTS,
         LOCAL_CONTEXT_DATA,
         TAGS,

@@ -1,7 +1,7 @@
 //! Fields shared by most resources.
 
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
 
 pub const COMMENTS: Field =
     Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
@@ -41,4 +41,54 @@ pub const fn org_slug(max_len: usize) -> Field {
 /// `display` is the object's name.
 pub fn display_name(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
     r.text(spec, "name").to_string()
+}
+
+/// Free-text search of organisational resources: name, slug or description.
+pub const ORG_SEARCH: &[Search] = &[
+    Search::Contains("name"),
+    Search::Contains("slug"),
+    Search::Contains("description"),
+];
+
+fn routing_policy() -> &'static ResourceSpec {
+    &super::routing::ROUTING_POLICY
+}
+
+fn community() -> &'static ResourceSpec {
+    &super::routing::COMMUNITY
+}
+
+/// Import or export routing policies, through `table (source, routing_policy_id)`.
+pub const fn policies(
+    name: &'static str,
+    label: &'static str,
+    table: &'static str,
+    source: &'static str,
+) -> Field {
+    Field::new(
+        name,
+        label,
+        Kind::ManyToMany {
+            target: routing_policy,
+            table,
+            source,
+            target_column: "routing_policy_id",
+        },
+    )
+    .default(Default::EmptyList)
+}
+
+/// BGP communities, through `table (source, community_id)`.
+pub const fn communities(table: &'static str, source: &'static str) -> Field {
+    Field::new(
+        "communities",
+        "Communities",
+        Kind::ManyToMany {
+            target: community,
+            table,
+            source,
+            target_column: "community_id",
+        },
+    )
+    .default(Default::EmptyList)
 }

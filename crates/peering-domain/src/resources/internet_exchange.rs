@@ -2,19 +2,11 @@
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
 use super::common::{
-    display_name, org_name, org_slug, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED,
+    communities, display_name, org_name, org_slug, policies, CREATED, DESCRIPTION,
+    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
-use super::routing::{COMMUNITY, ROUTING_POLICY};
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, Field, Kind, OnDelete, ResourceSpec, Search};
-
-fn routing_policy() -> &'static ResourceSpec {
-    &ROUTING_POLICY
-}
-
-fn community() -> &'static ResourceSpec {
-    &COMMUNITY
-}
+use crate::spec::{kinds, Default, Field, OnDelete, ResourceSpec};
 
 fn autonomous_system() -> &'static ResourceSpec {
     &AUTONOMOUS_SYSTEM
@@ -53,39 +45,19 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         )
         .required()
         .filter(),
-        Field::new(
+        policies(
             "import_routing_policies",
             "Import routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "internet_exchange_import_routing_policies",
-                source: "internet_exchange_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
+            "internet_exchange_import_routing_policies",
+            "internet_exchange_id",
+        ),
+        policies(
             "export_routing_policies",
             "Export routing policies",
-            Kind::ManyToMany {
-                target: routing_policy,
-                table: "internet_exchange_export_routing_policies",
-                source: "internet_exchange_id",
-                target_column: "routing_policy_id",
-            },
-        )
-        .default(Default::EmptyList),
-        Field::new(
-            "communities",
-            "Communities",
-            Kind::ManyToMany {
-                target: community,
-                table: "internet_exchange_communities",
-                source: "internet_exchange_id",
-                target_column: "community_id",
-            },
-        )
-        .default(Default::EmptyList),
+            "internet_exchange_export_routing_policies",
+            "internet_exchange_id",
+        ),
+        communities("internet_exchange_communities", "internet_exchange_id"),
         LOCAL_CONTEXT_DATA,
         TAGS,
         CREATED,
@@ -96,11 +68,7 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     // one, which is the nested form in the reference.
     brief: &["id", "url", "display", "name", "slug", "status=value"],
     nested: &["id", "url", "display", "name", "slug", "status=value"],
-    search: &[
-        Search::Contains("name"),
-        Search::Contains("slug"),
-        Search::Contains("description"),
-    ],
+    search: ORG_SEARCH,
     display: display_name,
     reads: &[],
     unique_together: &[],

@@ -1,21 +1,11 @@
 //! Routing policies and BGP communities (reference 3.3, 3.4).
 
 use super::common::{
-    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS,
-    UPDATED,
+    communities, display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION,
+    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
-use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec, Search};
-
-const ORG_SEARCH: &[Search] = &[
-    Search::Contains("name"),
-    Search::Contains("slug"),
-    Search::Contains("description"),
-];
-
-fn community() -> &'static ResourceSpec {
-    &COMMUNITY
-}
+use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec};
 
 pub static COMMUNITY: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -97,17 +87,7 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
         )
         .default(Default::Text("0"))
         .filter(),
-        Field::new(
-            "communities",
-            "Communities",
-            Kind::ManyToMany {
-                target: community,
-                table: "routing_policy_communities",
-                source: "routing_policy_id",
-                target_column: "community_id",
-            },
-        )
-        .default(Default::EmptyList),
+        communities("routing_policy_communities", "routing_policy_id"),
         COMMENTS,
         LOCAL_CONTEXT_DATA,
         TAGS,

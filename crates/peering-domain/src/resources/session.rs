@@ -1,11 +1,10 @@
 //! BGP peering sessions at internet exchanges (spec 2.5, reference 3.8 and 3.10).
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
-use super::common::{COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use super::connection::CONNECTION;
 use super::devices::{PLATFORM, ROUTER};
 use super::internet_exchange::INTERNET_EXCHANGE;
-use super::routing::{COMMUNITY, ROUTING_POLICY};
 use crate::choices::{BGP_SESSION_STATUS, BGP_STATE};
 use crate::errors::FieldErrors;
 use crate::password::{self, Algorithm};
@@ -21,14 +20,6 @@ fn autonomous_system() -> &'static ResourceSpec {
 
 fn connection() -> &'static ResourceSpec {
     &CONNECTION
-}
-
-fn routing_policy() -> &'static ResourceSpec {
-    &ROUTING_POLICY
-}
-
-fn community() -> &'static ResourceSpec {
-    &COMMUNITY
 }
 
 const PREFIX_COUNT: Kind = kinds::int(0, 4_294_967_295);
@@ -86,39 +77,6 @@ const LAST_ESTABLISHED: Field = Field::new(
 )
 .nullable()
 .default(Default::Null);
-
-const fn policies(
-    name: &'static str,
-    label: &'static str,
-    table: &'static str,
-    source: &'static str,
-) -> Field {
-    Field::new(
-        name,
-        label,
-        Kind::ManyToMany {
-            target: routing_policy,
-            table,
-            source,
-            target_column: "routing_policy_id",
-        },
-    )
-    .default(Default::EmptyList)
-}
-
-const fn communities(table: &'static str, source: &'static str) -> Field {
-    Field::new(
-        "communities",
-        "Communities",
-        Kind::ManyToMany {
-            target: community,
-            table,
-            source,
-            target_column: "community_id",
-        },
-    )
-    .default(Default::EmptyList)
-}
 
 pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     app: "peering",
