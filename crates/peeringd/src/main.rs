@@ -2,6 +2,7 @@
 //! of configuration, store and HTTP server.
 
 mod config;
+mod demo_data;
 mod server;
 
 use std::io::Read;
@@ -46,6 +47,16 @@ enum Command {
     Token {
         #[command(subcommand)]
         command: TokenCommand,
+    },
+    /// Fill an empty database with a realistic, repeatable network (300 peers, 12 exchanges
+    /// and a few thousand sessions per unit of scale).
+    DemoData {
+        /// Multiplies the network: N x 300 peers, N x 12 exchanges, N x ~2,600 sessions.
+        #[arg(long, default_value_t = 1)]
+        scale: u32,
+        /// The same seed gives the same data (default 64500).
+        #[arg(long)]
+        seed: Option<u64>,
     },
 }
 
@@ -170,5 +181,6 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", key.as_str());
             Ok(())
         }
+        Command::DemoData { scale, seed } => demo_data::run(&settings.database_url, scale, seed),
     }
 }

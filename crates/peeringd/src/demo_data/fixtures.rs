@@ -1,0 +1,317 @@
+//! The objects every region shares: tags, communities, routing policies, BGP groups,
+//! relationships, platforms, the configuration template, contact roles, e-mail templates and
+//! the local (affiliated) autonomous system.
+
+use std::collections::HashMap;
+
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, BGP_GROUP, COMMUNITY, CONFIGURATION, CONTACT_ROLE, EMAIL, PLATFORM,
+    RELATIONSHIP, ROUTING_POLICY, TAG,
+};
+use serde_json::{json, Value as Json};
+
+use super::writer::Writer;
+
+pub const LOCAL_ASN: u64 = 64500;
+
+/// Ids of the shared objects, by slug.
+pub struct Fixtures {
+    pub local_as: i64,
+    policies: HashMap<&'static str, i64>,
+    communities: HashMap<&'static str, i64>,
+    pub groups: HashMap<&'static str, i64>,
+    pub relationships: HashMap<&'static str, i64>,
+    pub platforms: HashMap<&'static str, i64>,
+    pub configuration: i64,
+}
+
+impl Fixtures {
+    /// Ids of routing policies by slug, as a JSON list.
+    pub fn policies(&self, slugs: &[&str]) -> Json {
+        json!(slugs.iter().map(|s| self.policies[s]).collect::<Vec<_>>())
+    }
+
+    pub fn communities(&self, slugs: &[&str]) -> Json {
+        json!(slugs
+            .iter()
+            .map(|s| self.communities[s])
+            .collect::<Vec<_>>())
+    }
+}
+
+/// Tags, referred to by slug (`{"slug": "gold"}`) as a client would.
+pub fn tags(slugs: &[&str]) -> Json {
+    json!(slugs
+        .iter()
+        .map(|s| json!({ "slug": s }))
+        .collect::<Vec<_>>())
+}
+
+const TAGS: &[(&str, &str, &str, &str)] = &[
+    (
+        "Gold",
+        "gold",
+        "ffc107",
+        "Largest networks: peer everywhere",
+    ),
+    ("Silver", "silver", "9e9e9e", "Large networks"),
+    ("Bronze", "bronze", "795548", "Regional networks"),
+    (
+        "PNI candidate",
+        "pni-candidate",
+        "2196f3",
+        "Traffic high enough for a private interconnect",
+    ),
+    (
+        "Review",
+        "review",
+        "f44336",
+        "Needs a look from the peering team",
+    ),
+];
+
+/// (name, slug, value, type)
+const COMMUNITIES: &[(&str, &str, &str, &str)] = &[
+    ("From transit", "from-transit", "64500:1000", "ingress"),
+    ("From peer", "from-peer", "64500:2000", "ingress"),
+    ("From IX", "from-ix", "64500:2100", "ingress"),
+    ("From PNI", "from-pni", "64500:2200", "ingress"),
+    ("From customer", "from-customer", "64500:3000", "ingress"),
+    ("Prepend once", "prepend-1", "64500:9001", "egress"),
+    ("Prepend twice", "prepend-2", "64500:9002", "egress"),
+    ("Prepend three times", "prepend-3", "64500:9003", "egress"),
+    ("No export", "no-export", "65535:65281", "egress"),
+    ("Blackhole", "blackhole", "65535:666", "ingress"),
+];
+
+/// (name, slug, type, weight, address family, communities)
+type Policy = (
+    &'static str,
+    &'static str,
+    &'static str,
+    u32,
+    &'static str,
+    &'static [&'static str],
+);
+
+const POLICIES: &[Policy] = &[
+    (
+        "Reject bogons",
+        "reject-bogons",
+        "import-policy",
+        1000,
+        "0",
+        &[],
+    ),
+    (
+        "IRR filter",
+        "irr-filter",
+        "import-policy",
+        500,
+        "0",
+        &["from-peer"],
+    ),
+    ("Accept all", "accept-all", "import-policy", 0, "0", &[]),
+    (
+        "Customer routes",
+        "customer-routes",
+        "import-policy",
+        200,
+        "0",
+        &["from-customer"],
+    ),
+    (
+        "Transit routes",
+        "transit-routes",
+        "import-policy",
+        100,
+        "0",
+        &["from-transit"],
+    ),
+    (
+        "Announce own IPv4",
+        "announce-own-v4",
+        "export-policy",
+        100,
+        "4",
+        &[],
+    ),
+    (
+        "Announce own IPv6",
+        "announce-own-v6",
+        "export-policy",
+        100,
+        "6",
+        &[],
+    ),
+    (
+        "Announce customers",
+        "announce-customers",
+        "export-policy",
+        50,
+        "0",
+        &[],
+    ),
+    ("Full table", "full-table", "export-policy", 0, "0", &[]),
+    (
+        "Blackhole",
+        "blackhole",
+        "import-export-policy",
+        2000,
+        "0",
+        &["blackhole"],
+    ),
+];
+
+/// (name, subject, template)
+const EMAILS: &[(&str, &str, &str)] = &[
+    (
+        "Peering request",
+        "Peering with AS{{ my_as.asn }}",
+        "Hello {{ autonomous_system.name }},\n\n\
+         We would like to peer with AS{{ autonomous_system.asn }}.\n",
+    ),
+    (
+        "Maintenance notice",
+        "Planned maintenance",
+        "Hello,\n\nOur sessions with AS{{ autonomous_system.asn }} will be down briefly.\n",
+    ),
+    (
+        "Depeering notice",
+        "Ending our peering",
+        "Hello {{ autonomous_system.name }},\n\nWe will shut our sessions down.\n",
+    ),
+];
+
+const CONFIGURATION_TEMPLATE: &str = "\
+protocols {
+  bgp {
+{%- for session in internet_exchange_peering_sessions %}
+    group {{ session.ixp_connection.internet_exchange_point.slug }} {
+      neighbor {{ session.ip_address }} peer-as {{ session.autonomous_system.asn }};
+    }
+{%- endfor %}
+  }
+}
+";
+
+pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
+    w.create(
+        &TAG,
+        TAGS.iter().map(|(name, slug, color, description)| {
+            json!({"name": name, "slug": slug, "color": color, "description": description})
+        }),
+    )?;
+    let ids = w.create(
+        &COMMUNITY,
+        COMMUNITIES.iter().map(|(name, slug, value, kind)| {
+            json!({"name": name, "slug": slug, "value": value, "type": kind})
+        }),
+    )?;
+    let communities = COMMUNITIES.iter().map(|c| c.1).zip(ids).collect();
+    let mut fixtures = Fixtures {
+        local_as: 0,
+        policies: HashMap::new(),
+        communities,
+        groups: HashMap::new(),
+        relationships: HashMap::new(),
+        platforms: HashMap::new(),
+        configuration: 0,
+    };
+    let bodies: Vec<Json> = POLICIES
+        .iter()
+        .map(|(name, slug, kind, weight, family, communities)| {
+            json!({"name": name, "slug": slug, "type": kind, "weight": weight,
+                   "address_family": family, "communities": fixtures.communities(communities)})
+        })
+        .collect();
+    let ids = w.create(&ROUTING_POLICY, bodies)?;
+    fixtures.policies = POLICIES.iter().map(|p| p.1).zip(ids).collect();
+
+    let ids = w.create(
+        &RELATIONSHIP,
+        [
+            ("Transit", "transit", "f44336"),
+            ("Peering", "peering", "4caf50"),
+            ("Customer", "customer", "2196f3"),
+        ]
+        .map(|(name, slug, color)| json!({"name": name, "slug": slug, "color": color})),
+    )?;
+    fixtures.relationships = ["transit", "peering", "customer"]
+        .into_iter()
+        .zip(ids)
+        .collect();
+
+    let groups = [
+        (
+            "Transit",
+            "transit",
+            &["reject-bogons", "transit-routes"][..],
+            &["announce-own-v4", "announce-own-v6"][..],
+            "from-transit",
+        ),
+        (
+            "Customers",
+            "customers",
+            &["reject-bogons", "irr-filter", "customer-routes"],
+            &["full-table"],
+            "from-customer",
+        ),
+        (
+            "Private peering",
+            "private-peering",
+            &["reject-bogons", "irr-filter"],
+            &["announce-own-v4", "announce-own-v6", "announce-customers"],
+            "from-pni",
+        ),
+    ];
+    let bodies: Vec<Json> = groups
+        .iter()
+        .map(|(name, slug, import, export, community)| {
+            json!({"name": name, "slug": slug,
+                   "import_routing_policies": fixtures.policies(import),
+                   "export_routing_policies": fixtures.policies(export),
+                   "communities": fixtures.communities(&[community])})
+        })
+        .collect();
+    let ids = w.create(&BGP_GROUP, bodies)?;
+    fixtures.groups = groups.iter().map(|g| g.1).zip(ids).collect();
+
+    let ids = w.create(
+        &PLATFORM,
+        [
+            json!({"name": "Juniper Junos", "slug": "junos", "password_algorithm": "juniper-type9",
+                   "napalm_driver": "junos"}),
+            json!({"name": "Cisco IOS", "slug": "ios", "password_algorithm": "cisco-type7",
+                   "napalm_driver": "ios"}),
+        ],
+    )?;
+    fixtures.platforms = ["junos", "ios"].into_iter().zip(ids).collect();
+    fixtures.configuration = w.create_one(
+        &CONFIGURATION,
+        json!({"name": "Edge router", "description": "BGP sessions at exchanges",
+               "template": CONFIGURATION_TEMPLATE, "jinja2_trim": true}),
+    )?;
+
+    w.create(
+        &CONTACT_ROLE,
+        [("NOC", "noc"), ("Peering", "peering"), ("Abuse", "abuse")]
+            .map(|(name, slug)| json!({"name": name, "slug": slug})),
+    )?;
+    w.create(
+        &EMAIL,
+        EMAILS.iter().map(|(name, subject, template)| {
+            json!({"name": name, "subject": subject, "template": template})
+        }),
+    )?;
+
+    let own = fixtures.policies(&["announce-own-v4", "announce-own-v6"]);
+    fixtures.local_as = w.create_one(
+        &AUTONOMOUS_SYSTEM,
+        json!({"asn": LOCAL_ASN, "name": "Demo Network", "affiliated": true,
+               "irr_as_set": "AS-DEMO", "ipv4_max_prefixes": 50, "ipv6_max_prefixes": 20,
+               "comments": "The network these demo data are seen from.",
+               "export_routing_policies": own}),
+    )?;
+    Ok(fixtures)
+}
