@@ -53,8 +53,9 @@ impl PageRequest {
         let Some(limit) = self.limit else {
             return (None, None);
         };
-        let next = (self.offset + limit < count)
-            .then(|| with_window(base_url, pairs, limit, Some(self.offset + limit)));
+        // `offset` comes from the client, up to `i64::MAX`.
+        let end = self.offset.saturating_add(limit);
+        let next = (end < count).then(|| with_window(base_url, pairs, limit, Some(end)));
         let previous = (self.offset > 0).then(|| {
             let prev = (self.offset - limit).max(0);
             with_window(base_url, pairs, limit, (prev > 0).then_some(prev))

@@ -16,7 +16,8 @@
 //! `N` (complete form), `BriefN`, `NestedN`, `PaginatedNList`, and for writable resources
 //! `WritableN` (POST, PUT), `PatchedWritableN` (PATCH), `BulkWritableN` and
 //! `PatchedBulkWritableN` (items of bulk PUT and PATCH, with their `id`). Shared ones:
-//! `Detail`, `ValidationError`, `BadRequest` (any 400 body), `ObjectId`.
+//! `Detail`, `ValidationError`, `BadRequest` (any 400 body), `ObjectId`, `Status` (the body
+//! of `/api/status/`, the one path besides the resources').
 
 mod forms;
 mod parameters;
@@ -38,7 +39,7 @@ use peering_domain::ResourceSpec;
 
 use self::forms::{collection_path, detail_path, paginated_name, Form};
 use self::schemas::{
-    bad_request_schema, detail_schema, form_schema, id, object, paginated_schema,
+    bad_request_schema, detail_schema, form_schema, id, object, paginated_schema, status_schema,
     validation_error_schema,
 };
 use crate::error::ApiError;
@@ -46,6 +47,9 @@ use crate::respond::respond_text;
 
 /// Where the document is served.
 pub const SCHEMA: &str = "/api/schema/";
+
+/// The status endpoint, described with the resources.
+const STATUS: &str = "/api/status/";
 
 /// Name of the security scheme: `Authorization: Token <40 hex digits>`.
 const TOKEN_AUTH: &str = "tokenAuth";
@@ -89,6 +93,8 @@ pub fn api() -> DefaultApiRaw {
     definitions.insert("BadRequest".into(), bad_request_schema());
     definitions.insert("ValidationError".into(), validation_error_schema());
     definitions.insert("ObjectId".into(), object(&[("id", id())], true));
+    definitions.insert("Status".into(), status_schema());
+    api.paths.insert(STATUS.into(), paths::status_item());
     for spec in ALL {
         // Nested forms of every resource, routed or not: other objects embed them.
         definitions.insert(Form::Nested.name(spec), form_schema(spec, Form::Nested));

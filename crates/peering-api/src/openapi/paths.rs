@@ -20,6 +20,11 @@ struct Op(DefaultOperationRaw);
 impl Op {
     /// Reads accept a token or none (unless `LOGIN_REQUIRED`); writes need one.
     fn new(spec: &ResourceSpec, action: &str, summary: String, write: bool) -> Op {
+        let id = format!("{}_{}_{action}", spec.app, spec.path.replace('-', "_"));
+        Op::tagged(spec.app, id, summary, write)
+    }
+
+    fn tagged(tag: &str, operation_id: String, summary: String, write: bool) -> Op {
         let token = BTreeMap::from([(TOKEN_AUTH.to_string(), Vec::new())]);
         let security = if write {
             vec![token]
@@ -27,13 +32,9 @@ impl Op {
             vec![token, BTreeMap::new()]
         };
         Op(DefaultOperationRaw {
-            operation_id: Some(format!(
-                "{}_{}_{action}",
-                spec.app,
-                spec.path.replace('-', "_")
-            )),
+            operation_id: Some(operation_id),
             summary: Some(summary),
-            tags: vec![spec.app.into()],
+            tags: vec![tag.into()],
             security,
             ..DefaultOperationRaw::default()
         })
@@ -177,5 +178,24 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
         ),
     ];
     item.methods.extend(ops.map(|(method, op)| (method, op.0)));
+    item
+}
+
+/// `/api/status/`: versions and the database's health (503 when it does not answer).
+pub(super) fn status_item() -> DefaultPathItemRaw {
+    let summary = "Versions and database health".to_string();
+    let get = Op::tagged("status", "status_retrieve".into(), summary, false)
+        .respond(
+            200,
+            "The server and its database work.",
+            Some(reference("Status")),
+        )
+        .respond(
+            503,
+            "The database does not answer.",
+            Some(reference("Status")),
+        );
+    let mut item = DefaultPathItemRaw::default();
+    item.methods.insert(HttpMethod::Get, get.0);
     item
 }

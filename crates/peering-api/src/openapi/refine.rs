@@ -22,6 +22,9 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             ],
         };
     }
+    if let Some(v3::ReferenceOr::Item(field_errors)) = schemas.get_mut("ValidationError") {
+        refine_field_errors(field_errors);
+    }
     for spec in ALL {
         for form in std::iter::once(Form::Nested).chain(Form::ALL) {
             if let Some(v3::ReferenceOr::Item(schema)) = schemas.get_mut(&form.name(spec)) {
@@ -42,6 +45,26 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             refine_create(item.post.as_mut());
         }
     }
+}
+
+/// A field's messages: strings, or for a list field (`tags`, many-to-many relations), one
+/// list of strings per item of the list sent (empty for a valid item), as in
+/// `{"tags": [[], ["Related object not found using the provided numeric ID: 9"]]}`.
+fn refine_field_errors(field_errors: &mut v3::Schema) {
+    let Some(object) = object_type(field_errors) else {
+        return;
+    };
+    let string = || schema_of(v3::SchemaKind::Type(v3::Type::String(Default::default())));
+    let message = schema_of(v3::SchemaKind::OneOf {
+        one_of: vec![
+            v3::ReferenceOr::Item(string()),
+            v3::ReferenceOr::Item(array_of(v3::ReferenceOr::Item(string()))),
+        ],
+    });
+    let messages = array_of(v3::ReferenceOr::Item(message));
+    object.additional_properties = Some(v3::AdditionalProperties::Schema(Box::new(
+        v3::ReferenceOr::Item(messages),
+    )));
 }
 
 /// `next` and `previous` are nullable URIs; `results` hold either form.
@@ -162,22 +185,48 @@ fn constrain(schema: &mut v3::Schema, field: &Field) {
                 TextFormat::Plain => None,
                 TextFormat::Slug => Some(format!("^[-\\w]{repeat}$")),
                 TextFormat::Color => Some("^([0-9a-fA-F]{6})?$".into()),
+                // `format: email` would refuse the empty string of a blank field, so that
+                // one gets a pattern (the server's check: one `@`, a dotted domain, no
+                // spaces) that also accepts nothing.
+                TextFormat::Email if field.blank => Some(format!("^({EMAIL})?$")),
                 TextFormat::Email => None,
             };
-            if format == TextFormat::Email {
+            if format == TextFormat::Email && !field.blank {
                 t.format = v3::VariantOrUnknownOrEmpty::Unknown("email".into());
             }
+        }
+        (v3::SchemaKind::Type(v3::Type::String(t)), Kind::Choice { .. }) if blank_choice(field) => {
+            t.enumeration.push(Some(String::new()));
         }
         (v3::SchemaKind::Type(v3::Type::Object(o)), Kind::Choice { .. }) => {
             // `{"value": …, "label": …}` in that order, as rendered.
             o.properties.sort_by(|a, _, b, _| b.cmp(a));
             o.required.sort_by(|a, b| b.cmp(a));
+            if blank_choice(field) {
+                // A blank value is rendered with a blank label.
+                for property in o.properties.values_mut() {
+                    if let v3::ReferenceOr::Item(schema) = property {
+                        if let v3::SchemaKind::Type(v3::Type::String(t)) = &mut schema.schema_kind {
+                            t.enumeration.push(Some(String::new()));
+                        }
+                    }
+                }
+            }
         }
         (_, Kind::Json { object_only: false }) => {
             schema.schema_kind = v3::SchemaKind::Any(v3::AnySchema::default());
         }
         _ => {}
     }
+}
+
+/// An address as the server checks it, without anchors.
+const EMAIL: &str = r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+";
+
+/// A choice whose default is blank accepts, and may hold, the empty string besides its
+/// choices (as `peering_domain::input` allows).
+fn blank_choice(field: &Field) -> bool {
+    field.default == peering_domain::spec::Default::Text("")
 }
 
 fn uri(schema: &mut v3::Schema) {

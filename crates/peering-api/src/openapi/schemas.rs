@@ -199,3 +199,23 @@ pub(super) fn validation_error_schema() -> DefaultSchemaRaw {
         ..typed(DataType::Object, None)
     }
 }
+
+/// The body of `/api/status/`.
+pub(super) fn status_schema() -> DefaultSchemaRaw {
+    let backends = vec!["sqlite".into(), "postgresql".into()];
+    let database = object(
+        &[
+            ("backend", with_enum(string(), backends)),
+            ("healthy", typed(DataType::Boolean, None)),
+        ],
+        true,
+    );
+    object(
+        &[
+            ("peeringd-version", string()),
+            ("api-version", string()),
+            ("database", database),
+        ],
+        true,
+    )
+}
