@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Fuzzes the live API from its own OpenAPI document with schemathesis: every operation, with
+# a write token, on a fresh SQLite database, checking that no response is a server error,
+# that every status is one the document lists for the operation, and that every body
+# matches the document's schema. Deterministic (fixed seed) and bounded.
+#
+#   tests/e2e/fuzz.sh            # E2E_FUZZ_EXAMPLES (default 25) examples per operation
+#   tests/e2e/fuzz.sh --include-path-regex platforms   # extra arguments go to `st run`
+#
+# A JUnit report goes to target/e2e-artifacts/schemathesis/. Only 127.0.0.1 is contacted.
+# Each failure is printed with a curl command that reproduces it.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+EXAMPLES="${E2E_FUZZ_EXAMPLES:-25}"
+SEED="${E2E_FUZZ_SEED:-20260509}"
+# A bound on the whole run, not a budget: schemathesis' own --max-time would repeat
+# fuzzing until it is spent.
+TIMEOUT="${E2E_FUZZ_TIMEOUT:-900}"
+
+e2e_require_curl
+e2e_venv
+e2e_build
+e2e_start_server
+
+REPORTS="$E2E_ARTIFACTS/schemathesis"
+rm -rf "$REPORTS"
+mkdir -p "$REPORTS"
+
+e2e_log "schemathesis: $EXAMPLES examples per operation, seed $SEED"
+start=$(date +%s)
+status=0
+# Workers: 1, so that the database sees one writer and the run is repeatable for a seed.
+# Checks (schemathesis 4 names): no 5xx, documented statuses only, bodies as documented.
+(cd "$REPORTS" && timeout --kill-after=30 "$TIMEOUT" \
+    "$E2E_BIN_DIR/st" run "$E2E_BASE/api/schema/" \
+    --header "Authorization: Token $E2E_TOKEN" \
+    --checks not_a_server_error,status_code_conformance,response_schema_conformance \
+    --max-examples "$EXAMPLES" \
+    --seed "$SEED" \
+    --generation-database none \
+    --workers 1 \
+    --max-response-time 10 \
+    --request-timeout 10 \
+    --max-redirects 0 \
+    --no-color \
+    --report junit \
+    --report-junit-path "$REPORTS/junit.xml" \
+    "$@") || status=$?
+e2e_log "schemathesis finished in $(($(date +%s) - start)) s with status $status"
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    e2e_die "schemathesis did not finish within $TIMEOUT s"
+elif [ "$status" -ne 0 ]; then
+    e2e_die "schemathesis found failures (see above; JUnit report in $REPORTS)"
+fi
+# A run that tested nothing must not pass.
+if ! grep -q '<testcase' "$REPORTS/junit.xml" 2>/dev/null; then
+    e2e_die "schemathesis ran no operation (reports in $REPORTS)"
+fi
+kill -0 "$E2E_SERVER_PID" 2>/dev/null || e2e_die "peeringd died during the run"
+e2e_log "passed: $(grep -o "<testcase" "$REPORTS/junit.xml" | wc -l) operations, no failure"
