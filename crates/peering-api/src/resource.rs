@@ -7,7 +7,6 @@ use futures_util::StreamExt;
 use peering_domain::input::{self, Draft, Mode};
 use peering_domain::spec::Kind;
 use peering_domain::{FieldErrors, ResourceSpec};
-use peering_filter::FilterKind;
 use peering_store::{ChangeContext, Store, Window};
 use serde_json::{json, Map, Value as Json};
 
@@ -231,12 +230,6 @@ async fn list(
     caller.require_read(state)?;
     let pairs = query_pairs(req)?;
     let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
-    let tags: Vec<String> = filter
-        .predicates
-        .iter()
-        .filter(|p| p.kind == FilterKind::Tag)
-        .flat_map(|p| p.values.iter().map(|v| v.to_string()))
-        .collect();
     let page = PageRequest::from_query(&pairs, &state.settings);
     let brief = is_brief(&pairs);
     let relations = !brief || shows_relations(spec, spec.brief);
@@ -246,16 +239,15 @@ async fn list(
         offset: page.offset,
     };
     let (unknown, result) = web::block(move || -> Result<_, peering_store::Error> {
-        let unknown = store.unknown_tags(&tags)?;
-        if !unknown.is_empty() {
-            return Ok((unknown, None));
+        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
+            return Ok((Some(unknown), None));
         }
-        Ok((unknown, Some(store.list(spec, &filter, window, relations)?)))
+        Ok((None, Some(store.list(spec, &filter, window, relations)?)))
     })
     .await??;
-    if let Some(slug) = unknown.first() {
-        return Err(ApiError::BadRequest(json!({"tag": [format!(
-            "Select a valid choice. {slug} is not one of the available choices."
+    if let Some((param, value)) = unknown {
+        return Err(ApiError::BadRequest(json!({param: [format!(
+            "Select a valid choice. {value} is not one of the available choices."
         )]})));
     }
     let Some(result) = result else {

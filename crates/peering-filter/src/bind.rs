@@ -87,6 +87,9 @@ fn convert(kind: FilterKind, lookup: Lookup, raw: &str) -> Result<Option<Value>,
     match kind {
         // Text is data as given; an empty string is a legitimate value to compare with.
         FilterKind::String => Ok(Some(Value::Text(raw.to_owned()))),
+        // A name is compared as given; a blank one names nothing, as for other choices.
+        FilterKind::Reference if raw.trim().is_empty() => Ok(None),
+        FilterKind::Reference => Ok(Some(Value::Text(raw.to_owned()))),
         FilterKind::Tag if raw.trim().is_empty() => Err(msg::BLANK.to_owned()),
         FilterKind::Tag => Ok(Some(Value::Text(raw.to_owned()))),
         FilterKind::Number | FilterKind::ForeignKey => parse_scalar(raw, |text| {
@@ -171,6 +174,7 @@ mod tests {
             FilterKind::ForeignKey,
             FilterKind::Bool,
             FilterKind::Choice(&["a"]),
+            FilterKind::Reference,
             FilterKind::Uuid,
             FilterKind::DateTime,
         ] {

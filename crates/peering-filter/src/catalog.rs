@@ -15,6 +15,8 @@ pub enum FilterKind {
     Choice(&'static [&'static str]),
     /// An integer id of another object; exact, n (`null` matches no relation).
     ForeignKey,
+    /// Another object named by a text attribute (name, slug, hostname); exact, n.
+    Reference,
     /// A UUID; exact only.
     Uuid,
     /// A timestamp; exact, n, lt, lte, gt, gte.
@@ -32,7 +34,7 @@ impl FilterKind {
             FilterKind::String => &[Exact, N, Ic, Nic, Isw, Nisw, Iew, Niew, Ie, Nie, Empty],
             FilterKind::Bool | FilterKind::Uuid => &[Exact],
             FilterKind::Choice(_) => &[Exact, N, Empty],
-            FilterKind::ForeignKey | FilterKind::Tag => &[Exact, N],
+            FilterKind::ForeignKey | FilterKind::Reference | FilterKind::Tag => &[Exact, N],
             FilterKind::DateTime => &[Exact, N, Lt, Lte, Gt, Gte],
         }
     }
@@ -96,6 +98,7 @@ mod tests {
         assert!(!FilterKind::DateTime.allows(Lookup::Empty));
         assert!(FilterKind::DateTime.allows(Lookup::Lte));
         assert_eq!(FilterKind::Tag.lookups(), &[Lookup::Exact, Lookup::N]);
+        assert_eq!(FilterKind::Reference.lookups(), &[Lookup::Exact, Lookup::N]);
         assert_eq!(
             FilterKind::Choice(&["a"]).lookups(),
             &[Lookup::Exact, Lookup::N, Lookup::Empty]

@@ -108,6 +108,7 @@ fn valid_value(kind: FilterKind, lookup: Lookup) -> BoxedStrategy<String> {
                 .prop_map(|s| if s == "null" { "nul".to_owned() } else { s })
                 .boxed(),
             FilterKind::Tag => prop_oneof!["[a-z0-9-]{1,12}", "x\\PC{0,10}"].boxed(),
+            FilterKind::Reference => prop_oneof![4 => "[A-Za-z0-9 .-]{1,12}", 1 => blank].boxed(),
             FilterKind::Bool => prop_oneof![4 => bool_text(), 1 => blank].boxed(),
             FilterKind::Choice(choices) => {
                 prop_oneof![4 => select(choices.to_vec()).prop_map(str::to_owned), 1 => blank]

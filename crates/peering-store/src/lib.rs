@@ -161,24 +161,53 @@ impl Store {
         })
     }
 
-    /// Tag slugs among `slugs` that no tag has.
-    pub fn unknown_tags(&self, slugs: &[String]) -> Result<Vec<String>, Error> {
-        if slugs.is_empty() {
-            return Ok(Vec::new());
+    /// The first filter value that names no object, as `(parameter, value)`: foreign keys
+    /// by id or attribute and tags must name existing objects, as in the reference system.
+    pub fn unknown_filter_value(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+    ) -> Result<Option<(String, String)>, Error> {
+        let table = schema::table(spec);
+        let checks: Vec<_> = filter
+            .predicates
+            .iter()
+            .filter_map(|p| {
+                let must_exist = table.targets.get(p.field)?.must_exist()?;
+                let values: Vec<String> = p
+                    .values
+                    .iter()
+                    .filter(|v| **v != peering_filter::Value::Null)
+                    .map(ToString::to_string)
+                    .collect();
+                (!values.is_empty()).then_some((p, must_exist, values))
+            })
+            .collect();
+        if checks.is_empty() {
+            return Ok(None);
         }
         self.read(|db| {
-            let mut sql = sql::Sql::new("SELECT slug FROM tags WHERE slug IN ");
-            sql.bind_list(slugs.iter().map(|s| sql::Bind::Text(s.clone())));
-            let known: Vec<String> = db
-                .load(&sql)?
-                .into_iter()
-                .filter_map(|mut r| r.take(0).into_text())
-                .collect();
-            Ok(slugs
-                .iter()
-                .filter(|s| !known.contains(s))
-                .cloned()
-                .collect())
+            for (p, must_exist, values) in checks {
+                let numeric = matches!(p.kind, peering_filter::FilterKind::ForeignKey);
+                let mut sql = sql::Sql::new(&format!(
+                    "SELECT {column} FROM {table} WHERE {column} IN ",
+                    column = must_exist.column,
+                    table = must_exist.table,
+                ));
+                sql.bind_list(values.iter().map(|v| match v.parse::<i64>() {
+                    Ok(n) if numeric => sql::Bind::Int(n),
+                    _ => sql::Bind::Text(v.clone()),
+                }));
+                let known: Vec<String> = db
+                    .load(&sql)?
+                    .into_iter()
+                    .filter_map(|mut r| r.take(0).into_text())
+                    .collect();
+                if let Some(missing) = values.into_iter().find(|v| !known.contains(v)) {
+                    return Ok(Some((p.param.clone(), missing)));
+                }
+            }
+            Ok(None)
         })
     }
 

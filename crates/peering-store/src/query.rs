@@ -10,7 +10,7 @@ use peering_filter::{Filter, Lookup, Predicate, Value as FilterValue};
 
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::schema::{cell_to_value, table, FilterTarget, Table};
+use crate::schema::{cell_to_value, table, FilterTarget, Hop, Path, SearchHow, Table};
 use crate::sql::{Bind, DbRow, Sql};
 
 /// Objects related to the ones being rendered, by `(table, id)`.
@@ -112,12 +112,19 @@ fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
     p
 }
 
-/// The condition of one column predicate, never NULL (so that NOT means "does not match").
-fn column_condition(column: &str, lc: Option<&str>, kind: &Kind, p: &Predicate) -> Sql {
-    let col = format!("o.{column}");
+/// The condition of one column predicate on `alias`, never NULL (so that NOT means "does
+/// not match").
+fn column_condition(
+    alias: &str,
+    column: &str,
+    lc: Option<&str>,
+    kind: &Kind,
+    p: &Predicate,
+) -> Sql {
+    let col = format!("{alias}.{column}");
     let lower = lc
-        .map(|l| format!("o.{l}"))
-        .unwrap_or_else(|| format!("LOWER(o.{column})"));
+        .map(|l| format!("{alias}.{l}"))
+        .unwrap_or_else(|| format!("LOWER({alias}.{column})"));
     let positive = p.lookup.positive();
     let mut sql = Sql::default();
     if positive == Lookup::Empty {
@@ -206,6 +213,106 @@ fn column_condition(column: &str, lc: Option<&str>, kind: &Kind, p: &Predicate) 
     sql
 }
 
+/// `leaf` applied at the end of `path`: nested `IN (SELECT id …)` per foreign key followed,
+/// each guarded so that a missing relation is a plain "no match", never NULL.
+fn along(path: &Path, leaf: impl FnOnce(&str) -> Sql) -> Sql {
+    fn step(hops: &[Hop], depth: usize, leaf: impl FnOnce(&str) -> Sql) -> Sql {
+        let alias = if depth == 0 {
+            "o".to_string()
+        } else {
+            format!("t{depth}")
+        };
+        let Some((hop, rest)) = hops.split_first() else {
+            return leaf(&alias);
+        };
+        let inner = format!("t{}", depth + 1);
+        let mut sql = Sql::default();
+        sql.push(&format!(
+            "({alias}.{col} IS NOT NULL AND {alias}.{col} IN (SELECT {inner}.id FROM {table} {inner} WHERE ",
+            col = hop.column,
+            table = hop.table,
+        ));
+        sql.append(&step(rest, depth + 1, leaf)).push("))");
+        sql
+    }
+    step(&path.hops, 0, leaf)
+}
+
+/// A predicate on a column, possibly of a related object. `null` on a related attribute
+/// means "no related object".
+fn path_condition(path: &Path, p: &Predicate) -> Sql {
+    let Some(first) = path.hops.first() else {
+        return column_condition("o", path.column, path.lc, &path.kind, p);
+    };
+    let has_null = p.values.contains(&FilterValue::Null);
+    let values: Vec<FilterValue> = p
+        .values
+        .iter()
+        .filter(|v| **v != FilterValue::Null)
+        .cloned()
+        .collect();
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    if has_null {
+        sql.push(&format!("o.{} IS NULL", first.column));
+    }
+    if !values.is_empty() {
+        if has_null {
+            sql.push(" OR ");
+        }
+        let positive = Predicate {
+            lookup: p.lookup.positive(),
+            values,
+            ..p.clone()
+        };
+        sql.append(&along(path, |alias| {
+            column_condition(alias, path.column, path.lc, &path.kind, &positive)
+        }));
+    }
+    sql.push(")");
+    sql
+}
+
+fn ip_family_condition(key: &str, p: &Predicate) -> Option<Sql> {
+    // Sort keys start with the family digit: `4…` or `6…`.
+    let families: Vec<&str> = p
+        .values
+        .iter()
+        .filter_map(|v| match v {
+            FilterValue::Int(4) => Some("4"),
+            FilterValue::Int(6) => Some("6"),
+            _ => None,
+        })
+        .collect();
+    if families.is_empty() {
+        return None;
+    }
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    for (i, family) in families.iter().enumerate() {
+        if i > 0 {
+            sql.push(" OR ");
+        }
+        let range = if *family == "4" {
+            "o.{k} >= '4' AND o.{k} < '5'"
+        } else {
+            "o.{k} >= '6' AND o.{k} < '7'"
+        };
+        sql.push(&format!(
+            "(o.{key} IS NOT NULL AND {})",
+            range.replace("{k}", key)
+        ));
+    }
+    sql.push(")");
+    Some(sql)
+}
+
 /// The WHERE conditions of a filter (without the keyword), or an empty fragment.
 pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
     let spec = table.spec;
@@ -215,9 +322,7 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
             continue;
         };
         match target {
-            FilterTarget::Column { column, lc, kind } => {
-                conditions.push(column_condition(column, *lc, kind, p));
-            }
+            FilterTarget::Column { path, .. } => conditions.push(path_condition(path, p)),
             FilterTarget::Tag => {
                 let mut sql = Sql::default();
                 if p.lookup.is_negated() {
@@ -245,54 +350,58 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
                     .push(")");
                 conditions.push(sql);
             }
+            FilterTarget::AddressFamily { key } => {
+                conditions.extend(ip_family_condition(key, p));
+            }
+            FilterTarget::Bound { column, since } => {
+                let mut bounded = p.clone();
+                if p.lookup == Lookup::Exact {
+                    bounded.lookup = if *since { Lookup::Gte } else { Lookup::Lte };
+                }
+                conditions.push(column_condition("o", column, None, &Kind::Time, &bounded));
+            }
+            FilterTarget::ReferredBy {
+                table: other,
+                column,
+                match_column,
+            } => {
+                let values: Vec<Bind> = p
+                    .values
+                    .iter()
+                    .filter(|v| **v != FilterValue::Null)
+                    .map(|v| filter_bind(&Kind::ContentType, v))
+                    .collect();
+                if values.is_empty() {
+                    continue;
+                }
+                let mut sql = Sql::default();
+                if p.lookup.is_negated() {
+                    sql.push("NOT ");
+                }
+                sql.push(&format!(
+                    "o.id IN (SELECT x.{column} FROM {other} x WHERE x.{match_column} IN "
+                ))
+                .bind_list(values)
+                .push(")");
+                conditions.push(sql);
+            }
+            FilterTarget::ChoiceOrAlso { column, kind, also } => {
+                let mut sql = column_condition("o", column, None, kind, p);
+                if p.lookup == Lookup::Exact {
+                    let mut either = Sql::new("(");
+                    either
+                        .append(&sql)
+                        .push(&format!(" OR o.{column} = "))
+                        .bind(Bind::Text((*also).to_string()))
+                        .push(")");
+                    sql = either;
+                }
+                conditions.push(sql);
+            }
         }
     }
     if let Some(q) = &filter.search {
-        let mut sql = Sql::new("(");
-        let mut first = true;
-        for term in spec.search {
-            let (name, is_int) = match term {
-                peering_domain::spec::Search::Contains(n) => (*n, false),
-                peering_domain::spec::Search::IntEquals(n) => (*n, true),
-            };
-            let Some(col) = table
-                .columns
-                .iter()
-                .find(|c| spec.fields[c.field].name == name)
-            else {
-                continue;
-            };
-            if is_int {
-                let Ok(number) = q.trim().parse::<i64>() else {
-                    continue;
-                };
-                if !first {
-                    sql.push(" OR ");
-                }
-                sql.push("o.")
-                    .push(col.name)
-                    .push(" = ")
-                    .bind(Bind::Int(number));
-            } else {
-                if !first {
-                    sql.push(" OR ");
-                }
-                let lower = col
-                    .lc
-                    .map(|l| format!("o.{l}"))
-                    .unwrap_or_else(|| format!("LOWER(o.{})", col.name));
-                sql.push(&lower)
-                    .push(" LIKE ")
-                    .bind(Bind::Text(like_pattern(q, true, true)))
-                    .push(" ESCAPE '\\'");
-            }
-            first = false;
-        }
-        if first {
-            sql.push("1 = 1");
-        }
-        sql.push(")");
-        conditions.push(sql);
+        conditions.push(search_condition(table, q));
     }
     let mut out = Sql::default();
     for (i, c) in conditions.iter().enumerate() {
@@ -302,6 +411,73 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
         out.append(c);
     }
     out
+}
+
+/// `q`: any search term matches.
+fn search_condition(table: &Table, q: &str) -> Sql {
+    let number = q.trim().parse::<i64>().ok();
+    let host_key = q
+        .trim()
+        .parse::<std::net::IpAddr>()
+        .ok()
+        .map(|addr| peering_domain::net::sort_key(&addr, None));
+    let pattern = like_pattern(q, true, true);
+    let mut sql = Sql::new("(");
+    let mut first = true;
+    for term in &table.search {
+        let path = &term.path;
+        let leaf: Box<dyn FnOnce(&str) -> Sql> = match term.how {
+            SearchHow::Contains => {
+                let pattern = pattern.clone();
+                Box::new(move |alias: &str| {
+                    let lower = path
+                        .lc
+                        .map(|l| format!("{alias}.{l}"))
+                        .unwrap_or_else(|| format!("LOWER({alias}.{})", path.column));
+                    let mut sql = Sql::new(&lower);
+                    sql.push(" LIKE ")
+                        .bind(Bind::Text(pattern))
+                        .push(" ESCAPE '\\'");
+                    sql
+                })
+            }
+            SearchHow::IntEquals => {
+                let Some(number) = number else {
+                    continue;
+                };
+                Box::new(move |alias: &str| {
+                    let mut sql = Sql::new(&format!("{alias}.{} = ", path.column));
+                    sql.bind(Bind::Int(number));
+                    sql
+                })
+            }
+            SearchHow::IpHost => {
+                let Some(key) = host_key.clone() else {
+                    continue;
+                };
+                // A host matches with or without a prefix length (`<key>` or `<key>/<len>`).
+                Box::new(move |alias: &str| {
+                    let col = format!("{alias}.{}", path.column);
+                    let mut sql = Sql::new(&format!("({col} = "));
+                    sql.bind(Bind::Text(key.clone()))
+                        .push(&format!(" OR {col} LIKE "))
+                        .bind(Bind::Text(format!("{key}/%")))
+                        .push(")");
+                    sql
+                })
+            }
+        };
+        if !first {
+            sql.push(" OR ");
+        }
+        first = false;
+        sql.append(&along(path, leaf));
+    }
+    if first {
+        sql.push("1 = 1");
+    }
+    sql.push(")");
+    sql
 }
 
 /// `ORDER BY …`, always ending in `id` so that pages never overlap.

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use peering_domain::resources::ALL;
-use peering_domain::spec::{Field, Kind};
+use peering_domain::spec::{Field, FilterSource, Kind, Search};
 use peering_domain::value::{micros_to_time, time_to_micros};
 use peering_domain::{ResourceSpec, Value};
 use peering_filter::{Catalog, FilterField, FilterKind};
@@ -23,17 +23,89 @@ pub(crate) struct Column {
     pub key: Option<&'static str>,
 }
 
-/// How a filter parameter is compiled.
+/// A foreign key followed from one table to the next: `<alias>.<column>` holds the id of a
+/// row of `table`.
 #[derive(Debug, Clone, Copy)]
+pub(crate) struct Hop {
+    pub column: &'static str,
+    pub table: &'static str,
+}
+
+/// Where a compared value lives: a column of the table a chain of foreign keys leads to
+/// (no hops: the resource's own table).
+#[derive(Debug, Clone)]
+pub(crate) struct Path {
+    pub hops: Vec<Hop>,
+    pub column: &'static str,
+    pub lc: Option<&'static str>,
+    pub kind: Kind,
+}
+
+/// A column whose values a filter's values must name, or the filter is refused.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MustExist {
+    pub table: &'static str,
+    pub column: &'static str,
+}
+
+/// How a filter parameter is compiled.
+#[derive(Debug, Clone)]
 pub(crate) enum FilterTarget {
     Column {
-        column: &'static str,
-        lc: Option<&'static str>,
-        kind: Kind,
+        path: Path,
+        must_exist: Option<MustExist>,
     },
     Tag,
     /// `created_by_request` / `updated_by_request`: ids named by change records.
     ChangeRequest(&'static [&'static str]),
+    /// The family of the address whose sort key is in `key`.
+    AddressFamily {
+        key: &'static str,
+    },
+    /// A timestamp column at least (`since`) or at most the value.
+    Bound {
+        column: &'static str,
+        since: bool,
+    },
+    ReferredBy {
+        table: &'static str,
+        column: &'static str,
+        match_column: &'static str,
+    },
+    ChoiceOrAlso {
+        column: &'static str,
+        kind: Kind,
+        also: &'static str,
+    },
+}
+
+impl FilterTarget {
+    /// The column the filter's values must exist in, if any.
+    pub fn must_exist(&self) -> Option<MustExist> {
+        match self {
+            FilterTarget::Column { must_exist, .. } => *must_exist,
+            FilterTarget::Tag => Some(MustExist {
+                table: "tags",
+                column: "slug",
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// How a search term matches `q`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum SearchHow {
+    Contains,
+    IntEquals,
+    IpHost,
+}
+
+/// One term of `q`, resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct SearchTerm {
+    pub path: Path,
+    pub how: SearchHow,
 }
 
 /// Everything derived from one resource.
@@ -48,6 +120,7 @@ pub(crate) struct Table {
     pub select_columns: String,
     pub filters: Vec<FilterField>,
     pub targets: HashMap<&'static str, FilterTarget>,
+    pub search: Vec<SearchTerm>,
     pub orderable: Vec<&'static str>,
     /// Orderable field to `(column, nullable)`.
     pub order_columns: HashMap<&'static str, (&'static str, bool)>,
@@ -66,6 +139,88 @@ fn column_name(field: &Field) -> &'static str {
 
 fn keeps_lower_copy(kind: &Kind) -> bool {
     matches!(kind, Kind::Text { ci: true, .. })
+}
+
+/// Resolves a dotted path of foreign-key fields ending in an attribute (`router.hostname`,
+/// `ixp_connection.internet_exchange_point.id`), and the column its values must exist in.
+///
+/// Paths are declarations: one that does not resolve is a programming error, caught by the
+/// first test that builds the tables.
+fn resolve(spec: &'static ResourceSpec, path: &'static str) -> (Path, MustExist) {
+    let mut hops = Vec::new();
+    let mut current = spec;
+    let mut segments: Vec<&'static str> = path.split('.').collect();
+    let last = segments.pop().unwrap_or(path);
+    for segment in segments {
+        let target = match current.field(segment).map(|f| f.kind) {
+            Some(Kind::ForeignKey { target, .. }) => target(),
+            _ => panic!("{}: {path}: {segment} is not a foreign key", spec.table),
+        };
+        hops.push(Hop {
+            column: leak(format!("{segment}_id")),
+            table: target.table,
+        });
+        current = target;
+    }
+    let id_kind = Kind::Int {
+        min: 0,
+        max: i64::MAX,
+    };
+    if last == "id" {
+        // `x.id` is `x_id` in the table before: one subquery fewer.
+        return match hops.pop() {
+            Some(hop) => (
+                Path {
+                    hops,
+                    column: hop.column,
+                    lc: None,
+                    kind: id_kind,
+                },
+                MustExist {
+                    table: hop.table,
+                    column: "id",
+                },
+            ),
+            None => (
+                Path {
+                    hops,
+                    column: "id",
+                    lc: None,
+                    kind: id_kind,
+                },
+                MustExist {
+                    table: current.table,
+                    column: "id",
+                },
+            ),
+        };
+    }
+    let field = current
+        .field(last)
+        .unwrap_or_else(|| panic!("{}: {path}: no field {last}", spec.table));
+    let column = column_name(field);
+    let lc = keeps_lower_copy(&field.kind).then(|| leak(format!("{column}_lc")));
+    (
+        Path {
+            hops,
+            column,
+            lc,
+            kind: field.kind,
+        },
+        MustExist {
+            table: current.table,
+            column,
+        },
+    )
+}
+
+fn own_column(column: &'static str, kind: Kind) -> Path {
+    Path {
+        hops: Vec::new(),
+        column,
+        lc: keeps_lower_copy(&kind).then(|| leak(format!("{column}_lc"))),
+        kind,
+    }
 }
 
 fn filter_kind(kind: &Kind) -> Option<FilterKind> {
@@ -123,15 +278,15 @@ impl Table {
             kind: FilterKind::Number,
         }];
         let mut targets = HashMap::new();
+        let id_kind = Kind::Int {
+            min: 0,
+            max: i64::MAX,
+        };
         targets.insert(
             "id",
             FilterTarget::Column {
-                column: "id",
-                lc: None,
-                kind: Kind::Int {
-                    min: 0,
-                    max: i64::MAX,
-                },
+                path: own_column("id", id_kind),
+                must_exist: None,
             },
         );
         for col in &columns {
@@ -142,38 +297,34 @@ impl Table {
             let Some(kind) = filter_kind(&field.kind) else {
                 continue;
             };
-            let param = if matches!(field.kind, Kind::ForeignKey { .. }) {
-                col.name
-            } else {
-                field.name
+            let (param, must_exist) = match field.kind {
+                Kind::ForeignKey { target, .. } => (
+                    col.name,
+                    Some(MustExist {
+                        table: target().table,
+                        column: "id",
+                    }),
+                ),
+                _ => (field.name, None),
             };
             filters.push(FilterField { name: param, kind });
             targets.insert(
                 param,
                 FilterTarget::Column {
-                    column: col.name,
-                    lc: col.lc,
-                    kind: field.kind,
+                    path: own_column(col.name, field.kind),
+                    must_exist,
                 },
             );
         }
         for extra in spec.extra_filters {
-            if let Some(kind) = filter_kind(&extra.kind) {
-                filters.push(FilterField {
-                    name: extra.param,
-                    kind,
-                });
-                let lc =
-                    keeps_lower_copy(&extra.kind).then(|| leak(format!("{}_lc", extra.column)));
-                targets.insert(
-                    extra.param,
-                    FilterTarget::Column {
-                        column: extra.column,
-                        lc,
-                        kind: extra.kind,
-                    },
-                );
-            }
+            let (kind, target) = extra_target(spec, &extra.source);
+            // An extra filter named like a field's takes its place.
+            filters.retain(|f| f.name != extra.param);
+            filters.push(FilterField {
+                name: extra.param,
+                kind,
+            });
+            targets.insert(extra.param, target);
         }
         if spec.change_logged {
             for (param, actions) in [
@@ -194,6 +345,22 @@ impl Table {
             });
             targets.insert("tag", FilterTarget::Tag);
         }
+        let search = spec
+            .search
+            .iter()
+            .map(|term| {
+                let (path, how) = match *term {
+                    Search::Contains(p) => (p, SearchHow::Contains),
+                    Search::IntEquals(p) => (p, SearchHow::IntEquals),
+                    Search::IpHost(p) => (p, SearchHow::IpHost),
+                };
+                let (mut path, _) = resolve(spec, path);
+                if how == SearchHow::IpHost {
+                    path.column = leak(format!("{}_key", path.column));
+                }
+                SearchTerm { path, how }
+            })
+            .collect();
 
         let mut orderable = vec!["id"];
         let mut order_columns = HashMap::new();
@@ -214,6 +381,7 @@ impl Table {
             select_columns,
             filters,
             targets,
+            search,
             orderable,
             order_columns,
         }
@@ -223,6 +391,83 @@ impl Table {
         Catalog {
             fields: &self.filters,
             orderable: &self.orderable,
+        }
+    }
+}
+
+/// The filter kind and compilation of an extra filter.
+fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> (FilterKind, FilterTarget) {
+    let field_kind = |name: &str| {
+        spec.field(name)
+            .map(|f| f.kind)
+            .unwrap_or_else(|| panic!("{}: no field {name}", spec.table))
+    };
+    let time_kind = |name: &str| filter_kind(&field_kind(name)).unwrap_or(FilterKind::DateTime);
+    match *source {
+        FilterSource::Column { column, kind } => (
+            filter_kind(&kind).unwrap_or(FilterKind::String),
+            FilterTarget::Column {
+                path: own_column(column, kind),
+                must_exist: None,
+            },
+        ),
+        FilterSource::Related(path) => {
+            let (path, must_exist) = resolve(spec, path);
+            let kind = match path.kind {
+                Kind::Int { .. } | Kind::ForeignKey { .. } => FilterKind::ForeignKey,
+                _ => FilterKind::Reference,
+            };
+            (
+                kind,
+                FilterTarget::Column {
+                    path,
+                    must_exist: Some(must_exist),
+                },
+            )
+        }
+        // An integer compared for equality only: the foreign-key kind's lookups.
+        FilterSource::AddressFamily(field) => (
+            FilterKind::ForeignKey,
+            FilterTarget::AddressFamily {
+                key: leak(format!("{field}_key")),
+            },
+        ),
+        FilterSource::Since(field) => (
+            time_kind(field),
+            FilterTarget::Bound {
+                column: field,
+                since: true,
+            },
+        ),
+        FilterSource::Until(field) => (
+            time_kind(field),
+            FilterTarget::Bound {
+                column: field,
+                since: false,
+            },
+        ),
+        FilterSource::ReferredBy {
+            table,
+            column,
+            match_column,
+        } => (
+            FilterKind::Reference,
+            FilterTarget::ReferredBy {
+                table,
+                column,
+                match_column,
+            },
+        ),
+        FilterSource::ChoiceOrAlso { field, also } => {
+            let kind = field_kind(field);
+            (
+                filter_kind(&kind).unwrap_or(FilterKind::String),
+                FilterTarget::ChoiceOrAlso {
+                    column: field,
+                    kind,
+                    also,
+                },
+            )
         }
     }
 }

@@ -22,9 +22,20 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                 peering_filter::FilterKind::Choice(values) => values[0],
                 peering_filter::FilterKind::Uuid => "6f1c2a39-2c44-4d52-9d1e-1c1e7d5e8b11",
                 peering_filter::FilterKind::DateTime => "2026-01-01T00:00:00Z",
-                peering_filter::FilterKind::String | peering_filter::FilterKind::Tag => "x",
+                peering_filter::FilterKind::String
+                | peering_filter::FilterKind::Reference
+                | peering_filter::FilterKind::Tag => "x",
             };
             pairs.push((f.name.to_string(), value.to_string()));
+        }
+        let mut searches = Vec::new();
+        // `q` as text, as a number and as an address reaches every kind of search term.
+        for q in ["x", "1", "192.0.2.1", "2001:db8::1"] {
+            let pairs = [("q".to_string(), q.to_string())];
+            searches.push(
+                peering_filter::parse(&pairs, &catalog)
+                    .unwrap_or_else(|e| panic!("{}: {e}", spec.table)),
+            );
         }
         let filter: Filter = peering_filter::parse(&pairs, &catalog)
             .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
@@ -44,6 +55,20 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                     true,
                 )
                 .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
+        }
+        for search in &searches {
+            let found = store
+                .list(
+                    spec,
+                    search,
+                    Window {
+                        limit: Some(5),
+                        offset: 0,
+                    },
+                    true,
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
+            assert_eq!(found.count, 0, "{}", spec.table);
         }
         let page = store
             .list(

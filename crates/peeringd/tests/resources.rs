@@ -120,7 +120,7 @@ const CASES: &[Case] = &[
         },
         brief: &["id", "url", "display", "name", "slug", "status"],
         update: || json!({"description": "Updated"}),
-        filter: ("status=enabled&local_autonomous_system_id__n=999", 2),
+        filter: ("status=enabled&local_autonomous_system_asn=64500", 2),
     },
     Case {
         path: "/api/net/connections/",

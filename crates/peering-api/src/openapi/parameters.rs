@@ -69,7 +69,11 @@ fn filter_parameter(name: &str, kind: FilterKind, lookup: Lookup) -> DefaultPara
             enum_: values.iter().map(|v| (*v).into()).collect(),
             ..Items::default()
         },
-        FilterKind::String | FilterKind::Uuid | FilterKind::DateTime | FilterKind::Tag => Items {
+        FilterKind::String
+        | FilterKind::Reference
+        | FilterKind::Uuid
+        | FilterKind::DateTime
+        | FilterKind::Tag => Items {
             data_type: Some(DataType::String),
             ..Items::default()
         },

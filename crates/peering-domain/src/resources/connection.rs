@@ -6,7 +6,9 @@ use super::internet_exchange::INTERNET_EXCHANGE;
 use crate::choices::CONNECTION_STATUS;
 use crate::net::Family;
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+};
 
 fn internet_exchange() -> &'static ResourceSpec {
     &INTERNET_EXCHANGE
@@ -105,6 +107,10 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
     search: &[
         Search::Contains("interface"),
         Search::Contains("description"),
+        Search::Contains("router.name"),
+        Search::Contains("router.hostname"),
+        Search::IpHost("ipv6_address"),
+        Search::IpHost("ipv4_address"),
     ],
     display,
     reads: &["internet_exchange_point", "router"],
@@ -113,7 +119,11 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[
+        ExtraFilter::related("internet_exchange_point", "internet_exchange_point.name"),
+        ExtraFilter::related("router_name", "router.name"),
+        ExtraFilter::related("router", "router.hostname"),
+    ],
     has_timestamps: true,
 };
 

@@ -6,7 +6,9 @@ use super::common::{
     UPDATED,
 };
 use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
-use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, OnDelete, ResourceSpec, Search};
+use crate::spec::{
+    kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search,
+};
 
 fn platform() -> &'static ResourceSpec {
     &PLATFORM
@@ -213,7 +215,11 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
     ordering: &["local_autonomous_system", "name"],
     brief: &["id", "url", "display", "name", "hostname"],
     nested: &["id", "url", "display", "name", "hostname"],
-    search: &[Search::Contains("name"), Search::Contains("hostname")],
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("hostname"),
+        Search::Contains("platform.name"),
+    ],
     display: display_name,
     reads: &["platform"],
     unique_together: &[],
@@ -221,6 +227,11 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[
+        ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
+        ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),
+        ExtraFilter::related("platform", "platform.name"),
+        ExtraFilter::related("configuration_template", "configuration_template.name"),
+    ],
     has_timestamps: true,
 };

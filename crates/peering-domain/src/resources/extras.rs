@@ -5,7 +5,9 @@ use super::common::{display_name, CREATED, UPDATED};
 use super::messaging::{CONTACT, CONTACT_ROLE};
 use crate::errors::FieldErrors;
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+};
 
 fn config_context() -> &'static ResourceSpec {
     &CONFIG_CONTEXT
@@ -150,7 +152,7 @@ pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[ExtraFilter::related("role", "role.slug")],
     has_timestamps: true,
 };
 

@@ -3,10 +3,10 @@
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
 use super::common::{
     communities, display_name, org_name, org_slug, policies, CREATED, DESCRIPTION,
-    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
+    LOCAL_CONTEXT_DATA, TAGS, UPDATED,
 };
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, Field, OnDelete, ResourceSpec};
+use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search};
 
 fn autonomous_system() -> &'static ResourceSpec {
     &AUTONOMOUS_SYSTEM
@@ -68,7 +68,12 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     // one, which is the nested form in the reference.
     brief: &["id", "url", "display", "name", "slug", "status=value"],
     nested: &["id", "url", "display", "name", "slug", "status=value"],
-    search: ORG_SEARCH,
+    search: &[
+        Search::Contains("name"),
+        Search::Contains("slug"),
+        Search::Contains("local_autonomous_system.name"),
+        Search::IntEquals("local_autonomous_system.asn"),
+    ],
     display: display_name,
     reads: &[],
     unique_together: &[],
@@ -76,6 +81,9 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[
+        ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
+        ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),
+    ],
     has_timestamps: true,
 };

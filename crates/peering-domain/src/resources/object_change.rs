@@ -4,7 +4,8 @@ use super::user::USER;
 use crate::choices::OBJECT_CHANGE_ACTION;
 use crate::record::Record;
 use crate::spec::{
-    kinds, ChoiceRender, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+    kinds, ChoiceRender, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup,
+    ResourceSpec, Search,
 };
 
 fn user() -> &'static ResourceSpec {
@@ -94,15 +95,27 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: false,
     writable: false,
-    extra_filters: &[ExtraFilter {
-        param: "user",
-        column: "user_name",
-        kind: Kind::Text {
-            max_len: None,
-            ci: false,
-            format: crate::spec::TextFormat::Plain,
+    extra_filters: &[
+        ExtraFilter {
+            param: "user",
+            source: FilterSource::Column {
+                column: "user_name",
+                kind: Kind::Text {
+                    max_len: None,
+                    ci: false,
+                    format: crate::spec::TextFormat::Plain,
+                },
+            },
         },
-    }],
+        ExtraFilter {
+            param: "time_after",
+            source: FilterSource::Since("time"),
+        },
+        ExtraFilter {
+            param: "time_before",
+            source: FilterSource::Until("time"),
+        },
+    ],
     has_timestamps: false,
 };
 

@@ -5,7 +5,9 @@ use super::common::{
     LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
-use crate::spec::{kinds, ChoiceRender, Default, Field, Kind, ResourceSpec};
+use crate::spec::{
+    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec,
+};
 
 pub static COMMUNITY: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -105,6 +107,12 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[ExtraFilter {
+        param: "type",
+        source: FilterSource::ChoiceOrAlso {
+            field: "type",
+            also: "import-export-policy",
+        },
+    }],
     has_timestamps: true,
 };

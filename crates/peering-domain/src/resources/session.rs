@@ -10,7 +10,8 @@ use crate::errors::FieldErrors;
 use crate::password::{self, Algorithm};
 use crate::record::Record;
 use crate::spec::{
-    kinds, ChoiceRender, Default, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup,
+    ResourceSpec, Search,
 };
 use crate::value::Value;
 
@@ -186,7 +187,15 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         "status",
         "is_route_server",
     ],
-    search: &[Search::Contains("service_reference")],
+    search: &[
+        Search::Contains("service_reference"),
+        Search::Contains("autonomous_system.name"),
+        Search::Contains("ixp_connection.router.name"),
+        Search::Contains("ixp_connection.router.hostname"),
+        Search::Contains("ixp_connection.internet_exchange_point.name"),
+        Search::Contains("ixp_connection.internet_exchange_point.slug"),
+        Search::IpHost("ip_address"),
+    ],
     display,
     reads: &["autonomous_system", "ixp_connection"],
     unique_together: &[(
@@ -197,7 +206,22 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     derive: Some(derive),
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[
+        ExtraFilter::related("autonomous_system_asn", "autonomous_system.asn"),
+        ExtraFilter::related("autonomous_system", "autonomous_system.name"),
+        ExtraFilter::related(
+            "internet_exchange_id",
+            "ixp_connection.internet_exchange_point.id",
+        ),
+        ExtraFilter::related(
+            "internet_exchange",
+            "ixp_connection.internet_exchange_point.name",
+        ),
+        ExtraFilter {
+            param: "address_family",
+            source: FilterSource::AddressFamily("ip_address"),
+        },
+    ],
     has_timestamps: true,
 };
 
@@ -411,7 +435,16 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
     ],
     brief: &["id", "url", "display", "ip_address", "status"],
     nested: &["id", "url", "display", "ip_address", "status"],
-    search: &[Search::Contains("service_reference")],
+    search: &[
+        Search::Contains("service_reference"),
+        Search::Contains("autonomous_system.name"),
+        Search::Contains("bgp_group.name"),
+        Search::Contains("bgp_group.slug"),
+        Search::Contains("router.name"),
+        Search::Contains("router.hostname"),
+        Search::IpHost("ip_address"),
+        Search::IpHost("local_ip_address"),
+    ],
     display: direct_display,
     reads: &["relationship", "autonomous_system", "router"],
     unique_together: &[],
@@ -419,7 +452,20 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
     derive: Some(direct_derive),
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[
+        ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
+        ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),
+        ExtraFilter::related("autonomous_system_asn", "autonomous_system.asn"),
+        ExtraFilter::related("autonomous_system", "autonomous_system.name"),
+        ExtraFilter::related("bgp_group", "bgp_group.name"),
+        ExtraFilter::related("relationship", "relationship.name"),
+        ExtraFilter::related("router_name", "router.name"),
+        ExtraFilter::related("router", "router.hostname"),
+        ExtraFilter {
+            param: "address_family",
+            source: FilterSource::AddressFamily("ip_address"),
+        },
+    ],
     has_timestamps: true,
 };
 

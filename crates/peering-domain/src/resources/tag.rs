@@ -1,7 +1,7 @@
 //! Tags (reference 3.18).
 
 use super::common::{display_name, org_name, org_slug};
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search};
+use crate::spec::{kinds, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Search};
 
 pub static TAG: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -52,6 +52,13 @@ pub static TAG: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: true,
     writable: true,
-    extra_filters: &[],
+    extra_filters: &[ExtraFilter {
+        param: "content_type",
+        source: FilterSource::ReferredBy {
+            table: "tagged_items",
+            column: "tag_id",
+            match_column: "object_type",
+        },
+    }],
     has_timestamps: false,
 };

@@ -17,6 +17,7 @@ pub const FIELDS: &[FilterField] = &[
     FilterField::new("status", FilterKind::Choice(STATUS)),
     FilterField::new("enabled", FilterKind::Bool),
     FilterField::new("autonomous_system_id", FilterKind::ForeignKey),
+    FilterField::new("router", FilterKind::Reference),
     FilterField::new("created_by_request", FilterKind::Uuid),
     FilterField::new("created", FilterKind::DateTime),
     FilterField::new("tag", FilterKind::Tag),

@@ -45,7 +45,11 @@ impl TestServer {
     }
 
     pub fn start_with(settings: Settings) -> TestServer {
-        let db = TestDatabase::new();
+        Self::start_on(TestDatabase::new(), settings)
+    }
+
+    /// A server over an existing test database (e.g. one `peeringd demo-data` filled).
+    pub fn start_on(db: TestDatabase, settings: Settings) -> TestServer {
         let store = Store::open(&db.url, 4).expect("open store");
         let user = store.create_user("admin", "", true).expect("user");
         let key = TokenKey::generate();
