@@ -164,7 +164,7 @@ fn run_backend(
 
     let report = Report {
         backend: name,
-        command: command_line(),
+        command: command_line(std::env::args().skip(1)),
         nproc: std::thread::available_parallelism().map_or(1, |n| n.get()),
         scale,
         counts: Counts {
@@ -190,14 +190,24 @@ fn run_backend(
     Ok(())
 }
 
-/// How this run was invoked, as one would type it.
-fn command_line() -> String {
+/// How this run was invoked, as one would type it, with the `--against` token hidden: the
+/// reports are meant to be shared.
+fn command_line(args: impl IntoIterator<Item = String>) -> String {
     let mut line = String::from("cargo xtask");
-    for arg in std::env::args().skip(1) {
+    let mut token_follows = false;
+    for arg in args {
+        let arg = if token_follows {
+            "<token>".to_string()
+        } else if arg.starts_with("--token=") {
+            "--token=<token>".to_string()
+        } else {
+            arg
+        };
+        token_follows = arg == "--token";
         let plain = !arg.is_empty()
             && arg
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@".contains(c));
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@<>".contains(c));
         if plain {
             line.push(' ');
             line.push_str(&arg);
@@ -206,4 +216,28 @@ fn command_line() -> String {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_hides_the_token() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            command_line(args(&[
+                "bench",
+                "--against",
+                "http://127.0.0.1:1",
+                "--token",
+                "abc"
+            ])),
+            "cargo xtask bench --against http://127.0.0.1:1 --token <token>"
+        );
+        assert_eq!(
+            command_line(args(&["bench", "--token=abc", "--out", "a b"])),
+            "cargo xtask bench --token=<token> --out 'a b'"
+        );
+    }
 }
