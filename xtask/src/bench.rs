@@ -36,8 +36,7 @@ pub struct BenchArgs {
     /// Database backend to measure (`both` runs sqlite, then postgres).
     #[arg(long, value_enum, default_value_t = BackendChoice::Sqlite)]
     backend: BackendChoice,
-    /// Data to load: small (300 ASes, 1,000 sessions), medium (5,000 / 15,000), large
-    /// (30,000 / 100,000) or 1m (30,000 / 1,000,000).
+    /// Data to load through the API.
     #[arg(long, value_enum, default_value_t = Scale::Medium)]
     scale: Scale,
     /// Seconds per read scenario.
