@@ -1,13 +1,22 @@
 //! `cargo xtask bench`: builds peeringd in release, runs it on a fresh SQLite or
-//! PostgreSQL database, loads data through the API, measures read scenarios with wrk
-//! and the server's memory, and writes the results as JSON and Markdown.
+//! PostgreSQL database, loads a network of peers, exchanges and sessions through the API,
+//! restarts it to time its startup, measures read scenarios with wrk (optionally against
+//! another server of the same API too) and bulk writes itself, samples the server's memory,
+//! and writes the results as JSON and Markdown.
 
+mod addressing;
 mod database;
+mod dataset;
+mod discover;
 mod http;
 mod load;
+mod reads;
 mod report;
 mod rss;
+mod scale;
 mod server;
+mod target;
+mod writes;
 mod wrk;
 
 use std::path::{Path, PathBuf};
@@ -15,24 +24,34 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use database::Database;
-use report::{Report, ScenarioResult};
+use reads::Run;
+use report::{Against, Counts, Report};
 use rss::RssMonitor;
+use scale::Scale;
 use server::Server;
+use target::Target;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Database backend to measure (`both` runs sqlite, then postgres).
     #[arg(long, value_enum, default_value_t = BackendChoice::Sqlite)]
     backend: BackendChoice,
-    /// Number of autonomous systems to load.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-    count: u64,
-    /// Seconds per scenario.
+    /// Data to load through the API.
+    #[arg(long, value_enum, default_value_t = Scale::Medium)]
+    scale: Scale,
+    /// Seconds per read scenario.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     duration: u64,
     /// Concurrent wrk connections.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
     connections: u32,
+    /// Also run the read scenarios against this server of the same API, already loaded
+    /// with data, on a loopback address (e.g. http://127.0.0.1:8001).
+    #[arg(long, requires = "token")]
+    against: Option<String>,
+    /// API token for --against.
+    #[arg(long, requires = "against")]
+    token: Option<String>,
     /// Directory for bench-<backend>.json and bench-<backend>.md.
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
@@ -60,121 +79,134 @@ impl Backend {
     }
 }
 
-/// The measured read requests: list pages of growing size, a filtered list, one object.
-fn scenarios(detail_id: i64) -> Vec<(&'static str, String)> {
-    let list = "/api/peering/autonomous-systems/";
-    vec![
-        ("as_list_50", format!("{list}?limit=50")),
-        ("as_list_50_brief", format!("{list}?limit=50&brief=1")),
-        ("as_list_1000", format!("{list}?limit=1000")),
-        (
-            "as_filtered",
-            format!("{list}?asn__gte=70000&name__ic=network%201&ordering=-asn&limit=50"),
-        ),
-        ("as_detail", format!("{list}{detail_id}/")),
-    ]
-}
-
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let backends: &[Backend] = match args.backend {
         BackendChoice::Sqlite => &[Backend::Sqlite],
         BackendChoice::Postgres => &[Backend::Postgres],
         BackendChoice::Both => &[Backend::Sqlite, Backend::Postgres],
     };
-    // Check for wrk before the long release build.
+    let against = match (&args.against, &args.token) {
+        (Some(url), Some(token)) => Some(Target::against(url, token)?),
+        _ => None,
+    };
+    // Check what can fail quickly before the long release build.
+    if let Some(theirs) = &against {
+        discover::discover(theirs)?;
+    }
     wrk::ensure_installed()?;
     let binary = server::build_release()?;
     for &backend in backends {
-        run_backend(&binary, backend, args)?;
+        run_backend(&binary, backend, args, against.as_ref())?;
     }
     Ok(())
 }
 
-fn run_backend(binary: &Path, backend: Backend, args: &BenchArgs) -> Result<(), String> {
-    let count = usize::try_from(args.count).map_err(|_| "--count is too large")?;
-    eprintln!(
-        "== {}: starting peeringd on a fresh database",
-        backend.name()
-    );
-    // Declared in this order so that drops run monitor, server, then database: the
-    // server is gone before its database is removed.
+fn run_backend(
+    binary: &Path,
+    backend: Backend,
+    args: &BenchArgs,
+    against: Option<&Target>,
+) -> Result<(), String> {
+    let name = backend.name();
+    let scale = args.scale;
+    eprintln!("== {name}: starting peeringd on a fresh database");
+    // Declared first so that it drops last: every server is gone before its database.
     let database = Database::create(backend)?;
-    let server = Server::start(binary, database.url())?;
-    let monitor = RssMonitor::start(server.pid());
 
-    eprintln!("== {}: loading {count} autonomous systems", backend.name());
-    let load = load::load(server.addr, &server.token, count)?;
-    let load_peak_rss_mib = monitor.take_window_peak_mib();
+    let server = Server::start(binary, database.url())?;
+    let token = server.token.clone();
     eprintln!(
-        "   {} objects in {:.2} s ({:.0} objects/s)",
-        load.objects,
-        load.seconds,
-        load.objects_per_s()
+        "== {name}: loading scale {} ({} autonomous systems, {} sessions)",
+        scale.name(),
+        scale.autonomous_systems(),
+        scale.sessions()
     );
+    let (loaded, load_peak_rss_mib) = {
+        let monitor = RssMonitor::start(server.pid());
+        let loaded = load::load(&Target::local(server.addr, &token), scale)?;
+        (loaded, monitor.overall_peak_mib())
+    };
+    server.stop();
+
+    let (server, startup) = Server::restart(binary, database.url(), &token)?;
+    eprintln!(
+        "== {name}: restarted on the loaded database: first answer after {:.1} ms, first list page after {:.1} ms",
+        startup.first_status.as_secs_f64() * 1000.0,
+        startup.first_list.as_secs_f64() * 1000.0
+    );
+    let monitor = RssMonitor::start(server.pid());
+    let ours = Target::local(server.addr, &token);
+    let normal = Run {
+        connections: args.connections,
+        duration_s: args.duration,
+        timeout_s: 10,
+    };
+    let our_scenarios = reads::scenarios(&discover::discover(&ours)?, normal);
+    let their_scenarios = against
+        .map(|theirs| discover::discover(theirs).map(|d| reads::scenarios(&d, normal)))
+        .transpose()?;
 
     let script = wrk::Script::write()?;
     let mut results = Vec::new();
-    for (name, path) in scenarios(load.middle_id) {
-        // One plain request first: a scenario that fails outright is worth a clear warning.
-        match http::request(server.addr, "GET", &path, Some(&server.token), None) {
-            Ok(r) if r.status == 200 => {}
-            Ok(r) => eprintln!(
-                "   warning: {name} answers {}: {}",
-                r.status,
-                r.body.chars().take(300).collect::<String>()
-            ),
-            Err(e) => eprintln!("   warning: {name}: {e}"),
+    let mut their_results = Vec::new();
+    for (i, scenario) in our_scenarios.iter().enumerate() {
+        eprintln!("== {name}: {}", scenario.name);
+        results.push(reads::measure(&ours, scenario, &script, Some(&monitor))?);
+        // Interleaved, so that both servers see the same moments of a noisy machine.
+        if let (Some(theirs), Some(scenarios)) = (against, &their_scenarios) {
+            eprintln!("== against: {}", scenario.name);
+            their_results.push(reads::measure(theirs, &scenarios[i], &script, None)?);
         }
-        eprintln!("== {}: {name} ({} s)", backend.name(), args.duration);
-        let url = format!("http://{}{path}", server.addr);
-        monitor.take_window_peak_mib();
-        let result = wrk::run(
-            &script,
-            &wrk::Load {
-                url: &url,
-                token: &server.token,
-                duration_s: args.duration,
-                connections: args.connections,
-            },
-        )?;
-        results.push(ScenarioResult {
-            name,
-            path,
-            requests: result.requests,
-            requests_per_s: result.requests_per_s(),
-            p50_ms: result.p50_us as f64 / 1000.0,
-            p99_ms: result.p99_us as f64 / 1000.0,
-            errors: result.errors,
-            non2xx: result.non2xx,
-            peak_rss_mib: monitor.take_window_peak_mib(),
-        });
     }
+    eprintln!("== {name}: bulk writes");
+    results.extend(writes::measure(&ours, &loaded, &monitor));
 
     let report = Report {
-        backend: backend.name(),
-        command: command_line(),
+        backend: name,
+        command: command_line(std::env::args().skip(1)),
         nproc: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        count,
+        scale,
+        counts: Counts {
+            autonomous_systems: loaded.peer_ids.len() as u64 + 1,
+            exchanges: loaded.connection_ids.len() as u64,
+            connections: loaded.connection_ids.len() as u64,
+            sessions: loaded.sessions,
+        },
         duration_s: args.duration,
         connections: args.connections,
-        load: &load,
+        load: &loaded.phases,
         load_peak_rss_mib,
-        peak_rss_mib: monitor.overall_peak_mib(),
+        startup: &startup,
+        peak_rss_mib: monitor.overall_peak_mib().max(load_peak_rss_mib),
         scenarios: results,
+        against: against.map(|theirs| Against {
+            url: theirs.url(""),
+            scenarios: their_results,
+        }),
     };
     let markdown = report.write(&args.out)?;
     println!("{markdown}");
     Ok(())
 }
 
-/// How this run was invoked, as one would type it.
-fn command_line() -> String {
+/// How this run was invoked, as one would type it, with the `--against` token hidden: the
+/// reports are meant to be shared.
+fn command_line(args: impl IntoIterator<Item = String>) -> String {
     let mut line = String::from("cargo xtask");
-    for arg in std::env::args().skip(1) {
+    let mut token_follows = false;
+    for arg in args {
+        let arg = if token_follows {
+            "<token>".to_string()
+        } else if arg.starts_with("--token=") {
+            "--token=<token>".to_string()
+        } else {
+            arg
+        };
+        token_follows = arg == "--token";
         let plain = !arg.is_empty()
             && arg
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@".contains(c));
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@<>".contains(c));
         if plain {
             line.push(' ');
             line.push_str(&arg);
@@ -183,4 +215,28 @@ fn command_line() -> String {
         }
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_hides_the_token() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            command_line(args(&[
+                "bench",
+                "--against",
+                "http://127.0.0.1:1",
+                "--token",
+                "abc"
+            ])),
+            "cargo xtask bench --against http://127.0.0.1:1 --token <token>"
+        );
+        assert_eq!(
+            command_line(args(&["bench", "--token=abc", "--out", "a b"])),
+            "cargo xtask bench --token=<token> --out 'a b'"
+        );
+    }
 }

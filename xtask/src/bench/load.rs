@@ -1,115 +1,157 @@
-//! Loads the benchmark data through the API (tags, communities, routing policies, then
-//! autonomous systems in bulk) and times it.
+//! Loads the benchmark data through the API in bulk POSTs of 1,000 and times each kind:
+//! tags, communities and policies; autonomous systems; exchanges; their connections; and
+//! the sessions at the exchanges, the biggest peers' first.
 
-use std::net::SocketAddr;
 use std::time::Instant;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::http;
+use super::addressing::SessionAddresses;
+use super::dataset::{self, Fixtures};
+use super::scale::Scale;
+use super::target::Target;
+use super::writes::WRITE_SESSIONS;
 
-const BATCH: usize = 1000;
-const TAGS: usize = 5;
-const COMMUNITIES: usize = 10;
-const POLICIES: usize = 10;
+pub const BATCH: usize = 1000;
 
-pub struct LoadStats {
-    pub objects: usize,
+pub struct LoadPhase {
+    pub name: &'static str,
+    pub objects: u64,
     pub seconds: f64,
-    /// An autonomous system id near the middle, for the detail scenario.
-    pub middle_id: i64,
 }
 
-impl LoadStats {
+impl LoadPhase {
     pub fn objects_per_s(&self) -> f64 {
-        self.objects as f64 / self.seconds
+        self.objects as f64 / self.seconds.max(1e-9)
     }
 }
 
-pub fn load(addr: SocketAddr, token: &str, count: usize) -> Result<LoadStats, String> {
-    let started = Instant::now();
-    let tags: Vec<Value> = (1..=TAGS)
-        .map(|i| json!({"name": format!("Tag {i}"), "slug": format!("tag-{i}")}))
-        .collect();
-    post(addr, token, "/api/extras/tags/", &tags)?;
-    let communities: Vec<Value> = (1..=COMMUNITIES)
-        .map(|i| json!({"name": format!("C{i}"), "slug": format!("c{i}"), "value": format!("65000:{i}")}))
-        .collect();
-    let community_ids = post(addr, token, "/api/peering/communities/", &communities)?;
-    let policies: Vec<Value> = (1..=POLICIES)
-        .map(|i| json!({"name": format!("P{i}"), "slug": format!("p{i}")}))
-        .collect();
-    let policy_ids = post(addr, token, "/api/peering/routing-policies/", &policies)?;
+/// What was loaded, as the write scenarios need it.
+pub struct Loaded {
+    pub phases: Vec<LoadPhase>,
+    pub peer_ids: Vec<i64>,
+    /// One per exchange, in exchange order.
+    pub connection_ids: Vec<i64>,
+    pub addresses: SessionAddresses,
+    pub sessions: u64,
+}
 
-    let mut as_ids = Vec::with_capacity(count);
-    for start in (0..count).step_by(BATCH) {
-        let batch: Vec<Value> = (start..count.min(start + BATCH))
-            .map(|i| {
-                json!({
-                    "asn": 64512 + i,
-                    "name": format!("Network {i}"),
-                    "irr_as_set": format!("AS-NET{i}"),
-                    "tags": [
-                        {"slug": format!("tag-{}", 1 + i % TAGS)},
-                        {"slug": format!("tag-{}", 1 + (i + 1) % TAGS)},
-                    ],
-                    "import_routing_policies": [
-                        policy_ids[i % POLICIES],
-                        policy_ids[(i + 1) % POLICIES],
-                    ],
-                    "export_routing_policies": [policy_ids[(i + 2) % POLICIES]],
-                    "communities": [community_ids[i % COMMUNITIES]],
-                })
-            })
-            .collect();
-        as_ids.extend(post(
-            addr,
-            token,
-            "/api/peering/autonomous-systems/",
-            &batch,
-        )?);
-        eprintln!("  loaded {} of {count} autonomous systems", as_ids.len());
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    let middle_id = *as_ids
-        .get(as_ids.len() / 2)
-        .ok_or("no autonomous system was created")?;
-    Ok(LoadStats {
-        objects: TAGS + COMMUNITIES + POLICIES + count,
-        seconds,
-        middle_id,
+pub fn load(target: &Target, scale: Scale) -> Result<Loaded, String> {
+    let mut phases = Vec::new();
+    let mut timed = |name, objects: u64, started: Instant| {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "   {name}: {objects} in {seconds:.2} s ({:.0} objects/s)",
+            objects as f64 / seconds
+        );
+        phases.push(LoadPhase {
+            name,
+            objects,
+            seconds,
+        });
+    };
+
+    let started = Instant::now();
+    target.create_many("/api/extras/tags/", &dataset::tags())?;
+    let fx = Fixtures {
+        community_ids: target.create_many("/api/peering/communities/", &dataset::communities())?,
+        policy_ids: target.create_many(
+            "/api/peering/routing-policies/",
+            &dataset::routing_policies(),
+        )?,
+    };
+    let fixtures = dataset::TAGS + dataset::COMMUNITIES + dataset::POLICIES;
+    timed(
+        "tags, communities, routing policies",
+        fixtures as u64,
+        started,
+    );
+
+    let started = Instant::now();
+    let systems = "/api/peering/autonomous-systems/";
+    let local_id = target.create_many(systems, &[dataset::local_autonomous_system()])?[0];
+    let peers = scale.autonomous_systems() as usize;
+    let peer_ids = create_in_batches(target, systems, "autonomous systems", peers, |i| {
+        Ok(dataset::autonomous_system(i, &fx))
+    })?;
+    timed("autonomous systems", peers as u64 + 1, started);
+
+    let exchanges = scale.exchanges();
+    let started = Instant::now();
+    let exchange_ids = create_in_batches(
+        target,
+        "/api/peering/internet-exchanges/",
+        "internet exchanges",
+        exchanges as usize,
+        |x| Ok(dataset::exchange(x as u64, local_id)),
+    )?;
+    timed("internet exchanges", exchanges, started);
+
+    let started = Instant::now();
+    let connection_ids = create_in_batches(
+        target,
+        "/api/net/connections/",
+        "connections",
+        exchanges as usize,
+        |x| Ok(dataset::connection(x as u64, exchange_ids[x])),
+    )?;
+    timed("connections", exchanges, started);
+
+    let addresses = SessionAddresses::new(exchanges)?;
+    addresses.check_room_for(scale.sessions() + WRITE_SESSIONS)?;
+    let sessions = scale.sessions();
+    let owners: Vec<usize> = dataset::sessions_per_peer(peers, sessions)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(peer, count)| std::iter::repeat_n(peer, count as usize))
+        .collect();
+    let started = Instant::now();
+    create_in_batches(
+        target,
+        "/api/peering/internet-exchange-peering-sessions/",
+        "sessions",
+        owners.len(),
+        |k| {
+            let (exchange, address) = addresses.get(k as u64)?;
+            let connection = connection_ids[exchange as usize];
+            Ok(dataset::session(
+                k as u64,
+                peer_ids[owners[k]],
+                connection,
+                address,
+            ))
+        },
+    )?;
+    timed("sessions at exchanges", sessions, started);
+
+    Ok(Loaded {
+        phases,
+        peer_ids,
+        connection_ids,
+        addresses,
+        sessions,
     })
 }
 
-/// POSTs a JSON array and returns the ids of the created objects, in order.
-fn post(addr: SocketAddr, token: &str, path: &str, items: &[Value]) -> Result<Vec<i64>, String> {
-    let body = serde_json::to_string(items).expect("JSON values serialize");
-    let response = http::request(addr, "POST", path, Some(token), Some(&body))?;
-    if response.status != 201 {
-        return Err(format!(
-            "POST {path} answered {} instead of 201: {}",
-            response.status, response.body
-        ));
+/// Creates `count` objects made by `body(i)` in bulk POSTs of 1,000, reporting progress
+/// every tenth, and returns their ids in order.
+fn create_in_batches(
+    target: &Target,
+    path: &str,
+    what: &str,
+    count: usize,
+    mut body: impl FnMut(usize) -> Result<Value, String>,
+) -> Result<Vec<i64>, String> {
+    let mut ids = Vec::with_capacity(count);
+    let tenth = count.div_ceil(10).max(BATCH);
+    for start in (0..count).step_by(BATCH) {
+        let batch = (start..count.min(start + BATCH))
+            .map(&mut body)
+            .collect::<Result<Vec<Value>, String>>()?;
+        ids.extend(target.create_many(path, &batch)?);
+        if ids.len() % tenth < BATCH || ids.len() == count {
+            eprintln!("   … {} of {count} {what}", ids.len());
+        }
     }
-    let created: Value = serde_json::from_str(&response.body)
-        .map_err(|e| format!("POST {path}: invalid JSON response: {e}"))?;
-    let ids: Option<Vec<i64>> = created
-        .as_array()
-        .map(|objects| objects.iter().map(|o| o["id"].as_i64()).collect())
-        .unwrap_or_default();
-    match ids {
-        Some(ids) if ids.len() == items.len() => Ok(ids),
-        _ => Err(format!(
-            "POST {path}: expected an array of {} objects with ids, got: {}",
-            items.len(),
-            truncate(&response.body, 500)
-        )),
-    }
-}
-
-fn truncate(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => &text[..i],
-        None => text,
-    }
+    Ok(ids)
 }

@@ -53,16 +53,73 @@ pub struct Server {
     stderr_thread: Option<JoinHandle<()>>,
 }
 
+/// When a restarted server first answered, counted from just before it was spawned.
+pub struct Startup {
+    pub first_status: Duration,
+    pub first_list: Duration,
+}
+
+/// How often the restart measurement asks; a refused connection costs microseconds.
+const STARTUP_POLL: Duration = Duration::from_millis(1);
+
 impl Server {
-    /// Starts `peeringd serve` on a free port and waits until it answers, returning the
-    /// admin token it printed on first start.
+    /// Starts `peeringd serve` on a fresh database, waits until it answers and keeps the
+    /// admin token it printed on its first start.
     pub fn start(binary: &Path, database_url: &str) -> Result<Server, String> {
+        let (mut server, token_rx) = Server::spawn(binary, database_url)?;
+        // First start runs the migrations, which may take a while on PostgreSQL.
+        server.token = match token_rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(token) => token,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(server.failure("peeringd exited before printing the admin token"))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(server.failure("peeringd printed no admin token within 120 s"))
+            }
+        };
+        server.wait_ready(Duration::from_millis(100))?;
+        Ok(server)
+    }
+
+    /// Starts the server again on a database it has already set up, with the token from
+    /// its first start, and measures how soon it answers.
+    pub fn restart(
+        binary: &Path,
+        database_url: &str,
+        token: &str,
+    ) -> Result<(Server, Startup), String> {
+        let spawned = Instant::now();
+        let (mut server, _) = Server::spawn(binary, database_url)?;
+        server.token = token.into();
+        server.wait_ready(STARTUP_POLL)?;
+        let first_status = spawned.elapsed();
+        let list = "/api/peering/autonomous-systems/?limit=1";
+        match http::request(server.addr, "GET", list, Some(token), None) {
+            Ok(r) if r.status == 200 => {}
+            Ok(r) => return Err(format!("GET {list} answered {}: {}", r.status, r.body)),
+            Err(e) => return Err(e),
+        }
+        let first_list = spawned.elapsed();
+        Ok((
+            server,
+            Startup {
+                first_status,
+                first_list,
+            },
+        ))
+    }
+
+    /// Spawns `peeringd serve` on a free loopback port with no maximum page size (so that
+    /// `limit=0` returns everything), and the receiver of the token it may print.
+    fn spawn(
+        binary: &Path,
+        database_url: &str,
+    ) -> Result<(Server, mpsc::Receiver<String>), String> {
         let addr = free_port()?;
         let mut child = Command::new(binary)
-            .arg("serve")
-            .env("PEERING_LISTEN", addr.to_string())
+            .args(["serve", "--max-page-size", "0", "--listen"])
+            .arg(addr.to_string())
             .env("PEERING_DATABASE_URL", database_url)
-            .env("PEERING_MAX_PAGE_SIZE", "1000")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -94,33 +151,38 @@ impl Server {
                 }
             })
         };
-        let mut server = Server {
+        let server = Server {
             child,
             addr,
             token: String::new(),
             stderr_tail,
             stderr_thread: Some(stderr_thread),
         };
-
-        // First start runs the migrations, which may take a while on PostgreSQL.
-        server.token = match token_rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(token) => token,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(server.failure("peeringd exited before printing the admin token"))
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                return Err(server.failure("peeringd printed no admin token within 120 s"))
-            }
-        };
-        server.wait_ready()?;
-        Ok(server)
+        Ok((server, token_rx))
     }
 
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
-    fn wait_ready(&mut self) -> Result<(), String> {
+    /// Stops the server as an operator would (SIGTERM, so that SQLite closes its files
+    /// cleanly before the restart), killing it if it lingers.
+    pub fn stop(mut self) {
+        let terminated = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while terminated && Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Drop kills and reaps it.
+    }
+
+    fn wait_ready(&mut self, poll: Duration) -> Result<(), String> {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -128,9 +190,7 @@ impl Server {
             }
             match http::request(self.addr, "GET", "/api/status/", None, None) {
                 Ok(response) if response.status == 200 => return Ok(()),
-                Ok(_) | Err(_) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(100))
-                }
+                Ok(_) | Err(_) if Instant::now() < deadline => std::thread::sleep(poll),
                 Ok(response) => {
                     return Err(self.failure(&format!(
                         "GET /api/status/ answers {}: {}",

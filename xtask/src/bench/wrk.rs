@@ -55,6 +55,8 @@ pub fn ensure_installed() -> Result<(), String> {
         Command::new("apt-get")
             .args(args)
             .stdin(Stdio::null())
+            // Our stdout is the report.
+            .stdout(std::io::stderr())
             .status()
             .is_ok_and(|s| s.success())
     };
@@ -91,6 +93,9 @@ pub struct Load<'a> {
     pub token: &'a str,
     pub duration_s: u64,
     pub connections: u32,
+    /// Above wrk's 2 s default so that slow pages count in the latencies rather than
+    /// vanish as timeouts.
+    pub timeout_s: u64,
 }
 
 pub fn run(script: &Script, load: &Load) -> Result<WrkResult, String> {
@@ -100,9 +105,9 @@ pub fn run(script: &Script, load: &Load) -> Result<WrkResult, String> {
         .arg(format!("-t{threads}"))
         .arg(format!("-c{}", load.connections))
         .arg(format!("-d{}s", load.duration_s))
-        // Above wrk's 2 s default so that slow pages count in the latencies rather
-        // than vanish as timeouts.
-        .args(["--timeout", "10s", "-s"])
+        .arg("--timeout")
+        .arg(format!("{}s", load.timeout_s))
+        .arg("-s")
         .arg(&script.0)
         .arg("-H")
         .arg(format!("Authorization: Token {}", load.token))
