@@ -1,15 +1,28 @@
-//! Who is calling: the token in `Authorization: Token <key>`, checked against the store.
+//! Who is calling and what they may do: a token in `Authorization: Token <key>`, or the
+//! session cookie of a person logged in with a browser; permissions per resource and action.
 
-use actix_web::{web, HttpRequest};
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::{web, HttpMessage, HttpRequest};
 use chrono::Utc;
 use peering_auth::token::{hashes_match, Refusal};
 use peering_auth::{Access, TokenKey, TokenState};
+use peering_domain::permission::{self, Action};
+use peering_domain::ResourceSpec;
+use peering_store::Principal;
 
 use crate::error::ApiError;
 use crate::AppState;
 
-const NOT_PROVIDED: &str = "Authentication credentials were not provided.";
-const NO_PERMISSION: &str = "You do not have permission to perform this action.";
+pub const NOT_PROVIDED: &str = "Authentication credentials were not provided.";
+pub const NO_PERMISSION: &str = "You do not have permission to perform this action.";
+const CSRF_FAILED: &str = "CSRF Failed: CSRF token missing or incorrect.";
+
+/// The cookie holding a browser session's key.
+pub const SESSION_COOKIE: &str = "sessionid";
+/// The header a cookie-authenticated write carries its CSRF token in.
+pub const CSRF_HEADER: &str = "X-CSRFToken";
 
 /// The authenticated user behind a request, if any.
 #[derive(Debug, Clone)]
@@ -22,51 +35,135 @@ pub struct User {
     pub id: i64,
     pub username: String,
     pub superuser: bool,
+    pub staff: bool,
+    /// Read-only tokens carry only view rights.
     pub access: Access,
+    pub permissions: Arc<Vec<String>>,
+    /// The session's CSRF token when authenticated by the session cookie.
+    pub session_csrf: Option<String>,
+}
+
+impl User {
+    fn from_principal(p: Principal, access: Access, session_csrf: Option<String>) -> User {
+        User {
+            id: p.user_id,
+            username: p.username,
+            superuser: p.is_superuser,
+            staff: p.is_staff,
+            access,
+            permissions: Arc::new(p.permissions),
+            session_csrf,
+        }
+    }
+
+    /// Whether the user holds the permission to do `action` on `spec`'s objects.
+    pub fn may(&self, action: Action, spec: &ResourceSpec) -> bool {
+        if action != Action::View && self.access != Access::ReadWrite {
+            return false;
+        }
+        self.superuser
+            || self
+                .permissions
+                .iter()
+                .any(|p| *p == permission::name(action, spec))
+    }
 }
 
 impl Caller {
-    /// Reads need a token only when `LOGIN_REQUIRED` is set.
-    pub fn require_read(&self, state: &AppState) -> Result<(), ApiError> {
+    pub fn anonymous() -> Caller {
+        Caller { user: None }
+    }
+
+    /// Reads need a caller only when `LOGIN_REQUIRED` is set, and a view permission only
+    /// for resources not exempted by `EXEMPT_VIEW_PERMISSIONS`.
+    pub fn require_read(
+        &self,
+        state: &AppState,
+        spec: Option<&ResourceSpec>,
+    ) -> Result<(), ApiError> {
         if state.settings.login_required && self.user.is_none() {
             return Err(ApiError::Forbidden(NOT_PROVIDED.into()));
         }
-        Ok(())
+        match spec {
+            Some(spec) if !self.may_view(state, spec) => Err(ApiError::Forbidden(
+                if self.user.is_none() {
+                    NOT_PROVIDED
+                } else {
+                    NO_PERMISSION
+                }
+                .into(),
+            )),
+            _ => Ok(()),
+        }
     }
 
-    /// Writes always need a write-enabled token of a user allowed to change objects.
-    pub fn require_write(&self) -> Result<&User, ApiError> {
+    /// Whether the caller may list and read `spec`'s objects.
+    pub fn may_view(&self, state: &AppState, spec: &ResourceSpec) -> bool {
+        if state.settings.exempt_view_permissions.exempts(spec) {
+            return !state.settings.login_required || self.user.is_some();
+        }
+        self.user
+            .as_ref()
+            .is_some_and(|u| u.may(Action::View, spec))
+    }
+
+    /// A write needs a caller holding the permission for it.
+    pub fn require(&self, action: Action, spec: &ResourceSpec) -> Result<&User, ApiError> {
         let Some(user) = &self.user else {
             return Err(ApiError::Forbidden(NOT_PROVIDED.into()));
         };
-        if !self.can_write() {
+        if !user.may(action, spec) {
             return Err(ApiError::Forbidden(NO_PERMISSION.into()));
         }
         Ok(user)
     }
 
-    /// Until per-model permissions exist, only superusers hold add/change/delete rights.
-    pub fn can_write(&self) -> bool {
+    pub fn may(&self, action: Action, spec: &ResourceSpec) -> bool {
+        self.user.as_ref().is_some_and(|u| u.may(action, spec))
+    }
+
+    /// The caller, whoever they are, or a 403.
+    pub fn require_user(&self) -> Result<&User, ApiError> {
         self.user
             .as_ref()
-            .is_some_and(|u| u.access == Access::ReadWrite && u.superuser)
+            .ok_or_else(|| ApiError::Forbidden(NOT_PROVIDED.into()))
     }
 }
 
-/// Resolves the request's token; an unknown, expired or malformed key is a 403.
+/// Resolves the request's token or session cookie; an unknown, expired or malformed key is
+/// a 403, and so is a cookie-authenticated write without its CSRF token. The caller is also
+/// left in the request's extensions, for the browsable API's page.
 pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller, ApiError> {
-    let Some(header) = req.headers().get("Authorization") else {
-        return Ok(Caller { user: None });
-    };
-    let Ok(header) = header.to_str() else {
-        return Err(ApiError::Forbidden(Refusal::Invalid.to_string()));
-    };
-    let key = match TokenKey::from_header(header) {
-        // Another scheme (e.g. Bearer) leaves the request anonymous, as in the reference.
-        None => return Ok(Caller { user: None }),
-        Some(Err(_)) => return Err(ApiError::Forbidden(Refusal::Invalid.to_string())),
-        Some(Ok(key)) => key,
-    };
+    let caller = resolve(req, state).await?;
+    req.extensions_mut().insert(caller.clone());
+    Ok(caller)
+}
+
+async fn resolve(req: &HttpRequest, state: &AppState) -> Result<Caller, ApiError> {
+    match req.headers().get("Authorization") {
+        Some(header) => {
+            let Ok(header) = header.to_str() else {
+                return Err(ApiError::Forbidden(Refusal::Invalid.to_string()));
+            };
+            match TokenKey::from_header(header) {
+                // Another scheme (e.g. Bearer) leaves the request anonymous, as in the
+                // reference.
+                None => session_caller(req, state, true).await,
+                Some(Err(_)) => Err(ApiError::Forbidden(Refusal::Invalid.to_string())),
+                Some(Ok(key)) => token_caller(state, &key).await,
+            }
+        }
+        None => session_caller(req, state, true).await,
+    }
+}
+
+/// The browser session's user, for web pages, whose forms carry their CSRF token in a
+/// field checked by the page itself.
+pub async fn session_user(req: &HttpRequest, state: &AppState) -> Result<Caller, ApiError> {
+    session_caller(req, state, false).await
+}
+
+async fn token_caller(state: &AppState, key: &TokenKey) -> Result<Caller, ApiError> {
     let hash = key.hash();
     let record = match state.tokens.get(&hash) {
         Some(cached) => Some(cached),
@@ -87,7 +184,7 @@ pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller,
     let access = TokenState {
         expires: token.expires,
         write_enabled: token.write_enabled,
-        user_active: token.is_active,
+        user_active: token.principal.is_active,
     }
     .check(now)
     .map_err(|r| ApiError::Forbidden(r.to_string()))?;
@@ -107,12 +204,46 @@ pub async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Caller,
         });
     }
     Ok(Caller {
-        user: Some(User {
-            id: token.user_id,
-            username: token.username,
-            superuser: token.is_superuser,
-            access,
-        }),
+        user: Some(User::from_principal(token.principal, access, None)),
+    })
+}
+
+/// The session cookie's user; no cookie, or an unknown or expired one, is anonymous. API
+/// writes with the cookie must carry the session's CSRF token in `X-CSRFToken`.
+async fn session_caller(
+    req: &HttpRequest,
+    state: &AppState,
+    check_csrf_header: bool,
+) -> Result<Caller, ApiError> {
+    let Some(cookie) = req.cookie(SESSION_COOKIE) else {
+        return Ok(Caller::anonymous());
+    };
+    let Ok(key) = TokenKey::parse(cookie.value()) else {
+        return Ok(Caller::anonymous());
+    };
+    let hash = key.hash();
+    let store = state.store.clone();
+    let found = web::block(move || store.session_by_hash(&hash)).await??;
+    let Some(session) = found.filter(|s| s.expires > Utc::now() && s.principal.is_active) else {
+        return Ok(Caller::anonymous());
+    };
+    let unsafe_method = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if unsafe_method && check_csrf_header {
+        let sent = req
+            .headers()
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if !hashes_match(sent, &session.csrf_token) {
+            return Err(ApiError::Forbidden(CSRF_FAILED.into()));
+        }
+    }
+    Ok(Caller {
+        user: Some(User::from_principal(
+            session.principal,
+            Access::ReadWrite,
+            Some(session.csrf_token),
+        )),
     })
 }
 

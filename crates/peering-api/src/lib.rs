@@ -8,17 +8,19 @@ pub mod headers;
 pub mod openapi;
 pub mod options;
 pub mod page;
+pub mod pages;
 pub mod render;
 pub mod resource;
 pub mod respond;
 pub mod root;
+pub mod tokens;
 
 use std::sync::OnceLock;
 
 use actix_web::http::header;
 use actix_web::middleware::from_fn;
 use actix_web::{web, HttpRequest, HttpResponse};
-use peering_domain::resources::{by_path, USER};
+use peering_domain::resources::by_path;
 use peering_domain::ResourceSpec;
 use peering_store::Store;
 
@@ -35,6 +37,8 @@ pub struct Settings {
     pub login_required: bool,
     /// Largest request body accepted.
     pub max_body_bytes: usize,
+    /// Resources any caller may read without a view permission (`EXEMPT_VIEW_PERMISSIONS`).
+    pub exempt_view_permissions: ExemptViews,
 }
 
 impl Default for Settings {
@@ -44,7 +48,48 @@ impl Default for Settings {
             max_page_size: 1000,
             login_required: false,
             max_body_bytes: 10 * 1024 * 1024,
+            exempt_view_permissions: ExemptViews::All,
         }
+    }
+}
+
+/// Which resources are read without a view permission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExemptViews {
+    /// `*`: every resource, as in the reference system.
+    All,
+    /// A list of `app.model` (empty: view permissions are enforced everywhere).
+    Only(Vec<String>),
+}
+
+impl ExemptViews {
+    pub fn exempts(&self, spec: &ResourceSpec) -> bool {
+        match self {
+            ExemptViews::All => true,
+            ExemptViews::Only(list) => list.iter().any(|c| *c == spec.content_type()),
+        }
+    }
+}
+
+impl std::str::FromStr for ExemptViews {
+    type Err = String;
+
+    /// `*`, or a comma-separated list of `app.model`, or an empty string.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text == "*" {
+            return Ok(ExemptViews::All);
+        }
+        let mut list = Vec::new();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            if peering_domain::resources::by_content_type(item).is_none() {
+                return Err(format!(
+                    "unknown resource {item:?} in EXEMPT_VIEW_PERMISSIONS: expected `*` or app.model names such as peering.autonomoussystem"
+                ));
+            }
+            list.push(item.to_string());
+        }
+        Ok(ExemptViews::Only(list))
     }
 }
 
@@ -54,6 +99,7 @@ pub struct AppState {
     pub store: Store,
     pub settings: Settings,
     pub tokens: std::sync::Arc<auth::TokenCache>,
+    pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
 }
 
 impl AppState {
@@ -62,6 +108,7 @@ impl AppState {
             store,
             settings,
             tokens: Default::default(),
+            login_limiter: Default::default(),
         }
     }
 }
@@ -75,9 +122,9 @@ pub fn api_version() -> &'static str {
     })
 }
 
-/// Resources served under `/api/` so far (users arrive with their own endpoints).
-pub fn is_routed(spec: &ResourceSpec) -> bool {
-    !std::ptr::eq(spec, &USER)
+/// Resources served under `/api/` by the generic handlers: all of them.
+pub fn is_routed(_spec: &ResourceSpec) -> bool {
+    true
 }
 
 fn routed(app: &str, path: &str) -> Result<&'static ResourceSpec, ApiError> {
@@ -127,11 +174,20 @@ async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     cfg.app_data(web::Data::new(state)).service(
         web::scope("")
+            .wrap(from_fn(pages::browsable::middleware))
             .wrap(from_fn(headers::request_headers))
+            .configure(pages::configure)
             .route("/api/", web::get().to(root::api_root))
             .route("/api/status/", web::get().to(root::status))
             // Before the generic routes, which would take `schema` and `docs` for apps.
             .configure(openapi::configure)
+            .route("/api/users/tokens/", web::route().to(tokens::collection))
+            .route(
+                "/api/users/tokens/provision/",
+                web::route().to(tokens::provision),
+            )
+            .route("/api/users/tokens/{id}/", web::route().to(tokens::detail))
+            .route("/api/users/userpref/", web::route().to(tokens::preferences))
             .route("/api/{app}/", web::get().to(root::app_root))
             .route("/api/{app}/{model}/", web::route().to(collection))
             .route("/api/{app}/{model}/{id}/", web::route().to(detail))

@@ -1,6 +1,7 @@
 //! OPTIONS: what an endpoint renders and parses, and, for a caller allowed to write, the
 //! fields a write accepts with their types, limits and choices.
 
+use peering_domain::permission::Action;
 use peering_domain::spec::{Kind, TextFormat};
 use peering_domain::ResourceSpec;
 use serde_json::{json, Map, Value as Json};
@@ -89,7 +90,8 @@ pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> J
             "multipart/form-data"
         ]),
     );
-    if spec.writable && caller.can_write() {
+    let action = if detail { Action::Change } else { Action::Add };
+    if spec.writable && caller.may(action, spec) {
         let method = if detail { "PUT" } else { "POST" };
         body.insert("actions".into(), json!({ method: describe_fields(spec) }));
     }

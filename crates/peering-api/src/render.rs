@@ -87,7 +87,7 @@ impl Renderer<'_> {
         let display = record.display_with(spec, self.related);
         write_str(out, &display);
         for (field, value) in spec.fields.iter().zip(&record.values) {
-            if field.hidden {
+            if !field.shown() {
                 continue;
             }
             out.push(',');

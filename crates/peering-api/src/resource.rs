@@ -5,8 +5,9 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use peering_domain::input::{self, Draft, Mode};
-use peering_domain::spec::Kind;
-use peering_domain::{FieldErrors, ResourceSpec};
+use peering_domain::permission::Action;
+use peering_domain::spec::{Kind, TextFormat};
+use peering_domain::{FieldErrors, ResourceSpec, Value};
 use peering_store::{ChangeContext, Store, Window};
 use serde_json::{json, Map, Value as Json};
 
@@ -64,7 +65,7 @@ fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
 }
 
 /// Reads the body, refusing more than the configured size, and parses it as JSON.
-async fn read_json(mut payload: web::Payload, limit: usize) -> Result<Json, ApiError> {
+pub(crate) async fn read_json(mut payload: web::Payload, limit: usize) -> Result<Json, ApiError> {
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| match e {
@@ -97,6 +98,46 @@ fn refuse_writes_to_read_only(method: &Method, spec: &ResourceSpec) -> Result<()
     }
 }
 
+/// `Allow`: the methods this caller may use here.
+fn set_allow(res: &mut HttpResponse, spec: &ResourceSpec, caller: &Caller, detail: bool) {
+    let mut methods = vec!["GET"];
+    if spec.writable {
+        if !detail && caller.may(Action::Add, spec) {
+            methods.push("POST");
+        }
+        if caller.may(Action::Change, spec) {
+            methods.extend(["PUT", "PATCH"]);
+        }
+        if caller.may(Action::Delete, spec) {
+            methods.push("DELETE");
+        }
+    }
+    methods.extend(["HEAD", "OPTIONS"]);
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&methods.join(", ")) {
+        res.headers_mut()
+            .insert(actix_web::http::header::ALLOW, value);
+    }
+}
+
+/// Passwords are hashed before they reach the store (here, on the blocking pool: hashing is
+/// slow on purpose).
+fn hash_passwords(spec: &ResourceSpec, draft: &mut Draft) -> Result<(), peering_store::Error> {
+    for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
+        let is_password = matches!(
+            field.kind,
+            Kind::Text {
+                format: TextFormat::Password,
+                ..
+            }
+        );
+        if let (true, Some(input::Input::Value(Value::Text(plain)))) = (is_password, input) {
+            *plain = peering_auth::password::hash(plain)
+                .map_err(|e| peering_store::Error::Backend(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 /// `/api/<app>/<resource>/`
 pub async fn collection(
     req: HttpRequest,
@@ -110,20 +151,22 @@ pub async fn collection(
     match method {
         Method::GET | Method::HEAD => list(&req, &state, &caller, spec).await,
         Method::OPTIONS => {
-            caller.require_read(&state)?;
-            Ok(respond(
+            caller.require_read(&state, Some(spec))?;
+            let mut res = respond(
                 &req,
                 StatusCode::OK,
                 &options::describe(spec, &caller, false),
-            ))
+            );
+            set_allow(&mut res, spec, &caller, false);
+            Ok(res)
         }
         Method::POST => {
-            caller.require_write()?;
+            caller.require(Action::Add, spec)?;
             let body = read_json(payload, state.settings.max_body_bytes).await?;
             create(&req, &state, &caller, spec, body).await
         }
         Method::PUT | Method::PATCH => {
-            caller.require_write()?;
+            caller.require(Action::Change, spec)?;
             let body = read_json(payload, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
@@ -133,7 +176,7 @@ pub async fn collection(
             bulk_update(&req, &state, &caller, spec, body, mode).await
         }
         Method::DELETE => {
-            caller.require_write()?;
+            caller.require(Action::Delete, spec)?;
             let body = read_json(payload, state.settings.max_body_bytes).await?;
             bulk_delete(&req, &state, &caller, spec, body).await
         }
@@ -154,17 +197,22 @@ pub async fn detail(
     let method = req.method().clone();
     refuse_writes_to_read_only(&method, spec)?;
     if method == Method::OPTIONS {
-        caller.require_read(&state)?;
-        return Ok(respond(
+        caller.require_read(&state, Some(spec))?;
+        let mut res = respond(
             &req,
             StatusCode::OK,
             &options::describe(spec, &caller, true),
-        ));
+        );
+        set_allow(&mut res, spec, &caller, true);
+        return Ok(res);
     }
     match method {
-        Method::GET | Method::HEAD => caller.require_read(&state)?,
-        Method::PUT | Method::PATCH | Method::DELETE => {
-            caller.require_write()?;
+        Method::GET | Method::HEAD => caller.require_read(&state, Some(spec))?,
+        Method::PUT | Method::PATCH => {
+            caller.require(Action::Change, spec)?;
+        }
+        Method::DELETE => {
+            caller.require(Action::Delete, spec)?;
         }
         other => return Err(ApiError::MethodNotAllowed(other.to_string())),
     }
@@ -187,12 +235,15 @@ pub async fn detail(
             } else {
                 Mode::Partial
             };
-            let draft =
+            let mut draft =
                 input::parse(spec, &body, mode).map_err(|e| ApiError::BadRequest(e.into_json()))?;
             let ctx = change_context(&req, &caller);
             let store = state.store.clone();
-            let (records, related) =
-                web::block(move || store.update(spec, vec![(id, draft)], &ctx)).await??;
+            let (records, related) = web::block(move || {
+                hash_passwords(spec, &mut draft)?;
+                store.update(spec, vec![(id, draft)], &ctx)
+            })
+            .await??;
             let base = base_url(&req);
             let r = Renderer {
                 related: &related,
@@ -227,7 +278,7 @@ async fn list(
     caller: &Caller,
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
-    caller.require_read(state)?;
+    caller.require_read(state, Some(spec))?;
     let pairs = query_pairs(req)?;
     let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
     let page = PageRequest::from_query(&pairs, &state.settings);
@@ -277,15 +328,7 @@ async fn list(
     r.many(&mut body, spec, &result.records, brief);
     body.push('}');
     let mut res = respond_text(req, StatusCode::OK, body);
-    let allow = if spec.writable {
-        "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
-    } else {
-        "GET, HEAD, OPTIONS"
-    };
-    res.headers_mut().insert(
-        actix_web::http::header::ALLOW,
-        actix_web::http::header::HeaderValue::from_static(allow),
-    );
+    set_allow(&mut res, spec, caller, false);
     res.headers_mut().insert(
         actix_web::http::header::VARY,
         actix_web::http::header::HeaderValue::from_static("Accept, Cookie, Origin"),
@@ -330,7 +373,13 @@ async fn create(
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     let count = items.len();
-    let result = web::block(move || store.create(spec, drafts, &ctx)).await?;
+    let result = web::block(move || {
+        for draft in &mut drafts {
+            hash_passwords(spec, draft)?;
+        }
+        store.create(spec, drafts, &ctx)
+    })
+    .await?;
     let (records, related) = result.map_err(|e| match e {
         peering_store::Error::Invalid { index, errors } if many => {
             let mut list = vec![json!({}); count];
@@ -408,7 +457,13 @@ async fn bulk_update(
     }
     let ctx = change_context(req, caller);
     let store = state.store.clone();
-    let (records, related) = web::block(move || store.update(spec, work, &ctx)).await??;
+    let (records, related) = web::block(move || {
+        for (_, draft) in &mut work {
+            hash_passwords(spec, draft)?;
+        }
+        store.update(spec, work, &ctx)
+    })
+    .await??;
     let base = base_url(req);
     let r = Renderer {
         related: &related,

@@ -12,42 +12,8 @@ use crate::error::ApiError;
 use crate::respond::{base_url, respond};
 use crate::AppState;
 
-fn wants_html(req: &HttpRequest) -> bool {
-    req.headers()
-        .get("Accept")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|a| a.contains("text/html"))
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A map of names to URLs, as JSON or, for a browser, as a page of links.
-fn links_page(req: &HttpRequest, title: &str, links: BTreeMap<String, String>) -> HttpResponse {
-    if wants_html(req) {
-        let items: String = links
-            .iter()
-            .map(|(name, url)| {
-                format!(
-                    "<li><a href=\"{0}\">{1}</a> <code>{0}</code></li>",
-                    escape(url),
-                    escape(name)
-                )
-            })
-            .collect();
-        let page = format!(
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>{t}</title></head>\
-             <body><h1>{t}</h1><ul>{items}</ul></body></html>",
-            t = escape(title)
-        );
-        return HttpResponse::Ok()
-            .content_type("text/html; charset=utf-8")
-            .body(page);
-    }
+/// A map of names to URLs (browsers get it as a page through the browsable API).
+fn links_page(req: &HttpRequest, links: BTreeMap<String, String>) -> HttpResponse {
     let body: serde_json::Map<String, Json> =
         links.into_iter().map(|(k, v)| (k, json!(v))).collect();
     respond(req, StatusCode::OK, &Json::Object(body))
@@ -69,7 +35,7 @@ pub async fn api_root(req: HttpRequest) -> HttpResponse {
         .map(|app| (app.to_string(), format!("{base}/api/{app}/")))
         .collect();
     links.insert("status".into(), format!("{base}/api/status/"));
-    links_page(&req, "API root", links)
+    links_page(&req, links)
 }
 
 pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
@@ -77,7 +43,7 @@ pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpR
     let base = base_url(&req);
     let apps = apps();
     let specs = apps.get(app.as_str()).ok_or(ApiError::NotFound)?;
-    let links = specs
+    let mut links: BTreeMap<String, String> = specs
         .iter()
         .map(|s| {
             (
@@ -86,14 +52,22 @@ pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpR
             )
         })
         .collect();
-    Ok(links_page(&req, &app, links))
+    if app == "users" {
+        // Served by their own handlers, not the generic ones.
+        for extra in ["tokens", "userpref"] {
+            links.insert(extra.into(), format!("{base}/api/users/{extra}/"));
+        }
+    }
+    Ok(links_page(&req, links))
 }
 
 pub async fn status(
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    authenticate(&req, &state).await?.require_read(&state)?;
+    authenticate(&req, &state)
+        .await?
+        .require_read(&state, None)?;
     let store = state.store.clone();
     let healthy = web::block(move || store.ping()).await?;
     let body = json!({

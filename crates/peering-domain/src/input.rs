@@ -321,7 +321,7 @@ fn parse_text(
         }
     }
     match format {
-        TextFormat::Plain => Ok(text),
+        TextFormat::Plain | TextFormat::Password => Ok(text),
         TextFormat::Slug => {
             if text
                 .chars()
@@ -435,6 +435,8 @@ pub fn default_value(field: &Field) -> Value {
         Default::Text(t) => Value::Text(t.to_string()),
         Default::EmptyList => Value::Ids(Vec::new()),
         Default::EmptyObject => Value::Json(serde_json::Value::Object(Map::new())),
+        Default::EmptyArray => Value::Json(serde_json::Value::Array(Vec::new())),
+        Default::Now => Value::Time(crate::value::now()),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod errors;
 pub mod input;
 pub mod net;
 pub mod password;
+pub mod permission;
 pub mod record;
 pub mod resources;
 pub mod spec;

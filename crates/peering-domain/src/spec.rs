@@ -21,6 +21,8 @@ pub enum TextFormat {
     Color,
     /// An e-mail address.
     Email,
+    /// A password: hashed before it is stored, never shown.
+    Password,
 }
 
 /// How a choice field is rendered on read.
@@ -110,6 +112,10 @@ pub enum Default {
     EmptyList,
     /// An empty JSON object.
     EmptyObject,
+    /// An empty JSON array.
+    EmptyArray,
+    /// The time of the write.
+    Now,
 }
 
 /// One field of a resource.
@@ -129,6 +135,8 @@ pub struct Field {
     pub filter: bool,
     /// Stored and filterable, but not part of the representation.
     pub hidden: bool,
+    /// Accepted on write, never shown (a password).
+    pub write_only: bool,
     pub help: &'static str,
 }
 
@@ -146,6 +154,7 @@ impl Field {
             default: Default::None,
             filter: false,
             hidden: false,
+            write_only: false,
             help: "",
         }
     }
@@ -186,6 +195,11 @@ impl Field {
         self
     }
 
+    pub const fn write_only(mut self) -> Self {
+        self.write_only = true;
+        self
+    }
+
     pub const fn help(mut self, help: &'static str) -> Self {
         self.help = help;
         self
@@ -209,6 +223,11 @@ impl Field {
 
     pub fn writable(&self) -> bool {
         !self.read_only && !self.hidden
+    }
+
+    /// Whether the field is part of the representation.
+    pub fn shown(&self) -> bool {
+        !self.hidden && !self.write_only
     }
 }
 
@@ -269,11 +288,13 @@ pub enum FilterSource {
     /// A timestamp field at or before the value.
     Until(&'static str),
     /// Objects referred to by rows of `table` (through `column`) whose `match_column` holds
-    /// one of the values, e.g. the tags used by a content type.
+    /// one of the values, e.g. the tags used by a content type, or the users in a group.
     ReferredBy {
         table: &'static str,
         column: &'static str,
         match_column: &'static str,
+        /// Whether `match_column` holds ids rather than text.
+        numeric: bool,
     },
     /// A choice field whose exact match also always takes `also` (a routing policy of type
     /// `import-export-policy` is both an import and an export policy).

@@ -364,12 +364,21 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
                 table: other,
                 column,
                 match_column,
+                numeric,
             } => {
+                let kind = if *numeric {
+                    Kind::Int {
+                        min: 0,
+                        max: i64::MAX,
+                    }
+                } else {
+                    Kind::ContentType
+                };
                 let values: Vec<Bind> = p
                     .values
                     .iter()
                     .filter(|v| **v != FilterValue::Null)
-                    .map(|v| filter_bind(&Kind::ContentType, v))
+                    .map(|v| filter_bind(&kind, v))
                     .collect();
                 if values.is_empty() {
                     continue;

@@ -71,6 +71,7 @@ pub(crate) enum FilterTarget {
         table: &'static str,
         column: &'static str,
         match_column: &'static str,
+        numeric: bool,
     },
     ChoiceOrAlso {
         column: &'static str,
@@ -367,7 +368,7 @@ impl Table {
         order_columns.insert("id", ("id", false));
         for col in &columns {
             let field = &spec.fields[col.field];
-            if field.hidden || matches!(field.kind, Kind::Json { .. } | Kind::ContentTypes) {
+            if !field.shown() || matches!(field.kind, Kind::Json { .. } | Kind::ContentTypes) {
                 continue;
             }
             orderable.push(field.name);
@@ -450,12 +451,18 @@ fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> (FilterKi
             table,
             column,
             match_column,
+            numeric,
         } => (
-            FilterKind::Reference,
+            if numeric {
+                FilterKind::ForeignKey
+            } else {
+                FilterKind::Reference
+            },
             FilterTarget::ReferredBy {
                 table,
                 column,
                 match_column,
+                numeric,
             },
         ),
         FilterSource::ChoiceOrAlso { field, also } => {

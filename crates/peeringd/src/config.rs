@@ -27,6 +27,10 @@ pub struct SettingsArgs {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "PEERING_MAX_BODY_BYTES", global = true)]
     pub max_body_bytes: Option<usize>,
+    /// Resources readable without a view permission: `*` (all), a comma-separated list of
+    /// `app.model`, or empty (none).
+    #[arg(long, env = "PEERING_EXEMPT_VIEW_PERMISSIONS", global = true)]
+    pub exempt_view_permissions: Option<String>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -42,6 +46,7 @@ struct FileSettings {
     max_page_size: Option<i64>,
     login_required: Option<bool>,
     max_body_bytes: Option<usize>,
+    exempt_view_permissions: Option<String>,
 }
 
 /// The settings in force.
@@ -53,6 +58,7 @@ pub struct Settings {
     pub max_page_size: i64,
     pub login_required: bool,
     pub max_body_bytes: usize,
+    pub exempt_view_permissions: peering_api::ExemptViews,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
@@ -85,6 +91,12 @@ impl SettingsArgs {
                 .max_body_bytes
                 .or(file.max_body_bytes)
                 .unwrap_or(10 * 1024 * 1024),
+            exempt_view_permissions: self
+                .exempt_view_permissions
+                .clone()
+                .or(file.exempt_view_permissions)
+                .unwrap_or_else(|| "*".into())
+                .parse()?,
         };
         if settings.paginate_count < 1 {
             return Err("PEERING_PAGINATE_COUNT must be at least 1".into());

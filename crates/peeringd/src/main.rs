@@ -1,4 +1,4 @@
-//! `peeringd`: the command line (serve, migrate, user create, token create) and the wiring
+//! `peeringd`: the command line (serve, migrate, users, tokens, demo data) and the wiring
 //! of configuration, store and HTTP server.
 
 mod config;
@@ -72,6 +72,11 @@ enum UserCommand {
         #[arg(long)]
         password_stdin: bool,
     },
+    /// Set a user's password, read from standard input.
+    SetPassword {
+        #[arg(long)]
+        username: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -90,6 +95,17 @@ enum TokenCommand {
         key: Option<String>,
         #[arg(long, default_value = "")]
         description: String,
+    },
+    /// List tokens (of one user, or of everyone), one per line: id, user, key ending,
+    /// access, expiry, last use, description.
+    List {
+        #[arg(long)]
+        user: Option<String>,
+    },
+    /// Revoke (delete) a token by its id.
+    Revoke {
+        #[arg(long)]
+        id: i64,
     },
 }
 
@@ -124,15 +140,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
             let hash = if password_stdin {
-                let mut password = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut password)
-                    .map_err(|e| e.to_string())?;
-                let password = password.trim_end_matches(['\r', '\n']);
-                if password.is_empty() {
-                    return Err("empty password".into());
-                }
-                peering_auth::password::hash(password).map_err(|e| e.to_string())?
+                password_from_stdin()?
             } else {
                 String::new()
             };
@@ -181,6 +189,79 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", key.as_str());
             Ok(())
         }
+        Command::User {
+            command: UserCommand::SetPassword { username },
+        } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            let hash = password_from_stdin()?;
+            if !store
+                .set_password(&username, &hash)
+                .map_err(|e| e.to_string())?
+            {
+                return Err(format!("no user named {username:?}"));
+            }
+            eprintln!("password of {username} set");
+            Ok(())
+        }
+        Command::Token {
+            command: TokenCommand::List { user },
+        } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            let user_id = match user {
+                Some(name) => Some(
+                    store
+                        .user_id(&name)
+                        .map_err(|e| e.to_string())?
+                        .ok_or_else(|| format!("no user named {name:?}"))?,
+                ),
+                None => None,
+            };
+            let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
+                t.map_or("-".to_string(), |t| {
+                    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+                })
+            };
+            for t in store.list_tokens(user_id).map_err(|e| e.to_string())? {
+                println!(
+                    "{}\t{}\t…{}\t{}\texpires {}\tlast used {}\t{}",
+                    t.id,
+                    t.username,
+                    t.key_suffix,
+                    if t.write_enabled {
+                        "read-write"
+                    } else {
+                        "read-only"
+                    },
+                    time(t.expires),
+                    time(t.last_used),
+                    t.description
+                );
+            }
+            Ok(())
+        }
+        Command::Token {
+            command: TokenCommand::Revoke { id },
+        } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            if !store.delete_token(id).map_err(|e| e.to_string())? {
+                return Err(format!("no token with id {id}"));
+            }
+            eprintln!("token {id} revoked");
+            Ok(())
+        }
         Command::DemoData { scale, seed } => demo_data::run(&settings.database_url, scale, seed),
     }
+}
+
+/// A password from standard input (one line), hashed.
+fn password_from_stdin() -> Result<String, String> {
+    let mut password = String::new();
+    std::io::stdin()
+        .read_to_string(&mut password)
+        .map_err(|e| e.to_string())?;
+    let password = password.trim_end_matches(['\r', '\n']);
+    if password.is_empty() {
+        return Err("empty password".into());
+    }
+    peering_auth::password::hash(password).map_err(|e| e.to_string())
 }

@@ -19,6 +19,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         max_page_size: s.max_page_size,
         login_required: s.login_required,
         max_body_bytes: s.max_body_bytes,
+        exempt_view_permissions: s.exempt_view_permissions.clone(),
     }
 }
 

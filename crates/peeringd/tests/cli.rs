@@ -156,8 +156,8 @@ fn users_and_tokens_from_the_command_line() {
         .token_by_hash(&peering_auth::TokenKey::parse(explicit).unwrap().hash())
         .unwrap()
         .expect("stored by hash");
-    assert_eq!(token.username, "alice");
-    assert!(token.is_superuser);
+    assert_eq!(token.principal.username, "alice");
+    assert!(token.principal.is_superuser);
 }
 
 #[test]

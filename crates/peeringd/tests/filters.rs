@@ -180,16 +180,25 @@ impl World {
                     None => vec![],
                 }),
                 FilterSource::Since(_) | FilterSource::Until(_) => None,
-                FilterSource::ReferredBy { .. } => {
-                    let slug = scalar(&object["slug"]);
-                    Some(
+                FilterSource::ReferredBy { table, .. } => Some(match table {
+                    // The content types whose objects carry this tag.
+                    "tagged_items" => {
+                        let slug = scalar(&object["slug"]);
                         self.tagged
                             .iter()
                             .filter(|(_, s)| *s == slug)
                             .map(|(ct, _)| ct.clone())
-                            .collect(),
-                    )
-                }
+                            .collect()
+                    }
+                    // The groups a user is in.
+                    "user_groups" => object["groups"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|g| scalar(&g["id"]))
+                        .collect(),
+                    other => panic!("no oracle for filters through {other}"),
+                }),
                 FilterSource::ChoiceOrAlso { field, also } => {
                     let value = scalar(&object[field]);
                     // Objects of the `also` value match every exact query.
@@ -288,6 +297,20 @@ fn add_what_demo_data_leaves_empty(s: &TestServer) {
         json!([
             {"name": "On create", "content_types": ["peering.autonomoussystem"], "type_create": true, "payload_url": "http://127.0.0.1:9/hook"},
             {"name": "On delete", "content_types": ["net.connection"], "type_delete": true, "payload_url": "http://127.0.0.1:9/other", "http_method": "PUT", "enabled": false, "ssl_verification": false},
+        ]),
+    );
+    let groups = s.create(
+        "/api/users/groups/",
+        json!([
+            {"name": "Peering team", "permissions": ["peering.add_autonomoussystem"]},
+            {"name": "Auditors"},
+        ]),
+    );
+    s.create(
+        "/api/users/users/",
+        json!([
+            {"username": "operator", "password": "correct horse", "first_name": "Olga", "groups": [groups[0]["id"]]},
+            {"username": "auditor", "password": "battery staple", "email": "audit@example.net", "is_staff": true, "groups": [groups[1]["id"], groups[0]["id"]]},
         ]),
     );
     s.create(

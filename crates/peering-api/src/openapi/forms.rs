@@ -115,7 +115,7 @@ impl Form {
             Form::Full => [Member::Id, Member::Url, Member::Display]
                 .into_iter()
                 .filter(|m| !matches!(m, Member::Url) || spec.field("url").is_none())
-                .chain(fields(|f| !f.hidden).map(Member::Field))
+                .chain(fields(Field::shown).map(Member::Field))
                 .collect(),
             Form::Brief => named(spec.brief),
             Form::Nested => named(spec.nested),

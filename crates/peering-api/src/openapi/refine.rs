@@ -182,7 +182,7 @@ fn constrain(schema: &mut v3::Schema, field: &Field) {
             t.min_length = (!field.blank).then_some(1);
             let repeat = if field.blank { '*' } else { '+' };
             t.pattern = match format {
-                TextFormat::Plain => None,
+                TextFormat::Plain | TextFormat::Password => None,
                 TextFormat::Slug => Some(format!("^[-\\w]{repeat}$")),
                 TextFormat::Color => Some("^([0-9a-fA-F]{6})?$".into()),
                 // `format: email` would refuse the empty string of a blank field, so that

@@ -27,7 +27,7 @@ pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
 pub use session::{DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION};
 pub use tag::TAG;
-pub use user::USER;
+pub use user::{GROUP, USER};
 
 use crate::spec::ResourceSpec;
 
@@ -57,6 +57,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &TAG,
     &OBJECT_CHANGE,
     &USER,
+    &GROUP,
 ];
 
 /// The resource with content type `app.model`.

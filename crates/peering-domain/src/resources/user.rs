@@ -1,7 +1,13 @@
 //! Users, as far as other objects refer to them (reference 3.21).
 
+use super::common::display_name;
+use crate::errors::FieldErrors;
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Default, ExtraFilter, Field, FilterSource, Kind, RelatedLookup, ResourceSpec, Search,
+    TextFormat,
+};
+use crate::value::Value;
 
 pub static USER: ResourceSpec = ResourceSpec {
     app: "users",
@@ -15,13 +21,24 @@ pub static USER: ResourceSpec = ResourceSpec {
             .required()
             .unique()
             .filter(),
+        Field::new(
+            "password",
+            "Password",
+            Kind::Text {
+                max_len: Some(128),
+                ci: false,
+                format: TextFormat::Password,
+            },
+        )
+        .required()
+        .write_only(),
         Field::new("first_name", "First name", kinds::text(150))
             .default(Default::Text(""))
             .filter(),
         Field::new("last_name", "Last name", kinds::text(150))
             .default(Default::Text(""))
             .filter(),
-        Field::new("email", "Email address", kinds::text(254))
+        Field::new("email", "Email address", kinds::email(254))
             .default(Default::Text(""))
             .filter(),
         Field::new("is_staff", "Staff status", Kind::Bool)
@@ -33,7 +50,21 @@ pub static USER: ResourceSpec = ResourceSpec {
         Field::new("is_superuser", "Superuser status", Kind::Bool)
             .default(Default::Bool(false))
             .hidden(),
-        Field::new("date_joined", "Date joined", Kind::Time).read_only(),
+        Field::new("date_joined", "Date joined", Kind::Time)
+            .default(Default::Now)
+            .read_only(),
+        Field::new(
+            "groups",
+            "Groups",
+            Kind::ManyToMany {
+                target: group,
+                table: "user_groups",
+                source: "user_id",
+                target_column: "group_id",
+            },
+        )
+        .default(Default::EmptyList),
+        PERMISSIONS,
     ],
     ordering: &["username"],
     brief: &["id", "url", "display", "username"],
@@ -47,13 +78,79 @@ pub static USER: ResourceSpec = ResourceSpec {
     display,
     reads: &[],
     unique_together: &[],
-    validate: None,
+    validate: Some(valid_permissions),
     derive: None,
     change_logged: false,
-    writable: false,
+    writable: true,
+    extra_filters: &[ExtraFilter {
+        param: "group_id",
+        source: FilterSource::ReferredBy {
+            table: "user_groups",
+            column: "user_id",
+            match_column: "group_id",
+            numeric: true,
+        },
+    }],
+    has_timestamps: false,
+};
+
+fn group() -> &'static ResourceSpec {
+    &GROUP
+}
+
+/// Permissions granted directly, as `<app>.<action>_<model>` names.
+const PERMISSIONS: Field = Field::new(
+    "permissions",
+    "Permissions",
+    Kind::Json { object_only: false },
+)
+.default(Default::EmptyArray)
+.help("Permission names such as peering.add_autonomoussystem (view, add, change, delete).");
+
+pub static GROUP: ResourceSpec = ResourceSpec {
+    app: "users",
+    model: "group",
+    path: "groups",
+    name: "Group",
+    verbose_name: "group",
+    table: "groups",
+    fields: &[
+        Field::new("name", "Name", kinds::text(150))
+            .required()
+            .unique()
+            .filter(),
+        Field::new(
+            "user_count",
+            "User count",
+            Kind::ReverseCount {
+                table: "user_groups",
+                column: "group_id",
+            },
+        )
+        .read_only(),
+        PERMISSIONS,
+    ],
+    ordering: &["name"],
+    brief: &["id", "url", "name"],
+    nested: &["id", "url", "name"],
+    search: &[Search::Contains("name")],
+    display: display_name,
+    reads: &[],
+    unique_together: &[],
+    validate: Some(valid_permissions),
+    derive: None,
+    change_logged: false,
+    writable: true,
     extra_filters: &[],
     has_timestamps: false,
 };
+
+fn valid_permissions(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> FieldErrors {
+    match r.get(spec, "permissions") {
+        Value::Json(list) => crate::permission::validate_list(list),
+        _ => FieldErrors::new(),
+    }
+}
 
 /// "username (First Last)" when a full name is set, else the username.
 fn display(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {

@@ -1,0 +1,227 @@
+//! The browsable API: a GET from a browser (`Accept: text/html`, or `?format=api`) on any
+//! API endpoint gets the same JSON as an HTML page, with links to related objects and to
+//! the next and previous pages. `?format=json` always gets JSON.
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderValue, CONTENT_TYPE};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
+use actix_web::{HttpMessage, HttpRequest};
+use maud::{html, Markup, PreEscaped};
+use serde_json::Value as Json;
+
+use super::layout;
+use crate::auth::Caller;
+
+/// Whether the request asks for the HTML rendering.
+fn wants_html(req: &HttpRequest) -> bool {
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return false;
+    }
+    let path = req.path();
+    if !path.starts_with("/api/")
+        || path.starts_with("/api/schema/")
+        || path.starts_with("/api/docs/")
+    {
+        return false;
+    }
+    let format = serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
+        .ok()
+        .and_then(|pairs| pairs.into_iter().rev().find(|(k, _)| k == "format"))
+        .map(|(_, v)| v);
+    match format.as_deref() {
+        Some("api") => true,
+        Some(_) => false,
+        None => req
+            .headers()
+            .get("Accept")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains("text/html")),
+    }
+}
+
+pub async fn middleware(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let html = wants_html(req.request());
+    let res = next.call(req).await?.map_into_boxed_body();
+    let is_json = res
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json"));
+    if !html || !is_json {
+        return Ok(res);
+    }
+    let (request, response) = res.into_parts();
+    let status = response.status();
+    let mut head = response.head().clone();
+    let body = actix_web::body::to_bytes(response.into_body())
+        .await
+        .unwrap_or_default();
+    let data: Json = serde_json::from_slice(&body).unwrap_or(Json::Null);
+    let caller = request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .unwrap_or_else(Caller::anonymous);
+    let page = page(&request, &caller, status, &data).into_string();
+    head.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    let mut out = actix_web::HttpResponse::with_body(status, page).map_into_boxed_body();
+    for (name, value) in head.headers().iter() {
+        if name != actix_web::http::header::CONTENT_LENGTH {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    Ok(ServiceResponse::new(request, out))
+}
+
+/// The title of an endpoint: its last path segments, humanised.
+fn title(path: &str) -> String {
+    let parts: Vec<&str> = path.trim_matches('/').split('/').skip(1).collect();
+    match parts.as_slice() {
+        [] => "API root".to_string(),
+        [app] => format!("{app} API"),
+        [app, model] => format!("{} ({app})", model.replace('-', " ")),
+        [app, model, id, ..] => format!("{} #{id} ({app})", model.replace('-', " ")),
+    }
+}
+
+fn page(
+    req: &HttpRequest,
+    caller: &Caller,
+    status: actix_web::http::StatusCode,
+    data: &Json,
+) -> Markup {
+    let base = crate::respond::base_url(req);
+    let link = |key: &str| data.get(key).and_then(Json::as_str).map(str::to_string);
+    let (next, previous) = (link("next"), link("previous"));
+    let csrf = caller.user.as_ref().and_then(|u| u.session_csrf.clone());
+    let json_url = format!(
+        "{}?{}",
+        req.path(),
+        if req.query_string().is_empty() {
+            "format=json".to_string()
+        } else {
+            format!("{}&format=json", req.query_string())
+        }
+    );
+    let mut rendered = String::new();
+    render_value(&mut rendered, data, 0, &base);
+    layout(
+        &title(req.path()),
+        caller,
+        csrf.as_deref(),
+        html! {
+            p #request { code { "GET " (req.path()) @if !req.query_string().is_empty() { "?" (req.query_string()) } }
+                " — HTTP " (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+            @if let Some(count) = data.get("count").and_then(Json::as_i64) {
+                p #count { (count) " objects" }
+            }
+            @if next.is_some() || previous.is_some() {
+                p.pager {
+                    @if let Some(p) = &previous { a #previous href=(p) { "← Previous" } }
+                    @if let Some(n) = &next { a #next href=(n) { "Next →" } }
+                }
+            }
+            pre #response { (PreEscaped(rendered)) }
+            p { a #as-json href=(json_url) { "This response as JSON" } }
+        },
+    )
+}
+
+fn escape(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Indented JSON as escaped HTML; URLs of this server become links.
+fn render_value(out: &mut String, value: &Json, depth: usize, base: &str) {
+    let pad = |out: &mut String, d: usize| out.push_str(&"    ".repeat(d));
+    match value {
+        Json::Object(map) if !map.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                pad(out, depth + 1);
+                out.push_str("<span class=\"key\">\"");
+                escape(k, out);
+                out.push_str("\"</span>: ");
+                render_value(out, v, depth + 1, base);
+                if i + 1 < map.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            pad(out, depth);
+            out.push('}');
+        }
+        Json::Array(items) if !items.is_empty() => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                pad(out, depth + 1);
+                render_value(out, v, depth + 1, base);
+                if i + 1 < items.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            pad(out, depth);
+            out.push(']');
+        }
+        Json::String(s) if s.starts_with(base) && s[base.len()..].starts_with("/api/") => {
+            out.push_str("\"<a href=\"");
+            escape(s, out);
+            out.push_str("\">");
+            escape(s, out);
+            out.push_str("</a>\"");
+        }
+        other => escape(&other.to_string(), out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn links_only_to_this_server_and_escapes_everything_else() {
+        let mut out = String::new();
+        render_value(
+            &mut out,
+            &json!({"url": "http://h/api/x/1/", "name": "<b>&", "ext": "http://other/api/"}),
+            0,
+            "http://h",
+        );
+        assert!(out.contains("<a href=\"http://h/api/x/1/\">"));
+        assert!(out.contains("&lt;b&gt;&amp;"));
+        assert!(!out.contains("<a href=\"http://other"));
+    }
+
+    #[test]
+    fn titles_name_the_endpoint() {
+        assert_eq!(title("/api/"), "API root");
+        assert_eq!(title("/api/peering/"), "peering API");
+        assert_eq!(
+            title("/api/peering/autonomous-systems/"),
+            "autonomous systems (peering)"
+        );
+        assert_eq!(
+            title("/api/peering/autonomous-systems/4/"),
+            "autonomous systems #4 (peering)"
+        );
+    }
+}

@@ -1,0 +1,432 @@
+//! `/api/users/tokens/`: a user lists, creates and revokes their own API tokens (superusers
+//! everyone's); `/api/users/tokens/provision/` exchanges a username and password for a new
+//! token. A key is shown once, in the response that creates it; only its hash is stored.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+
+use actix_web::http::{Method, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use chrono::{DateTime, Utc};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use peering_auth::{Access, TokenKey};
+use peering_store::{NewToken, TokenInfo};
+use serde_json::{json, Map, Value as Json};
+
+use crate::auth::{authenticate, Caller, User, NO_PERMISSION};
+use crate::error::ApiError;
+use crate::render::write_time;
+use crate::resource::read_json;
+use crate::respond::{base_url, respond};
+use crate::AppState;
+
+/// Password attempts (login page and provisioning) per client address: a burst of ten,
+/// then one every six seconds.
+pub struct LoginLimiter(DefaultKeyedRateLimiter<IpAddr>);
+
+impl Default for LoginLimiter {
+    fn default() -> Self {
+        let per_minute = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN);
+        LoginLimiter(RateLimiter::keyed(Quota::per_minute(per_minute)))
+    }
+}
+
+impl std::fmt::Debug for LoginLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LoginLimiter")
+    }
+}
+
+impl LoginLimiter {
+    /// Takes one attempt for the request's address; `false` when it has none left.
+    pub fn allow(&self, req: &HttpRequest) -> bool {
+        let ip = req
+            .peer_addr()
+            .map(|a| a.ip())
+            .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        if self.0.len() > 100_000 {
+            self.0.retain_recent();
+        }
+        self.0.check_key(&ip).is_ok()
+    }
+}
+
+pub const TOO_MANY_ATTEMPTS: &str = "Too many login attempts; try again in a minute.";
+
+/// Checks a username and password; the user's id when they match an active user.
+pub async fn verify_password(
+    state: &AppState,
+    username: String,
+    password: String,
+) -> Result<Option<i64>, ApiError> {
+    let store = state.store.clone();
+    let found = web::block(move || -> Result<_, peering_store::Error> {
+        let Some(login) = store.login_record(&username)? else {
+            // Spend the same time as a real check, so timing does not tell names apart.
+            let _ = peering_auth::password::verify(&password, dummy_hash());
+            return Ok(None);
+        };
+        let ok = login.is_active && peering_auth::password::verify(&password, &login.password_hash);
+        Ok(ok.then_some(login.user_id))
+    })
+    .await??;
+    Ok(found)
+}
+
+/// A hash of a random password, checked against when the username is unknown.
+fn dummy_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        peering_auth::password::hash(TokenKey::generate().as_str()).unwrap_or_default()
+    })
+}
+
+/// What a new token is made of, from a request body.
+fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError> {
+    let mut errors = Map::new();
+    let expires = match body.get("expires") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(text)) => match DateTime::parse_from_rfc3339(text) {
+            Ok(t) => Some(t.with_timezone(&Utc)),
+            Err(_) => {
+                errors.insert(
+                    "expires".into(),
+                    json!(["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."]),
+                );
+                None
+            }
+        },
+        Some(_) => {
+            errors.insert("expires".into(), json!(["Expected a date and time."]));
+            None
+        }
+    };
+    let write_enabled = match body.get("write_enabled") {
+        None | Some(Json::Null) => true,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => {
+            errors.insert("write_enabled".into(), json!(["Must be a valid boolean."]));
+            true
+        }
+    };
+    let description = match body.get("description") {
+        None | Some(Json::Null) => String::new(),
+        Some(Json::String(s)) if s.chars().count() <= 200 => s.clone(),
+        Some(Json::String(_)) => {
+            errors.insert(
+                "description".into(),
+                json!(["Ensure this field has no more than 200 characters."]),
+            );
+            String::new()
+        }
+        Some(_) => {
+            errors.insert("description".into(), json!(["Not a valid string."]));
+            String::new()
+        }
+    };
+    let key = match body.get("key") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(k)) => match TokenKey::parse(k) {
+            Ok(key) => Some(key),
+            Err(e) => {
+                errors.insert("key".into(), json!([e.to_string()]));
+                None
+            }
+        },
+        Some(_) => {
+            errors.insert("key".into(), json!(["Not a valid string."]));
+            None
+        }
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::BadRequest(Json::Object(errors)));
+    }
+    Ok(TokenRequestParts {
+        expires,
+        write_enabled,
+        description,
+        key,
+    })
+}
+
+/// Creates a token for `user_id`; returns its listing and its key.
+pub async fn issue(
+    state: &AppState,
+    user_id: i64,
+    request: TokenRequestParts,
+) -> Result<(TokenInfo, TokenKey), ApiError> {
+    let key = request.key.unwrap_or_else(TokenKey::generate);
+    let new = NewToken {
+        user_id,
+        key_hash: key.hash(),
+        key_suffix: key.suffix().to_string(),
+        expires: request.expires,
+        write_enabled: request.write_enabled,
+        description: request.description,
+    };
+    let store = state.store.clone();
+    let info = web::block(move || -> Result<_, peering_store::Error> {
+        let id = store.create_token(&new)?;
+        store.token(id)?.ok_or(peering_store::Error::NotFound)
+    })
+    .await?
+    .map_err(|e| match e {
+        peering_store::Error::Config(message) => ApiError::BadRequest(json!({ "key": [message] })),
+        other => other.into(),
+    })?;
+    Ok((info, key))
+}
+
+/// The parts of a token a web form or an API body may set.
+pub struct TokenRequestParts {
+    pub expires: Option<DateTime<Utc>>,
+    pub write_enabled: bool,
+    pub description: String,
+    pub key: Option<TokenKey>,
+}
+
+fn time_json(t: Option<DateTime<Utc>>) -> Json {
+    t.map_or(Json::Null, |t| {
+        let mut s = String::new();
+        write_time(&mut s, &t);
+        serde_json::from_str(&s).unwrap_or(Json::Null)
+    })
+}
+
+/// A token as the API shows it; `key` only when it was just created.
+pub fn token_json(base: &str, t: &TokenInfo, key: Option<&TokenKey>) -> Json {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(t.id));
+    o.insert(
+        "url".into(),
+        json!(format!("{base}/api/users/tokens/{}/", t.id)),
+    );
+    o.insert(
+        "display".into(),
+        json!(format!("{} ({})", t.key_suffix, t.username)),
+    );
+    o.insert(
+        "user".into(),
+        json!({
+            "id": t.user_id,
+            "url": format!("{base}/api/users/users/{}/", t.user_id),
+            "display": t.username,
+            "username": t.username,
+        }),
+    );
+    o.insert("created".into(), time_json(Some(t.created)));
+    o.insert("expires".into(), time_json(t.expires));
+    o.insert("last_used".into(), time_json(t.last_used));
+    if let Some(key) = key {
+        o.insert("key".into(), json!(key.as_str()));
+    }
+    o.insert("write_enabled".into(), json!(t.write_enabled));
+    o.insert("description".into(), json!(t.description));
+    Json::Object(o)
+}
+
+/// Writes to tokens need a write-enabled token or a browser session: a read-only token
+/// must not mint a write-enabled one.
+fn require_token_writer(caller: &Caller) -> Result<&User, ApiError> {
+    let user = caller.require_user()?;
+    if user.access != Access::ReadWrite {
+        return Err(ApiError::Forbidden(NO_PERMISSION.into()));
+    }
+    Ok(user)
+}
+
+/// `/api/users/tokens/`
+pub async fn collection(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let base = base_url(&req);
+    match *req.method() {
+        Method::GET | Method::HEAD => {
+            let user = caller.require_user()?;
+            let owner = (!user.superuser).then_some(user.id);
+            let store = state.store.clone();
+            let tokens = web::block(move || store.list_tokens(owner)).await??;
+            let results: Vec<Json> = tokens.iter().map(|t| token_json(&base, t, None)).collect();
+            Ok(respond(
+                &req,
+                StatusCode::OK,
+                &json!({"count": results.len(), "next": null, "previous": null, "results": results}),
+            ))
+        }
+        Method::POST => {
+            let user = require_token_writer(&caller)?.clone();
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let Json::Object(fields) = body else {
+                return Err(ApiError::BadRequest(
+                    json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
+                ));
+            };
+            // Superusers may create a token for someone else.
+            let owner = match fields.get("user") {
+                Some(Json::Number(n)) if user.superuser => n.as_i64().unwrap_or(user.id),
+                Some(Json::Object(o)) if user.superuser => {
+                    o.get("id").and_then(Json::as_i64).unwrap_or(user.id)
+                }
+                _ => user.id,
+            };
+            let request = token_request(&fields)?;
+            let (info, key) = issue(&state, owner, request).await?;
+            Ok(respond(
+                &req,
+                StatusCode::CREATED,
+                &token_json(&base, &info, Some(&key)),
+            ))
+        }
+        ref other => Err(ApiError::MethodNotAllowed(other.to_string())),
+    }
+}
+
+/// `/api/users/tokens/{id}/`
+pub async fn detail(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let id: i64 = path.into_inner().parse().map_err(|_| ApiError::NotFound)?;
+    let user = caller.require_user()?.clone();
+    let store = state.store.clone();
+    let token = web::block(move || store.token(id))
+        .await??
+        // Someone else's token does not exist, as far as this caller can tell.
+        .filter(|t| user.superuser || t.user_id == user.id)
+        .ok_or(ApiError::NotFound)?;
+    match *req.method() {
+        Method::GET | Method::HEAD => Ok(respond(
+            &req,
+            StatusCode::OK,
+            &token_json(&base_url(&req), &token, None),
+        )),
+        Method::DELETE => {
+            require_token_writer(&caller)?;
+            let store = state.store.clone();
+            web::block(move || store.delete_token(id)).await??;
+            // The revoked token stops working at once here (other instances within the
+            // cache's few seconds).
+            state.tokens.clear();
+            Ok(HttpResponse::NoContent().finish())
+        }
+        ref other => Err(ApiError::MethodNotAllowed(other.to_string())),
+    }
+}
+
+/// `/api/users/tokens/provision/`: `{"username", "password", …}` → a new token (201).
+pub async fn provision(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    if req.method() != Method::POST {
+        return Err(ApiError::MethodNotAllowed(req.method().to_string()));
+    }
+    let body = read_json(payload, state.settings.max_body_bytes).await?;
+    let Json::Object(fields) = body else {
+        return Err(ApiError::BadRequest(
+            json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
+        ));
+    };
+    let mut missing = Map::new();
+    let mut text = |name: &str| match fields.get(name) {
+        Some(Json::String(s)) if !s.is_empty() => s.clone(),
+        _ => {
+            missing.insert(name.into(), json!(["This field is required."]));
+            String::new()
+        }
+    };
+    let (username, password) = (text("username"), text("password"));
+    if !missing.is_empty() {
+        return Err(ApiError::BadRequest(Json::Object(missing)));
+    }
+    let request = token_request(&fields)?;
+    if !state.login_limiter.allow(&req) {
+        return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
+    }
+    let Some(user_id) = verify_password(&state, username, password).await? else {
+        return Err(ApiError::Forbidden("Invalid username/password".into()));
+    };
+    let (info, key) = issue(&state, user_id, request).await?;
+    Ok(respond(
+        &req,
+        StatusCode::CREATED,
+        &token_json(&base_url(&req), &info, Some(&key)),
+    ))
+}
+
+/// `/api/users/userpref/`: the caller's preferences; PATCH merges into them.
+pub async fn preferences(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let user = caller.require_user()?.clone();
+    let store = state.store.clone();
+    match *req.method() {
+        Method::GET | Method::HEAD => {
+            let prefs = web::block(move || store.preferences(user.id)).await??;
+            Ok(respond(&req, StatusCode::OK, &prefs))
+        }
+        Method::PATCH => {
+            require_token_writer(&caller)?;
+            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            if !body.is_object() {
+                return Err(ApiError::BadRequest(
+                    json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
+                ));
+            }
+            let merged = web::block(move || -> Result<Json, peering_store::Error> {
+                let mut prefs = store.preferences(user.id)?;
+                merge(&mut prefs, body);
+                store.set_preferences(user.id, &prefs)?;
+                Ok(prefs)
+            })
+            .await??;
+            Ok(respond(&req, StatusCode::OK, &merged))
+        }
+        ref other => Err(ApiError::MethodNotAllowed(other.to_string())),
+    }
+}
+
+/// Deep merge: objects merge key by key, anything else replaces.
+fn merge(into: &mut Json, from: Json) {
+    match (into, from) {
+        (Json::Object(a), Json::Object(b)) => {
+            for (k, v) in b {
+                merge(a.entry(k).or_insert(Json::Null), v);
+            }
+        }
+        (slot, value) => *slot = value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preferences_merge_deeply() {
+        let mut prefs = json!({"context": {"as": 1, "keep": true}, "x": [1]});
+        merge(
+            &mut prefs,
+            json!({"context": {"as": 2}, "x": [2], "new": null}),
+        );
+        assert_eq!(
+            prefs,
+            json!({"context": {"as": 2, "keep": true}, "x": [2], "new": null})
+        );
+    }
+
+    #[test]
+    fn the_dummy_hash_is_a_real_hash_of_nothing_guessable() {
+        assert!(dummy_hash().starts_with("$argon2"));
+        assert!(!peering_auth::password::verify("", dummy_hash()));
+    }
+}
