@@ -171,3 +171,79 @@ fn bad_settings_are_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("sqlite://"));
 }
+
+#[test]
+fn tokens_are_listed_and_revoked_and_passwords_set_from_the_command_line() {
+    let db = TestDatabase::new();
+    let run = |args: &[&str], stdin: Option<&str>| {
+        let mut child = peeringd(&db)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(text) = stdin {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert!(run(&["user", "create", "--username", "kim"], None).0);
+    let (ok, key, _) = run(
+        &[
+            "token",
+            "create",
+            "--user",
+            "kim",
+            "--read-only",
+            "--description",
+            "backup job",
+        ],
+        None,
+    );
+    assert!(ok);
+    let key = key.trim();
+    let (ok, listing, _) = run(&["token", "list", "--user", "kim"], None);
+    assert!(ok);
+    let line = listing.lines().next().expect("one token");
+    assert!(line.contains("kim") && line.contains("read-only") && line.contains("backup job"));
+    assert!(
+        line.contains(&key[34..]) && !line.contains(key),
+        "only the key's end: {line}"
+    );
+    let id = line.split('\t').next().unwrap();
+    assert!(run(&["token", "revoke", "--id", id], None).0);
+    assert_eq!(run(&["token", "list", "--user", "kim"], None).1, "");
+    let (ok, _, err) = run(&["token", "revoke", "--id", id], None);
+    assert!(!ok && err.contains("no token"), "{err}");
+
+    // A password set from stdin logs in.
+    assert!(
+        run(
+            &["user", "set-password", "--username", "kim"],
+            Some("new secret\n")
+        )
+        .0
+    );
+    let store = peering_store::Store::open(&db.url, 1).unwrap();
+    let login = store.login_record("kim").unwrap().unwrap();
+    assert!(peering_auth::password::verify(
+        "new secret",
+        &login.password_hash
+    ));
+    let (ok, _, err) = run(
+        &["user", "set-password", "--username", "nobody"],
+        Some("x\n"),
+    );
+    assert!(!ok && err.contains("no user"), "{err}");
+}
