@@ -277,9 +277,10 @@ pub struct ExtraFilter {
 pub enum FilterSource {
     /// A column of the resource's own table holding values of `kind`.
     Column { column: &'static str, kind: Kind },
-    /// The object a dotted path of foreign keys leads to, named by an attribute of it
-    /// (`autonomous_system.asn`, `ixp_connection.internet_exchange_point.id`). Matches
-    /// exactly (or `n`), and a value no such object has is refused, as for a foreign key.
+    /// The object a dotted path of relations (foreign keys or many-to-many) leads to, named by
+    /// an attribute of it (`autonomous_system.asn`, `ixp_connection.internet_exchange_point.id`,
+    /// `groups.name`). Matches exactly (or `n`), and a value no such object has is refused,
+    /// as for a foreign key.
     Related(&'static str),
     /// The family (4 or 6) of an IP address field; any other number filters nothing.
     AddressFamily(&'static str),
@@ -288,13 +289,11 @@ pub enum FilterSource {
     /// A timestamp field at or before the value.
     Until(&'static str),
     /// Objects referred to by rows of `table` (through `column`) whose `match_column` holds
-    /// one of the values, e.g. the tags used by a content type, or the users in a group.
+    /// one of the values, e.g. the tags used by a content type.
     ReferredBy {
         table: &'static str,
         column: &'static str,
         match_column: &'static str,
-        /// Whether `match_column` holds ids rather than text.
-        numeric: bool,
     },
     /// A choice field whose exact match also always takes `also` (a routing policy of type
     /// `import-export-policy` is both an import and an export policy).

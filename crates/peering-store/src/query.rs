@@ -213,7 +213,7 @@ fn column_condition(
     sql
 }
 
-/// `leaf` applied at the end of `path`: nested `IN (SELECT id …)` per foreign key followed,
+/// `leaf` applied at the end of `path`: a nested `IN (SELECT id …)` per relation followed,
 /// each guarded so that a missing relation is a plain "no match", never NULL.
 fn along(path: &Path, leaf: impl FnOnce(&str) -> Sql) -> Sql {
     fn step(hops: &[Hop], depth: usize, leaf: impl FnOnce(&str) -> Sql) -> Sql {
@@ -227,12 +227,24 @@ fn along(path: &Path, leaf: impl FnOnce(&str) -> Sql) -> Sql {
         };
         let inner = format!("t{}", depth + 1);
         let mut sql = Sql::default();
-        sql.push(&format!(
-            "({alias}.{col} IS NOT NULL AND {alias}.{col} IN (SELECT {inner}.id FROM {table} {inner} WHERE ",
-            col = hop.column,
-            table = hop.table,
-        ));
-        sql.append(&step(rest, depth + 1, leaf)).push("))");
+        match hop {
+            Hop::Key { column, table } => sql.push(&format!(
+                "({alias}.{column} IS NOT NULL AND {alias}.{column} IN (SELECT {inner}.id FROM {table} {inner} WHERE "
+            )),
+            Hop::Link {
+                link,
+                source,
+                target,
+                table,
+            } => sql.push(&format!(
+                "({alias}.id IN (SELECT l{depth}.{source} FROM {link} l{depth} WHERE l{depth}.{target} IN (SELECT {inner}.id FROM {table} {inner} WHERE "
+            )),
+        };
+        sql.append(&step(rest, depth + 1, leaf));
+        sql.push(match hop {
+            Hop::Key { .. } => "))",
+            Hop::Link { .. } => ")))",
+        });
         sql
     }
     step(&path.hops, 0, leaf)
@@ -257,7 +269,12 @@ fn path_condition(path: &Path, p: &Predicate) -> Sql {
     }
     sql.push("(");
     if has_null {
-        sql.push(&format!("o.{} IS NULL", first.column));
+        sql.push(&match first {
+            Hop::Key { column, .. } => format!("o.{column} IS NULL"),
+            Hop::Link { link, source, .. } => {
+                format!("o.id NOT IN (SELECT n.{source} FROM {link} n)")
+            }
+        });
     }
     if !values.is_empty() {
         if has_null {
@@ -364,21 +381,12 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
                 table: other,
                 column,
                 match_column,
-                numeric,
             } => {
-                let kind = if *numeric {
-                    Kind::Int {
-                        min: 0,
-                        max: i64::MAX,
-                    }
-                } else {
-                    Kind::ContentType
-                };
                 let values: Vec<Bind> = p
                     .values
                     .iter()
                     .filter(|v| **v != FilterValue::Null)
-                    .map(|v| filter_bind(&kind, v))
+                    .map(|v| filter_bind(&Kind::ContentType, v))
                     .collect();
                 if values.is_empty() {
                     continue;

@@ -23,12 +23,22 @@ pub(crate) struct Column {
     pub key: Option<&'static str>,
 }
 
-/// A foreign key followed from one table to the next: `<alias>.<column>` holds the id of a
-/// row of `table`.
+/// A relation followed from one table to the next.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Hop {
-    pub column: &'static str,
-    pub table: &'static str,
+pub(crate) enum Hop {
+    /// A foreign key: `<alias>.<column>` holds the id of a row of `table`.
+    Key {
+        column: &'static str,
+        table: &'static str,
+    },
+    /// A many-to-many relation: rows of `link` pair `<alias>.id` (in `source`) with ids of
+    /// rows of `table` (in `target`).
+    Link {
+        link: &'static str,
+        source: &'static str,
+        target: &'static str,
+        table: &'static str,
+    },
 }
 
 /// Where a compared value lives: a column of the table a chain of foreign keys leads to
@@ -71,7 +81,6 @@ pub(crate) enum FilterTarget {
         table: &'static str,
         column: &'static str,
         match_column: &'static str,
-        numeric: bool,
     },
     ChoiceOrAlso {
         column: &'static str,
@@ -153,14 +162,31 @@ fn resolve(spec: &'static ResourceSpec, path: &'static str) -> (Path, MustExist)
     let mut segments: Vec<&'static str> = path.split('.').collect();
     let last = segments.pop().unwrap_or(path);
     for segment in segments {
-        let target = match current.field(segment).map(|f| f.kind) {
-            Some(Kind::ForeignKey { target, .. }) => target(),
-            _ => panic!("{}: {path}: {segment} is not a foreign key", spec.table),
+        let (hop, target) = match current.field(segment).map(|f| f.kind) {
+            Some(Kind::ForeignKey { target, .. }) => (
+                Hop::Key {
+                    column: leak(format!("{segment}_id")),
+                    table: target().table,
+                },
+                target(),
+            ),
+            Some(Kind::ManyToMany {
+                target,
+                table,
+                source,
+                target_column,
+            }) => (
+                Hop::Link {
+                    link: table,
+                    source,
+                    target: target_column,
+                    table: target().table,
+                },
+                target(),
+            ),
+            _ => panic!("{}: {path}: {segment} is not a relation", spec.table),
         };
-        hops.push(Hop {
-            column: leak(format!("{segment}_id")),
-            table: target.table,
-        });
+        hops.push(hop);
         current = target;
     }
     let id_kind = Kind::Int {
@@ -169,20 +195,23 @@ fn resolve(spec: &'static ResourceSpec, path: &'static str) -> (Path, MustExist)
     };
     if last == "id" {
         // `x.id` is `x_id` in the table before: one subquery fewer.
-        return match hops.pop() {
-            Some(hop) => (
-                Path {
-                    hops,
-                    column: hop.column,
-                    lc: None,
-                    kind: id_kind,
-                },
-                MustExist {
-                    table: hop.table,
-                    column: "id",
-                },
-            ),
-            None => (
+        return match hops.last().copied() {
+            Some(Hop::Key { column, table }) => {
+                hops.pop();
+                (
+                    Path {
+                        hops,
+                        column,
+                        lc: None,
+                        kind: id_kind,
+                    },
+                    MustExist {
+                        table,
+                        column: "id",
+                    },
+                )
+            }
+            _ => (
                 Path {
                     hops,
                     column: "id",
@@ -451,18 +480,12 @@ fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> (FilterKi
             table,
             column,
             match_column,
-            numeric,
         } => (
-            if numeric {
-                FilterKind::ForeignKey
-            } else {
-                FilterKind::Reference
-            },
+            FilterKind::Reference,
             FilterTarget::ReferredBy {
                 table,
                 column,
                 match_column,
-                numeric,
             },
         ),
         FilterSource::ChoiceOrAlso { field, also } => {

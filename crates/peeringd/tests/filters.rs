@@ -139,18 +139,29 @@ impl World {
         o
     }
 
-    /// The value at the end of a dotted path, following nested objects by their `url`.
-    fn follow(&self, object: &Json, path: &str) -> Json {
-        let mut current = object.clone();
-        let mut segments = path.split('.').peekable();
-        while let Some(segment) = segments.next() {
-            let value = current[segment].clone();
-            if segments.peek().is_none() || value.is_null() {
-                return value;
-            }
-            current = self.fetch(value["url"].as_str().expect("nested url"));
-        }
-        Json::Null
+    /// The values at the end of a dotted path, following nested objects (one, or a list)
+    /// by their `url`; `null` when the path ends early.
+    fn follow(&self, object: &Json, path: &str) -> Vec<Json> {
+        let Some((segment, rest)) = path.split_once('.') else {
+            return vec![object[path].clone()];
+        };
+        let related: Vec<&Json> = match &object[segment] {
+            Json::Null => return vec![Json::Null],
+            Json::Array(items) if items.is_empty() => return vec![Json::Null],
+            Json::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        related
+            .into_iter()
+            .flat_map(|nested| {
+                let full = self.fetch(nested["url"].as_str().expect("nested url"));
+                self.follow(&full, rest)
+            })
+            .collect()
+    }
+
+    fn follow_one(&self, object: &Json, path: &str) -> Json {
+        self.follow(object, path).pop().unwrap_or(Json::Null)
     }
 
     /// The values `param` sees on `object`; `None` for range filters, checked apart.
@@ -173,7 +184,9 @@ impl World {
                     assert_eq!(param, "user");
                     Some(vec![scalar(&object["user_name"])])
                 }
-                FilterSource::Related(path) => Some(vec![scalar(&self.follow(object, path))]),
+                FilterSource::Related(path) => {
+                    Some(self.follow(object, path).iter().map(scalar).collect())
+                }
                 FilterSource::AddressFamily(field) => Some(match object[field].as_str() {
                     Some(a) if a.contains(':') => vec!["6".into()],
                     Some(_) => vec!["4".into()],
@@ -190,13 +203,6 @@ impl World {
                             .map(|(ct, _)| ct.clone())
                             .collect()
                     }
-                    // The groups a user is in.
-                    "user_groups" => object["groups"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|g| scalar(&g["id"]))
-                        .collect(),
                     other => panic!("no oracle for filters through {other}"),
                 }),
                 FilterSource::ChoiceOrAlso { field, also } => {
@@ -476,15 +482,15 @@ fn names_related_objects(spec: &ResourceSpec, param: &str) -> bool {
 fn matches_search(w: &World, spec: &ResourceSpec, object: &Json, q: &str) -> bool {
     spec.search.iter().any(|term| match *term {
         Search::Contains(path) => w
-            .follow(object, path)
+            .follow_one(object, path)
             .as_str()
             .is_some_and(|v| v.to_lowercase().contains(&q.to_lowercase())),
         Search::IntEquals(path) => {
-            q.parse::<i64>().ok() == w.follow(object, path).as_i64() && q.parse::<i64>().is_ok()
+            q.parse::<i64>().ok() == w.follow_one(object, path).as_i64() && q.parse::<i64>().is_ok()
         }
         Search::IpHost(path) => {
             let wanted = q.parse::<std::net::IpAddr>().ok();
-            wanted.is_some() && w.follow(object, path).as_str().and_then(host) == wanted
+            wanted.is_some() && w.follow_one(object, path).as_str().and_then(host) == wanted
         }
     })
 }
@@ -494,13 +500,13 @@ fn search_samples(w: &World, spec: &ResourceSpec, object: &Json) -> Vec<String> 
     let mut out = Vec::new();
     for term in spec.search {
         let sample = match *term {
-            Search::Contains(path) => w.follow(object, path).as_str().and_then(|v| {
+            Search::Contains(path) => w.follow_one(object, path).as_str().and_then(|v| {
                 let chars: Vec<char> = v.chars().collect();
                 (chars.len() >= 3).then(|| chars[1..chars.len().min(6)].iter().collect())
             }),
-            Search::IntEquals(path) => w.follow(object, path).as_i64().map(|n| n.to_string()),
+            Search::IntEquals(path) => w.follow_one(object, path).as_i64().map(|n| n.to_string()),
             Search::IpHost(path) => w
-                .follow(object, path)
+                .follow_one(object, path)
                 .as_str()
                 .and_then(host)
                 .map(|h| h.to_string()),
@@ -596,8 +602,15 @@ fn every_filter_of_every_endpoint_returns_what_the_objects_say() {
 #[test]
 fn a_session_page_costs_a_fixed_number_of_queries_whatever_its_size() {
     let s = TestServer::start_on(demo_network(), Settings::default());
-    // The token is looked up once, then cached.
-    assert_eq!(s.get("/api/status/").status, 200);
+    // The token is looked up once, then cached; its last use is written in the background,
+    // once a minute: wait for that write so that it does not land in a measurement.
+    for _ in 0..100 {
+        let tokens = s.get("/api/users/tokens/").json();
+        if !tokens["results"][0]["last_used"].is_null() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     for path in [
         "/api/peering/internet-exchange-peering-sessions/",
         "/api/peering/direct-peering-sessions/",

@@ -58,7 +58,6 @@ pub static TAG: ResourceSpec = ResourceSpec {
             table: "tagged_items",
             column: "tag_id",
             match_column: "object_type",
-            numeric: false,
         },
     }],
     has_timestamps: false,

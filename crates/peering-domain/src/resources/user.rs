@@ -4,8 +4,7 @@ use super::common::display_name;
 use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, FilterSource, Kind, RelatedLookup, ResourceSpec, Search,
-    TextFormat,
+    kinds, Default, ExtraFilter, Field, Kind, RelatedLookup, ResourceSpec, Search, TextFormat,
 };
 use crate::value::Value;
 
@@ -82,15 +81,10 @@ pub static USER: ResourceSpec = ResourceSpec {
     derive: None,
     change_logged: false,
     writable: true,
-    extra_filters: &[ExtraFilter {
-        param: "group_id",
-        source: FilterSource::ReferredBy {
-            table: "user_groups",
-            column: "user_id",
-            match_column: "group_id",
-            numeric: true,
-        },
-    }],
+    extra_filters: &[
+        ExtraFilter::related("group_id", "groups.id"),
+        ExtraFilter::related("group", "groups.name"),
+    ],
     has_timestamps: false,
 };
 
