@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::connection::Db;
 use crate::error::Error;
-use crate::query::shallow_by_ids;
+use crate::query::{shallow_by_ids, Related};
 use crate::sql::{Bind, Sql};
 
 /// Who changes what, and in which request.
@@ -80,6 +80,57 @@ pub(crate) fn snapshot(
     Ok(Json::Object(map))
 }
 
+/// One change to record.
+pub(crate) struct Change<'a> {
+    pub record: &'a Record,
+    pub action: Action,
+    pub pre: Option<Json>,
+    pub post: Option<Json>,
+}
+
+const COLUMNS: &str = "INSERT INTO object_changes (time, user_id, user_name, user_name_lc, \
+     request_id, action, changed_object_type, changed_object_type_lc, changed_object_id, \
+     object_repr, object_repr_lc, prechange_data, postchange_data) VALUES ";
+
+fn push_row(
+    sql: &mut Sql,
+    ctx: &ChangeContext,
+    spec: &ResourceSpec,
+    repr: &str,
+    change: Change<'_>,
+) {
+    let content_type = spec.content_type();
+    let json_bind = |j: Option<Json>| {
+        j.map(|j| Bind::Text(j.to_string()))
+            .unwrap_or(Bind::NullText)
+    };
+    let repr: String = repr.chars().take(200).collect();
+    let binds = [
+        Bind::Int(peering_domain::value::time_to_micros(now())),
+        ctx.user_id.map(Bind::Int).unwrap_or(Bind::NullInt),
+        Bind::Text(ctx.user_name.clone()),
+        Bind::Text(ctx.user_name.to_lowercase()),
+        Bind::Text(ctx.request_id.clone()),
+        Bind::Text(change.action.as_str().to_string()),
+        Bind::Text(content_type.clone()),
+        Bind::Text(content_type.to_lowercase()),
+        Bind::Int(change.record.id),
+        Bind::Text(repr.clone()),
+        Bind::Text(repr.to_lowercase()),
+        json_bind(change.pre),
+        json_bind(change.post),
+    ];
+    sql.push("(");
+    for (i, b) in binds.into_iter().enumerate() {
+        if i > 0 {
+            sql.push(", ");
+        }
+        sql.bind(b);
+    }
+    sql.push(")");
+}
+
+/// Records one change; the label reads what the object's display needs.
 pub(crate) fn record_change(
     db: &mut Db<'_>,
     ctx: &ChangeContext,
@@ -89,42 +140,50 @@ pub(crate) fn record_change(
     pre: Option<Json>,
     post: Option<Json>,
 ) -> Result<(), Error> {
-    let repr: String = crate::query::display_of(db, spec, record)?
-        .chars()
-        .take(200)
-        .collect();
-    let content_type = spec.content_type();
-    let json_bind = |j: Option<Json>| {
-        j.map(|j| Bind::Text(j.to_string()))
-            .unwrap_or(Bind::NullText)
-    };
-    let mut sql = Sql::new(
-        "INSERT INTO object_changes (time, user_id, user_name, user_name_lc, request_id, action, \
-         changed_object_type, changed_object_type_lc, changed_object_id, object_repr, object_repr_lc, \
-         prechange_data, postchange_data) VALUES (",
+    let repr = crate::query::display_of(db, spec, record)?;
+    let mut sql = Sql::new(COLUMNS);
+    push_row(
+        &mut sql,
+        ctx,
+        spec,
+        &repr,
+        Change {
+            record,
+            action,
+            pre,
+            post,
+        },
     );
-    let binds = [
-        Bind::Int(peering_domain::value::time_to_micros(now())),
-        ctx.user_id.map(Bind::Int).unwrap_or(Bind::NullInt),
-        Bind::Text(ctx.user_name.clone()),
-        Bind::Text(ctx.user_name.to_lowercase()),
-        Bind::Text(ctx.request_id.clone()),
-        Bind::Text(action.as_str().to_string()),
-        Bind::Text(content_type.clone()),
-        Bind::Text(content_type.to_lowercase()),
-        Bind::Int(record.id),
-        Bind::Text(repr.clone()),
-        Bind::Text(repr.to_lowercase()),
-        json_bind(pre),
-        json_bind(post),
-    ];
-    for (i, b) in binds.into_iter().enumerate() {
-        if i > 0 {
-            sql.push(", ");
-        }
-        sql.bind(b);
-    }
-    sql.push(")");
     db.execute(&sql)?;
+    Ok(())
+}
+
+/// Records the changes of a batch in a few multi-row statements; labels come from the
+/// related objects already loaded for the batch.
+pub(crate) fn record_changes(
+    db: &mut Db<'_>,
+    ctx: &ChangeContext,
+    spec: &'static ResourceSpec,
+    related: &Related,
+    changes: Vec<Change<'_>>,
+) -> Result<(), Error> {
+    const PER_STATEMENT: usize = 200;
+    let mut changes = changes.into_iter().peekable();
+    while changes.peek().is_some() {
+        let mut sql = Sql::new(COLUMNS);
+        let mut rows = 0;
+        for change in changes.by_ref().take(PER_STATEMENT) {
+            if rows > 0 {
+                sql.push(", ");
+            }
+            let repr = change.record.display_with(spec, related);
+            push_row(&mut sql, ctx, spec, &repr, change);
+            rows += 1;
+        }
+        if rows != PER_STATEMENT {
+            sql.uncacheable();
+        }
+        db.execute(&sql)?;
+    }
     Ok(())
 }

@@ -10,12 +10,12 @@ use peering_domain::value::now;
 use peering_domain::{FieldErrors, Record, ResourceSpec, Value};
 use serde_json::{Map, Value as Json};
 
-use crate::changes::{record_change, snapshot, Action, ChangeContext};
+use crate::changes::{record_change, record_changes, snapshot, Action, Change, ChangeContext};
 use crate::connection::Db;
 use crate::error::Error;
-use crate::query::shallow_by_ids;
+use crate::query::{shallow_by_ids, Related};
 use crate::schema::{lower_bind, table, value_to_bind};
-use crate::sql::{Bind, Sql};
+use crate::sql::{Bind, Cell, Sql};
 
 /// Python's repr of a dict of attributes, as the reference's messages show them.
 fn python_repr(map: &Map<String, Json>) -> String {
@@ -216,167 +216,266 @@ fn resolve(
     }
 }
 
-/// Refuses values that a unique field already holds in another object.
-fn check_unique(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    values: &[Value],
-    own_id: Option<i64>,
-) -> Result<(), Error> {
-    let mut errors = FieldErrors::new();
-    for col in &table(spec).columns {
-        let field = &spec.fields[col.field];
-        let value = &values[col.field];
-        if !field.unique || value.is_null() {
-            continue;
-        }
-        let mut sql = Sql::new(&format!(
-            "SELECT id FROM {} WHERE {} = ",
-            spec.table, col.name
-        ));
-        sql.bind(value_to_bind(&field.kind, value));
-        if let Some(id) = own_id {
-            sql.push(" AND id <> ").bind(Bind::Int(id));
-        }
-        sql.push(" LIMIT 1");
-        if db.scalar(&sql)?.is_some() {
-            errors.add(
-                field.name,
-                format!(
-                    "{} with this {} already exists.",
-                    spec.verbose_name, field.label
-                ),
-            );
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::invalid(errors))
+/// How a value compares in uniqueness checks, alike for stored cells and new values.
+fn value_key(value: &Value) -> Option<String> {
+    match value {
+        Value::Text(t) => Some(t.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(if *b { "1" } else { "0" }.to_string()),
+        _ => None,
     }
 }
 
-/// Computes derived values and checks the rules across fields and related objects, then
-/// the fields that must be unique together.
-fn check_record(
+fn cell_key(cell: Cell) -> Option<String> {
+    match cell {
+        Cell::Bool(b) => Some(if b { "1" } else { "0" }.to_string()),
+        other => other.into_text(),
+    }
+}
+
+/// A stored row as uniqueness checks compare it: its id and the keys of some columns.
+type KeyedRow = (i64, Vec<Option<String>>);
+
+/// Rows (id and the given columns) of stored objects whose columns each hold one of the
+/// values given for them: a superset of the rows equal to any one tuple, found through the
+/// index the columns share, in chunks that keep statements under the backends' limits.
+fn rows_matching(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    record: &mut Record,
-    own_id: Option<i64>,
-) -> Result<(), Error> {
-    if spec.derive.is_some() || spec.validate.is_some() {
-        let mut related = crate::query::Related::default();
-        let mut one = [record.clone()];
-        crate::query::load_reads(db, spec, &mut one, &mut related)?;
+    columns: &[&'static str],
+    values: &[Vec<Bind>],
+) -> Result<Vec<KeyedRow>, Error> {
+    let mut out = Vec::new();
+    // The longest list goes in chunks; the others whole (they are short: few distinct
+    // connections, content types, flags).
+    let (chunked, longest) = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i, v.len()))
+        .max_by_key(|(i, len)| (*len, std::cmp::Reverse(*i)))
+        .unwrap_or((0, 0));
+    let chunk = 500;
+    for start in (0..longest).step_by(chunk) {
+        let mut sql = Sql::new(&format!(
+            "SELECT id, {} FROM {} WHERE 1 = 1",
+            columns.join(", "),
+            spec.table
+        ));
+        for (i, (column, binds)) in columns.iter().zip(values).enumerate() {
+            let part = if i == chunked {
+                &binds[start..(start + chunk).min(binds.len())]
+            } else {
+                &binds[..]
+            };
+            sql.push(&format!(" AND {column} IN "))
+                .bind_list(part.iter().cloned());
+        }
+        for mut row in db.load(&sql)? {
+            let id = row.int(0);
+            let keys = (1..=columns.len()).map(|i| cell_key(row.take(i))).collect();
+            out.push((id, keys));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks candidate objects before they are written, the whole batch at once: derived
+/// values and rules across fields (with the related objects they read, loaded once), then
+/// uniqueness against stored objects and within the batch. A record's `id` is its own on
+/// update, 0 on create. The error is the first failing object's, at its index. Returns the
+/// related objects loaded, which the change records' labels need too.
+fn check_batch(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+) -> Result<Related, Error> {
+    let mut related = Related::default();
+    let labels_read = spec.change_logged && !spec.reads.is_empty();
+    if spec.derive.is_some() || spec.validate.is_some() || labels_read {
+        crate::query::load_reads(db, spec, records, &mut related)?;
+    }
+    let mut errors: Vec<FieldErrors> = vec![FieldErrors::new(); records.len()];
+    for (record, errs) in records.iter_mut().zip(errors.iter_mut()) {
         if let Some(derive) = spec.derive {
             derive(spec, record, &related);
         }
         if let Some(validate) = spec.validate {
-            let errors = validate(spec, record, &related);
-            if !errors.is_empty() {
-                return Err(Error::invalid(errors));
-            }
+            errs.merge(validate(spec, record, &related));
         }
     }
-    for (fields, message) in spec.unique_together {
-        let table = table(spec);
-        let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE 1 = 1", spec.table));
-        let mut complete = true;
-        for name in *fields {
-            let Some(col) = table
-                .columns
-                .iter()
-                .find(|c| spec.fields[c.field].name == *name)
-            else {
-                complete = false;
-                break;
-            };
-            let value = &record.values[col.field];
-            if value.is_null() {
-                complete = false;
-                break;
-            }
-            sql.push(&format!(" AND {} = ", col.name))
-                .bind(value_to_bind(&spec.fields[col.field].kind, value));
-        }
-        if !complete {
+    let table = table(spec);
+    // Single unique fields.
+    for col in &table.columns {
+        let field = &spec.fields[col.field];
+        if !field.unique {
             continue;
         }
-        if let Some(id) = own_id {
-            sql.push(" AND id <> ").bind(Bind::Int(id));
+        let keys: Vec<Option<String>> = records
+            .iter()
+            .map(|r| value_key(&r.values[col.field]))
+            .collect();
+        let binds: Vec<Bind> = records
+            .iter()
+            .filter(|r| !r.values[col.field].is_null())
+            .map(|r| value_to_bind(&field.kind, &r.values[col.field]))
+            .collect();
+        if binds.is_empty() {
+            continue;
         }
-        sql.push(" LIMIT 1");
-        if db.scalar(&sql)?.is_some() {
-            return Err(Error::invalid(FieldErrors::single("__all__", *message)));
+        let stored = rows_matching(db, spec, &[col.name], &[binds])?;
+        let mut seen: HashMap<&str, i64> = HashMap::new();
+        for (i, key) in keys.iter().enumerate() {
+            let Some(key) = key else { continue };
+            let own = records[i].id;
+            let taken = stored
+                .iter()
+                .any(|(id, k)| *id != own && k[0].as_deref() == Some(key.as_str()))
+                || seen
+                    .get(key.as_str())
+                    .is_some_and(|other| *other != own || own == 0);
+            if taken {
+                errors[i].add(
+                    field.name,
+                    format!(
+                        "{} with this {} already exists.",
+                        spec.verbose_name, field.label
+                    ),
+                );
+            }
+            seen.insert(key, own);
         }
     }
-    Ok(())
+    // Sets of fields unique together.
+    for (fields, message) in spec.unique_together {
+        let cols: Vec<_> = fields
+            .iter()
+            .filter_map(|name| {
+                table
+                    .columns
+                    .iter()
+                    .find(|c| spec.fields[c.field].name == *name)
+            })
+            .collect();
+        if cols.len() != fields.len() {
+            continue;
+        }
+        let tuples: Vec<Option<Vec<String>>> = records
+            .iter()
+            .map(|r| cols.iter().map(|c| value_key(&r.values[c.field])).collect())
+            .collect();
+        // Distinct values per column, as binds.
+        let mut per_column: Vec<Vec<Bind>> = Vec::with_capacity(cols.len());
+        for (i, col) in cols.iter().enumerate() {
+            let mut keys = BTreeSet::new();
+            let binds: Vec<Bind> = records
+                .iter()
+                .zip(&tuples)
+                .filter(|(_, t)| t.as_ref().is_some_and(|t| keys.insert(t[i].clone())))
+                .map(|(r, _)| value_to_bind(&spec.fields[col.field].kind, &r.values[col.field]))
+                .collect();
+            per_column.push(binds);
+        }
+        if per_column.iter().any(Vec::is_empty) {
+            continue;
+        }
+        let names: Vec<&'static str> = cols.iter().map(|c| c.name).collect();
+        let stored = rows_matching(db, spec, &names, &per_column)?;
+        let mut seen: HashMap<Vec<String>, i64> = HashMap::new();
+        for (i, tuple) in tuples.into_iter().enumerate() {
+            let Some(tuple) = tuple else { continue };
+            let own = records[i].id;
+            let taken = stored.iter().any(|(id, keys)| {
+                *id != own
+                    && keys
+                        .iter()
+                        .zip(&tuple)
+                        .all(|(k, t)| k.as_deref() == Some(t.as_str()))
+            }) || seen
+                .get(&tuple)
+                .is_some_and(|other| *other != own || own == 0);
+            if taken && !errors[i].has("__all__") {
+                errors[i].add("__all__", *message);
+            }
+            seen.insert(tuple, own);
+        }
+    }
+    match errors.into_iter().enumerate().find(|(_, e)| !e.is_empty()) {
+        Some((i, e)) => Err(Error::invalid(e).at(i)),
+        None => Ok(related),
+    }
 }
 
-/// Writes the relation lists (many-to-many and tags) given in `values`: all of them for a
-/// new object (`only: None`), else those the update names, replacing the old links.
+/// Writes the relation lists (many-to-many and tags) of written objects: all of them for
+/// new objects (`given: None`), else those each update names, replacing the old links.
+/// A few statements per relation, whatever the number of objects.
 fn write_links(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    id: i64,
-    values: &[Value],
-    only: Option<&[Option<Value>]>,
+    records: &[Record],
+    given: Option<&[Vec<Option<Value>>]>,
 ) -> Result<(), Error> {
     for (i, field) in spec.fields.iter().enumerate() {
-        if only.is_some_and(|given| given[i].is_none()) {
-            continue;
-        }
-        let ids = values[i].as_ids();
-        let (clear, mut insert) = match field.kind {
+        let (through, source, target_column) = match field.kind {
             Kind::ManyToMany {
-                table: through,
+                table,
                 source,
                 target_column,
                 ..
-            } => {
-                let mut clear = Sql::new(&format!("DELETE FROM {through} WHERE {source} = "));
-                clear.bind(Bind::Int(id));
-                let insert = Sql::new(&format!(
-                    "INSERT INTO {through} ({source}, {target_column}) VALUES "
-                ));
-                (clear, insert)
-            }
-            Kind::Tags => {
-                let mut clear = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
-                clear
-                    .bind(Bind::Text(spec.content_type()))
-                    .push(" AND object_id = ")
-                    .bind(Bind::Int(id));
-                let insert =
-                    Sql::new("INSERT INTO tagged_items (object_type, object_id, tag_id) VALUES ");
-                (clear, insert)
-            }
+            } => (table, source, target_column),
+            Kind::Tags => ("tagged_items", "object_id", "tag_id"),
             _ => continue,
         };
-        // A new object has no links to clear.
-        if only.is_some() {
-            db.execute(&clear)?;
-        }
-        if ids.is_empty() {
+        let tags = matches!(field.kind, Kind::Tags);
+        let written: Vec<&Record> = records
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| given.is_none_or(|g| g[*n][i].is_some()))
+            .map(|(_, r)| r)
+            .collect();
+        if written.is_empty() {
             continue;
         }
-        // One statement for all the links of this relation.
-        for (n, target) in ids.iter().enumerate() {
-            if n > 0 {
-                insert.push(", ");
+        // New objects have no links to clear.
+        if given.is_some() {
+            let ids: Vec<i64> = written.iter().map(|r| r.id).collect();
+            let mut clear = Sql::new(&format!("DELETE FROM {through} WHERE "));
+            if tags {
+                clear
+                    .push("object_type = ")
+                    .bind(Bind::Text(spec.content_type()))
+                    .push(" AND ");
             }
-            insert.push("(");
-            if matches!(field.kind, Kind::Tags) {
-                insert.bind(Bind::Text(spec.content_type())).push(", ");
-            }
-            insert
-                .bind(Bind::Int(id))
-                .push(", ")
-                .bind(Bind::Int(*target))
-                .push(")");
+            clear.in_ids(db.backend(), source, &ids);
+            db.execute(&clear)?;
         }
-        insert.uncacheable();
-        db.execute(&insert)?;
+        let pairs: Vec<(i64, i64)> = written
+            .iter()
+            .flat_map(|r| r.values[i].as_ids().iter().map(move |t| (r.id, *t)))
+            .collect();
+        let columns = if tags {
+            format!("object_type, {source}, {target_column}")
+        } else {
+            format!("{source}, {target_column}")
+        };
+        for chunk in pairs.chunks(1000) {
+            let mut insert = Sql::new(&format!("INSERT INTO {through} ({columns}) VALUES "));
+            for (n, (id, target)) in chunk.iter().enumerate() {
+                if n > 0 {
+                    insert.push(", ");
+                }
+                insert.push("(");
+                if tags {
+                    insert.bind(Bind::Text(spec.content_type())).push(", ");
+                }
+                insert
+                    .bind(Bind::Int(*id))
+                    .push(", ")
+                    .bind(Bind::Int(*target))
+                    .push(")");
+            }
+            insert.uncacheable();
+            db.execute(&insert)?;
+        }
     }
     Ok(())
 }
@@ -417,6 +516,73 @@ fn set_times(spec: &ResourceSpec, values: &mut [Value], creating: bool) {
     }
 }
 
+/// Ids for `n` new objects of `spec`, taken before inserting them so that rows go in with
+/// a few multi-row statements and each object keeps its place. Never reuses a deleted
+/// object's id.
+fn reserve_ids(db: &mut Db<'_>, spec: &'static ResourceSpec, n: usize) -> Result<Vec<i64>, Error> {
+    match db.backend() {
+        // Writes are serialised (BEGIN IMMEDIATE): nobody takes ids meanwhile.
+        crate::Backend::Sqlite => {
+            let mut sql = Sql::new(&format!(
+                "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '{t}'), 0), \
+                 COALESCE((SELECT MAX(id) FROM {t}), 0))",
+                t = spec.table
+            ));
+            sql.uncacheable();
+            let base = db.scalar(&sql)?.unwrap_or(0);
+            Ok((1..=n as i64).map(|i| base + i).collect())
+        }
+        crate::Backend::Postgres => {
+            let mut sql = Sql::new(&format!(
+                "SELECT nextval(pg_get_serial_sequence('{}', 'id')) FROM generate_series(1, ",
+                spec.table
+            ));
+            sql.bind(Bind::Int(n as i64)).push(")");
+            let mut ids: Vec<i64> = db.load(&sql)?.iter().map(|r| r.int(0)).collect();
+            ids.sort_unstable();
+            Ok(ids)
+        }
+    }
+}
+
+/// Inserts rows (with their ids) in multi-row statements of bounded size.
+fn insert_rows(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &[Record],
+) -> Result<(), Error> {
+    let Some(first) = records.first() else {
+        return Ok(());
+    };
+    let names: Vec<&str> = column_binds(spec, &first.values)
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    let per_statement = (8000 / (names.len() + 1)).clamp(1, 500);
+    for chunk in records.chunks(per_statement) {
+        let mut sql = Sql::new(&format!(
+            "INSERT INTO {} (id, {}) VALUES ",
+            spec.table,
+            names.join(", ")
+        ));
+        for (n, record) in chunk.iter().enumerate() {
+            if n > 0 {
+                sql.push(", ");
+            }
+            sql.push("(").bind(Bind::Int(record.id));
+            for (_, b) in column_binds(spec, &record.values) {
+                sql.push(", ").bind(b);
+            }
+            sql.push(")");
+        }
+        if chunk.len() != per_statement {
+            sql.uncacheable();
+        }
+        db.execute(&sql)?;
+    }
+    Ok(())
+}
+
 /// Creates objects from validated drafts; returns their ids in input order.
 pub(crate) fn create(
     db: &mut Db<'_>,
@@ -424,35 +590,33 @@ pub(crate) fn create(
     drafts: Vec<Draft>,
     ctx: &ChangeContext,
 ) -> Result<Vec<i64>, Error> {
-    let mut ids = Vec::with_capacity(drafts.len());
     let mut memo = Memo::default();
+    let mut records = Vec::with_capacity(drafts.len());
     for (index, draft) in drafts.into_iter().enumerate() {
         let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
         let mut values = apply(spec, resolved, None);
         set_times(spec, &mut values, true);
-        check_unique(db, spec, &values, None).map_err(|e| e.at(index))?;
-        let mut candidate = Record { id: 0, values };
-        check_record(db, spec, &mut candidate, None).map_err(|e| e.at(index))?;
-        let values = candidate.values;
-        let binds = column_binds(spec, &values);
-        let mut sql = Sql::new(&format!("INSERT INTO {} (", spec.table));
-        let names: Vec<&str> = binds.iter().map(|(n, _)| *n).collect();
-        sql.push(&names.join(", ")).push(") VALUES (");
-        for (i, (_, b)) in binds.into_iter().enumerate() {
-            if i > 0 {
-                sql.push(", ");
-            }
-            sql.bind(b);
+        records.push(Record { id: 0, values });
+    }
+    let related = check_batch(db, spec, &mut records)?;
+    let ids = reserve_ids(db, spec, records.len())?;
+    for (record, id) in records.iter_mut().zip(&ids) {
+        record.id = *id;
+    }
+    insert_rows(db, spec, &records)?;
+    write_links(db, spec, &records, None)?;
+    if spec.change_logged {
+        let mut changes = Vec::with_capacity(records.len());
+        for record in &records {
+            let post = snapshot(db, &mut memo.tag_names, spec, record)?;
+            changes.push(Change {
+                record,
+                action: Action::Create,
+                pre: None,
+                post: Some(post),
+            });
         }
-        sql.push(") RETURNING id");
-        let id = db.scalar(&sql)?.ok_or(Error::NotFound)?;
-        write_links(db, spec, id, &values, None)?;
-        if spec.change_logged {
-            let record = Record { id, values };
-            let post = snapshot(db, &mut memo.tag_names, spec, &record)?;
-            record_change(db, ctx, spec, &record, Action::Create, None, Some(post))?;
-        }
-        ids.push(id);
+        record_changes(db, ctx, spec, &related, changes)?;
     }
     Ok(ids)
 }
@@ -464,47 +628,56 @@ pub(crate) fn update(
     items: Vec<(i64, Draft)>,
     ctx: &ChangeContext,
 ) -> Result<Vec<i64>, Error> {
-    let mut ids = Vec::with_capacity(items.len());
     let mut memo = Memo::default();
+    let wanted: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
+    let existing: HashMap<i64, Record> = crate::query::by_ids(db, spec, &wanted)?
+        .0
+        .into_iter()
+        .map(|r| (r.id, r))
+        .collect();
+    let mut before = Vec::with_capacity(items.len());
+    let mut records = Vec::with_capacity(items.len());
+    let mut given_all = Vec::with_capacity(items.len());
     for (index, (id, draft)) in items.into_iter().enumerate() {
-        let Some(existing) = crate::query::by_ids(db, spec, &[id])?.0.pop() else {
+        let Some(old) = existing.get(&id) else {
             continue;
         };
         let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
         let given = resolved.clone();
-        let mut values = apply(spec, resolved, Some(&existing));
+        let mut values = apply(spec, resolved, Some(old));
         set_times(spec, &mut values, false);
-        check_unique(db, spec, &values, Some(id)).map_err(|e| e.at(index))?;
-        let mut candidate = Record { id, values };
-        check_record(db, spec, &mut candidate, Some(id)).map_err(|e| e.at(index))?;
-        let values = candidate.values;
+        before.push(old.clone());
+        records.push(Record { id, values });
+        given_all.push(given);
+    }
+    let related = check_batch(db, spec, &mut records)?;
+    for record in &records {
         let mut sql = Sql::new(&format!("UPDATE {} SET ", spec.table));
-        for (i, (name, b)) in column_binds(spec, &values).into_iter().enumerate() {
+        for (i, (name, b)) in column_binds(spec, &record.values).into_iter().enumerate() {
             if i > 0 {
                 sql.push(", ");
             }
             sql.push(name).push(" = ").bind(b);
         }
-        sql.push(" WHERE id = ").bind(Bind::Int(id));
+        sql.push(" WHERE id = ").bind(Bind::Int(record.id));
         db.execute(&sql)?;
-        write_links(db, spec, id, &values, Some(&given))?;
-        if spec.change_logged {
-            let pre = snapshot(db, &mut memo.tag_names, spec, &existing)?;
-            let record = Record { id, values };
-            let post = snapshot(db, &mut memo.tag_names, spec, &record)?;
-            record_change(
-                db,
-                ctx,
-                spec,
-                &record,
-                Action::Update,
-                Some(pre),
-                Some(post),
-            )?;
-        }
-        ids.push(id);
     }
-    Ok(ids)
+    write_links(db, spec, &records, Some(&given_all))?;
+    if spec.change_logged {
+        let mut changes = Vec::with_capacity(records.len());
+        for (old, record) in before.iter().zip(&records) {
+            let pre = snapshot(db, &mut memo.tag_names, spec, old)?;
+            let post = snapshot(db, &mut memo.tag_names, spec, record)?;
+            changes.push(Change {
+                record,
+                action: Action::Update,
+                pre: Some(pre),
+                post: Some(post),
+            });
+        }
+        record_changes(db, ctx, spec, &related, changes)?;
+    }
+    Ok(records.iter().map(|r| r.id).collect())
 }
 
 /// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole

@@ -1207,3 +1207,57 @@ fn field_rules_of_particular_resources() {
         json!({"value": "enabled", "label": "Enabled"})
     );
 }
+
+#[test]
+fn bulk_writes_check_uniqueness_within_the_batch_and_write_nothing_on_error() {
+    let s = TestServer::start();
+    let r = s.post(
+        AS,
+        json!([{"asn": 65100, "name": "A"}, {"asn": 65101, "name": "B"}, {"asn": 65100, "name": "C"}]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        r.json(),
+        json!([{}, {}, {"asn": ["autonomous system with this ASN already exists."]}])
+    );
+    assert_eq!(s.get(AS).json()["count"], 0);
+    let made = s.create(
+        AS,
+        json!([{"asn": 65100, "name": "A"}, {"asn": 65101, "name": "B"}]),
+    );
+    let (a, b) = (made[0]["id"].clone(), made[1]["id"].clone());
+    // Two updates may not take the same unique value; one may keep its own.
+    let r = s.patch(
+        AS,
+        json!([{"id": a, "asn": 65102}, {"id": b, "asn": 65102}]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    let r = s.patch(
+        AS,
+        json!([{"id": a, "asn": 65100, "name": "A2"}, {"id": b, "asn": 65103}]),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        column(&s.get(&format!("{AS}?ordering=asn")).json(), "asn"),
+        [json!(65100), json!(65103)]
+    );
+    // Fields unique together, within one request.
+    let ix = exchange(&s);
+    let connection = s.create(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": ix, "router": null, "ipv4_address": "192.0.2.1/24"}),
+    )["id"]
+        .clone();
+    let session =
+        |ip: &str| json!({"autonomous_system": a, "ixp_connection": connection, "ip_address": ip});
+    let r = s.post(
+        "/api/peering/internet-exchange-peering-sessions/",
+        json!([session("192.0.2.10"), session("192.0.2.10")]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        r.json()[1]["__all__"][0],
+        "Internet exchange peering session with this IXP connection and IP address already exists."
+    );
+    assert_eq!(r.json()[0], json!({}));
+}
