@@ -20,6 +20,19 @@ pub(super) fn paginated_name(spec: &ResourceSpec) -> String {
     format!("Paginated{}List", type_name(spec))
 }
 
+/// The component of the API root's body.
+pub(super) const API_ROOT: &str = "ApiRoot";
+
+/// `peering` → `PeeringRoot`: the component of an application root's body.
+pub(super) fn app_root_name(app: &str) -> String {
+    let mut chars = app.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    format!("{first}{}Root", chars.as_str())
+}
+
 /// One property of a representation.
 #[derive(Clone, Copy)]
 pub(super) enum Member {

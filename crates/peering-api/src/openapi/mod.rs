@@ -16,8 +16,13 @@
 //! `N` (complete form), `BriefN`, `NestedN`, `PaginatedNList`, and for writable resources
 //! `WritableN` (POST, PUT), `PatchedWritableN` (PATCH), `BulkWritableN` and
 //! `PatchedBulkWritableN` (items of bulk PUT and PATCH, with their `id`). Shared ones:
-//! `Detail`, `ValidationError`, `BadRequest` (any 400 body), `ObjectId`, `Status` (the body
-//! of `/api/status/`, the one path besides the resources').
+//! `Detail`, `ValidationError`, `BadRequest` (any 400 body), `ObjectBadRequest` (a 400 that
+//! concerns one object or the query: no list), `ObjectId`, `Metadata` and `FieldMetadata`
+//! (OPTIONS), `Status` (the body of `/api/status/`), `ApiRoot` (`/api/`) and per application
+//! `A` (capitalised) `ARoot` (`/api/a/`).
+//!
+//! Paths: every route of the API but `/api/docs/` (an alias of `/api/schema/` for clients
+//! that look there, else a redirect) and Swagger UI's files.
 
 mod forms;
 mod parameters;
@@ -28,6 +33,7 @@ pub mod swagger_ui;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use actix_web::http::{header, StatusCode};
@@ -37,9 +43,10 @@ use paperclip::v2::models::{DefaultApiRaw, Info, SecurityScheme};
 use peering_domain::resources::ALL;
 use peering_domain::ResourceSpec;
 
-use self::forms::{collection_path, detail_path, paginated_name, Form};
+use self::forms::{app_root_name, collection_path, detail_path, paginated_name, Form, API_ROOT};
 use self::schemas::{
-    bad_request_schema, detail_schema, form_schema, id, object, paginated_schema, status_schema,
+    bad_request_schema, detail_schema, field_metadata_schema, form_schema, id, links_schema,
+    metadata_schema, object, object_bad_request_schema, paginated_schema, status_schema,
     validation_error_schema,
 };
 use crate::error::ApiError;
@@ -50,6 +57,9 @@ pub const SCHEMA: &str = "/api/schema/";
 
 /// The status endpoint, described with the resources.
 const STATUS: &str = "/api/status/";
+
+/// The API root.
+const ROOT: &str = "/api/";
 
 /// Name of the security scheme: `Authorization: Token <40 hex digits>`.
 const TOKEN_AUTH: &str = "tokenAuth";
@@ -91,10 +101,24 @@ pub fn api() -> DefaultApiRaw {
     let definitions = &mut api.definitions;
     definitions.insert("Detail".into(), detail_schema());
     definitions.insert("BadRequest".into(), bad_request_schema());
+    definitions.insert("ObjectBadRequest".into(), object_bad_request_schema());
     definitions.insert("ValidationError".into(), validation_error_schema());
     definitions.insert("ObjectId".into(), object(&[("id", id())], true));
     definitions.insert("Status".into(), status_schema());
+    definitions.insert("Metadata".into(), metadata_schema());
+    definitions.insert("FieldMetadata".into(), field_metadata_schema());
     api.paths.insert(STATUS.into(), paths::status_item());
+    api.paths.insert(SCHEMA.into(), paths::schema_item());
+    let apps = apps();
+    let root = apps.keys().copied().chain(["status"]);
+    definitions.insert(API_ROOT.into(), links_schema(root));
+    api.paths.insert(ROOT.into(), paths::api_root_item());
+    for (app, specs) in &apps {
+        let links = links_schema(specs.iter().map(|spec| spec.path));
+        definitions.insert(app_root_name(app), links);
+        api.paths
+            .insert(format!("/api/{app}/"), paths::app_root_item(app));
+    }
     for spec in ALL {
         // Nested forms of every resource, routed or not: other objects embed them.
         definitions.insert(Form::Nested.name(spec), form_schema(spec, Form::Nested));
@@ -116,6 +140,17 @@ fn routed() -> impl Iterator<Item = &'static ResourceSpec> {
     ALL.iter().copied().filter(|spec| crate::is_routed(spec))
 }
 
+/// The applications served, with their resources: what `/api/` and `/api/{app}/` list
+/// (computed as `crate::root` does; the conformance check of peeringd's tests compares every
+/// root response with the document, extra members included).
+fn apps() -> BTreeMap<&'static str, Vec<&'static ResourceSpec>> {
+    let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
+    for spec in routed() {
+        apps.entry(spec.app).or_default().push(spec);
+    }
+    apps
+}
+
 /// The document as JSON text, built on first use and kept: it depends only on the
 /// declarations. `None` (logged once) if it cannot be serialised.
 pub fn json() -> Option<&'static str> {
@@ -128,9 +163,37 @@ pub fn json() -> Option<&'static str> {
     .as_deref()
 }
 
-/// `GET /api/schema/`: the document, always as JSON (`?format=yaml` included: there is no
-/// YAML writer among the dependencies, and YAML parsers read JSON).
+/// The document as YAML text (the same value as [`json`]), built on first use and kept.
+pub fn yaml() -> Option<&'static str> {
+    static YAML: OnceLock<Option<String>> = OnceLock::new();
+    YAML.get_or_init(|| {
+        let value: serde_json::Value = serde_json::from_str(json()?).ok()?;
+        serde_yaml::to_string(&value)
+            .map_err(|e| log::error!("cannot write the OpenAPI document as YAML: {e}"))
+            .ok()
+    })
+    .as_deref()
+}
+
+/// The value of the last `name` parameter of the query, if any (a malformed query has none).
+fn query_value(req: &HttpRequest, name: &str) -> Option<String> {
+    let pairs: Vec<(String, String)> =
+        serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+    pairs
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// `GET /api/schema/`: the document, as YAML for `?format=yaml`, as JSON otherwise.
 pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    if query_value(&req, "format").as_deref() == Some("yaml") {
+        let text = yaml().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
+        return Ok(HttpResponse::Ok()
+            .content_type("application/yaml")
+            .body(text));
+    }
     let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
     Ok(respond_text(&req, StatusCode::OK, text.to_owned()))
 }
@@ -138,21 +201,36 @@ pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 /// `GET /api/docs/`: the document for `?format=openapi` (where NetBox-style clients look),
 /// otherwise a redirect to Swagger UI.
 pub async fn docs(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let pairs: Vec<(String, String)> =
-        serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
-    if pairs.iter().any(|(k, v)| k == "format" && v == "openapi") {
-        return schema(req).await;
+    if query_value(&req, "format").as_deref() == Some("openapi") {
+        let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
+        return Ok(respond_text(&req, StatusCode::OK, text.to_owned()));
     }
     Ok(HttpResponse::Found()
         .insert_header((header::LOCATION, swagger_ui::UI))
         .finish())
 }
 
+/// Other methods than GET and HEAD on the document and `/api/docs/`.
+async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(req.method().to_string()))
+}
+
 /// Registers the document, `/api/docs/` and Swagger UI. Public, whatever `LOGIN_REQUIRED`
 /// says, like the reference. Must come before the generic `/api/{app}/…` routes, which
-/// would otherwise take `schema` and `docs` for applications.
+/// would otherwise take `schema` and `docs` for applications. HEAD is answered as GET
+/// (without the body), other methods with a 405.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route(SCHEMA, web::get().to(schema))
-        .route("/api/docs/", web::get().to(docs))
-        .configure(swagger_ui::configure);
+    cfg.service(
+        web::resource(SCHEMA)
+            .route(web::get().to(schema))
+            .route(web::head().to(schema))
+            .default_service(web::to(method_not_allowed)),
+    )
+    .service(
+        web::resource("/api/docs/")
+            .route(web::get().to(docs))
+            .route(web::head().to(docs))
+            .default_service(web::to(method_not_allowed)),
+    )
+    .configure(swagger_ui::configure);
 }

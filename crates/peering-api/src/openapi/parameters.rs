@@ -121,6 +121,18 @@ pub(super) fn brief_parameter() -> DefaultParameterRaw {
     )
 }
 
+/// `format` of `/api/schema/`: `json` (the default) or `yaml`.
+pub(super) fn format_parameter() -> DefaultParameterRaw {
+    DefaultParameterRaw {
+        enum_: vec!["json".into(), "yaml".into()],
+        ..query(
+            "format",
+            DataType::String,
+            "`yaml` for YAML; JSON otherwise.",
+        )
+    }
+}
+
 pub(super) fn id_parameter() -> DefaultParameterRaw {
     DefaultParameterRaw {
         in_: ParameterIn::Path,

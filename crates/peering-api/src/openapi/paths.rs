@@ -1,29 +1,35 @@
-//! Path items and operations of a resource: the collection (list, create, bulk update and
-//! delete) and the detail (retrieve, update, delete), with their statuses and bodies.
+//! Path items and operations: a resource's collection (list, create, bulk update and delete,
+//! OPTIONS) and detail (retrieve, update, delete, OPTIONS), the API and application roots,
+//! `/api/status/` and `/api/schema/`, each with every status the server answers and its body
+//! (`crate::error` is the table of errors to statuses; `resource.rs` says which can occur
+//! where).
 
 use std::collections::BTreeMap;
 
 use paperclip::v2::models::{
-    DefaultOperationRaw, DefaultParameterRaw, DefaultPathItemRaw, DefaultResponseRaw,
+    DataType, DefaultOperationRaw, DefaultParameterRaw, DefaultPathItemRaw, DefaultResponseRaw,
     DefaultSchemaRaw, Either, HttpMethod, ParameterIn,
 };
 use peering_domain::ResourceSpec;
 
-use super::forms::{paginated_name, Form};
-use super::parameters::{brief_parameter, id_parameter, list_parameters};
-use super::schemas::{array, reference};
+use super::forms::{app_root_name, paginated_name, Form, API_ROOT};
+use super::parameters::{brief_parameter, format_parameter, id_parameter, list_parameters};
+use super::schemas::{array, reference, typed};
 use super::TOKEN_AUTH;
 
 /// A small builder over paperclip's `DefaultOperationRaw`.
 struct Op(DefaultOperationRaw);
 
 impl Op {
-    /// Reads accept a token or none (unless `LOGIN_REQUIRED`); writes need one.
+    /// An operation of a resource, tagged with its application.
     fn new(spec: &ResourceSpec, action: &str, summary: String, write: bool) -> Op {
         let id = format!("{}_{}_{action}", spec.app, spec.path.replace('-', "_"));
         Op::tagged(spec.app, id, summary, write)
     }
 
+    /// An operation that looks at the caller's token. Reads accept a token or none (unless
+    /// `LOGIN_REQUIRED`); writes need one. A refused token (or none where one is needed) is a
+    /// 403; a database that does not answer (tokens are looked up there) a 503.
     fn tagged(tag: &str, operation_id: String, summary: String, write: bool) -> Op {
         let token = BTreeMap::from([(TOKEN_AUTH.to_string(), Vec::new())]);
         let security = if write {
@@ -31,18 +37,28 @@ impl Op {
         } else {
             vec![token, BTreeMap::new()]
         };
-        Op(DefaultOperationRaw {
-            operation_id: Some(operation_id),
-            summary: Some(summary),
-            tags: vec![tag.into()],
-            security,
-            ..DefaultOperationRaw::default()
-        })
-        .respond(
+        let mut op = Op::public(tag, operation_id, summary);
+        op.0.security = security;
+        op.respond(
             403,
             "Missing or insufficient credentials.",
             Some(reference("Detail")),
         )
+        .respond(
+            503,
+            "The database does not answer.",
+            Some(reference("Detail")),
+        )
+    }
+
+    /// An operation anyone may call, whatever `LOGIN_REQUIRED` says, with no token checked.
+    fn public(tag: &str, operation_id: String, summary: String) -> Op {
+        Op(DefaultOperationRaw {
+            operation_id: Some(operation_id),
+            summary: Some(summary),
+            tags: vec![tag.into()],
+            ..DefaultOperationRaw::default()
+        })
     }
 
     fn param(mut self, param: DefaultParameterRaw) -> Op {
@@ -50,7 +66,9 @@ impl Op {
         self
     }
 
-    fn body(self, schema: DefaultSchemaRaw) -> Op {
+    /// A JSON body: a 400 when it is invalid (`bad_request`, the component of its shapes),
+    /// a 413 when it is larger than `MAX_BODY_BYTES`.
+    fn body(self, schema: DefaultSchemaRaw, bad_request: &str) -> Op {
         self.param(DefaultParameterRaw {
             in_: ParameterIn::Body,
             name: "body".into(),
@@ -58,7 +76,7 @@ impl Op {
             schema: Some(schema),
             ..DefaultParameterRaw::default()
         })
-        .respond(400, "Invalid input.", Some(reference("BadRequest")))
+        .respond(400, "Invalid input.", Some(reference(bad_request)))
         .respond(413, "Request body too large.", Some(reference("Detail")))
     }
 
@@ -87,7 +105,20 @@ impl Op {
     }
 }
 
-/// `/api/{app}/{path}/`: a list for every resource; create and the bulk forms if writable.
+/// `OPTIONS`: what the endpoint renders and parses, and for a caller allowed to write, the
+/// fields a write accepts (`actions`).
+fn metadata(spec: &ResourceSpec, action: &str, what: &str) -> Op {
+    let summary = format!("Describe the {what} endpoint of {}", spec.verbose_name);
+    Op::new(spec, action, summary, false).respond(
+        200,
+        "What the endpoint renders and accepts.",
+        Some(reference("Metadata")),
+    )
+}
+
+/// `/api/{app}/{path}/`: list and OPTIONS for every resource; create and the bulk forms if
+/// writable. Bulk updates and deletes skip ids that name no object (as the reference does),
+/// so they answer no 404.
 pub(super) fn collection_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     let full = || reference(&Form::Full.name(spec));
     let many = |form: Form| array(reference(&form.name(spec)));
@@ -98,12 +129,18 @@ pub(super) fn collection_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw
     let page = reference(&paginated_name(spec));
     let mut list = op("list", "List", false)
         .respond(200, "A page of objects.", Some(page))
-        .respond(400, "Invalid filter.", Some(reference("BadRequest")));
+        .respond(
+            400,
+            "Invalid filter, or malformed query string.",
+            Some(reference("ObjectBadRequest")),
+        );
     for param in list_parameters(spec) {
         list = list.param(param);
     }
     let mut item = DefaultPathItemRaw::default();
     item.methods.insert(HttpMethod::Get, list.0);
+    item.methods
+        .insert(HttpMethod::Options, metadata(spec, "metadata", "list").0);
     if !spec.writable {
         return item;
     }
@@ -111,29 +148,26 @@ pub(super) fn collection_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw
         (
             HttpMethod::Post,
             op("create", "Create one or more", true)
-                .body(reference(&Form::Writable.name(spec)))
+                .body(reference(&Form::Writable.name(spec)), "BadRequest")
                 .respond(201, "The created object(s).", Some(full())),
         ),
         (
             HttpMethod::Put,
             op("bulk_update", "Replace several", true)
-                .body(many(Form::BulkWritable))
-                .respond(200, "The updated objects.", Some(array(full())))
-                .not_found(),
+                .body(many(Form::BulkWritable), "BadRequest")
+                .respond(200, "The updated objects.", Some(array(full()))),
         ),
         (
             HttpMethod::Patch,
             op("bulk_partial_update", "Update several", true)
-                .body(many(Form::PatchedBulkWritable))
-                .respond(200, "The updated objects.", Some(array(full())))
-                .not_found(),
+                .body(many(Form::PatchedBulkWritable), "BadRequest")
+                .respond(200, "The updated objects.", Some(array(full()))),
         ),
         (
             HttpMethod::Delete,
             op("bulk_destroy", "Delete several", true)
-                .body(array(reference("ObjectId")))
+                .body(array(reference("ObjectId")), "BadRequest")
                 .respond(204, "Deleted.", None)
-                .not_found()
                 .protected(),
         ),
     ];
@@ -141,7 +175,8 @@ pub(super) fn collection_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw
     item
 }
 
-/// `/api/{app}/{path}/{id}/`: retrieve; replace, update and delete if writable.
+/// `/api/{app}/{path}/{id}/`: retrieve and OPTIONS; replace, update and delete if writable.
+/// An id that is not a number names no object (404).
 pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     let full = || Some(reference(&Form::Full.name(spec)));
     let op = |action, verb, write| {
@@ -152,8 +187,11 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     item.parameters.push(Either::Right(id_parameter()));
     let get = op("retrieve", "Get", false)
         .param(brief_parameter())
-        .respond(200, "The object.", full());
+        .respond(200, "The object.", full())
+        .respond(400, "Malformed query string.", Some(reference("Detail")));
     item.methods.insert(HttpMethod::Get, get.0);
+    let options = metadata(spec, "detail_metadata", "detail").not_found();
+    item.methods.insert(HttpMethod::Options, options.0);
     if !spec.writable {
         return item;
     }
@@ -161,13 +199,16 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
         (
             HttpMethod::Put,
             op("update", "Replace", true)
-                .body(reference(&Form::Writable.name(spec)))
+                .body(reference(&Form::Writable.name(spec)), "ObjectBadRequest")
                 .respond(200, "The updated object.", full()),
         ),
         (
             HttpMethod::Patch,
             op("partial_update", "Update", true)
-                .body(reference(&Form::PatchedWritable.name(spec)))
+                .body(
+                    reference(&Form::PatchedWritable.name(spec)),
+                    "ObjectBadRequest",
+                )
                 .respond(200, "The updated object.", full()),
         ),
         (
@@ -181,7 +222,8 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     item
 }
 
-/// `/api/status/`: versions and the database's health (503 when it does not answer).
+/// `/api/status/`: versions and the database's health (503 when it does not answer; a 503
+/// with a detail instead when the token could not be looked up, see `refine`).
 pub(super) fn status_item() -> DefaultPathItemRaw {
     let summary = "Versions and database health".to_string();
     let get = Op::tagged("status", "status_retrieve".into(), summary, false)
@@ -195,6 +237,45 @@ pub(super) fn status_item() -> DefaultPathItemRaw {
             "The database does not answer.",
             Some(reference("Status")),
         );
+    get_item(get)
+}
+
+/// `/api/`: the URL of each application's root, and of `/api/status/`. JSON, or a page of
+/// links for `Accept: text/html` (added by `refine`). Public: no token is looked at.
+pub(super) fn api_root_item() -> DefaultPathItemRaw {
+    let get = Op::public("api", "api_root_retrieve".into(), "The API root".into()).respond(
+        200,
+        "The URL of each application's root.",
+        Some(reference(API_ROOT)),
+    );
+    get_item(get)
+}
+
+/// `/api/{app}/`: the list URL of each resource of the application, like the API root.
+pub(super) fn app_root_item(app: &str) -> DefaultPathItemRaw {
+    let summary = format!("The root of the {app} application");
+    let get = Op::public(app, format!("{app}_root_retrieve"), summary).respond(
+        200,
+        "The list URL of each resource of the application.",
+        Some(reference(&app_root_name(app))),
+    );
+    get_item(get)
+}
+
+/// `/api/schema/`: this document, as JSON or (`format=yaml`) YAML (added by `refine`).
+pub(super) fn schema_item() -> DefaultPathItemRaw {
+    let summary = "This OpenAPI document".to_string();
+    let get = Op::public("schema", "schema_retrieve".into(), summary)
+        .param(format_parameter())
+        .respond(
+            200,
+            "The OpenAPI 3 document.",
+            Some(typed(DataType::Object, None)),
+        );
+    get_item(get)
+}
+
+fn get_item(get: Op) -> DefaultPathItemRaw {
     let mut item = DefaultPathItemRaw::default();
     item.methods.insert(HttpMethod::Get, get.0);
     item

@@ -1,26 +1,53 @@
 //! OpenAPI 3 refinements of the converted document: what Swagger 2.0 has no words for, or
 //! what paperclip's converter drops (`nullable`, `readOnly`, bounds, lengths, patterns, any
-//! JSON value, property order, `oneOf`/`anyOf` bodies).
+//! JSON value, property order, `oneOf`/`anyOf` bodies, other media types than JSON).
 
 use openapiv3 as v3;
 use peering_domain::resources::ALL;
 use peering_domain::spec::{Field, Kind, TextFormat};
 use peering_domain::ResourceSpec;
 
-use super::forms::{collection_path, detail_path, paginated_name, Form, Member};
-use super::routed;
+use super::forms::{
+    app_root_name, collection_path, detail_path, paginated_name, Form, Member, API_ROOT,
+};
+use super::{apps, routed, ROOT, SCHEMA, STATUS};
+
+fn component(name: &str) -> v3::ReferenceOr<v3::Schema> {
+    v3::ReferenceOr::ref_(&format!("#/components/schemas/{name}"))
+}
+
+fn one_of(alternatives: Vec<v3::ReferenceOr<v3::Schema>>) -> v3::SchemaKind {
+    v3::SchemaKind::OneOf {
+        one_of: alternatives,
+    }
+}
 
 pub(super) fn refine(doc: &mut v3::OpenAPI) {
     let schemas = &mut doc.components.get_or_insert_with(Default::default).schemas;
+    let field_errors = component("ValidationError");
     if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("BadRequest") {
-        let field_errors = v3::ReferenceOr::ref_("#/components/schemas/ValidationError");
-        bad_request.schema_kind = v3::SchemaKind::OneOf {
-            one_of: vec![
-                field_errors.clone(),
-                v3::ReferenceOr::Item(array_of(field_errors)),
-                v3::ReferenceOr::ref_("#/components/schemas/Detail"),
-            ],
-        };
+        bad_request.schema_kind = one_of(vec![
+            field_errors.clone(),
+            v3::ReferenceOr::Item(array_of(field_errors.clone())),
+            component("Detail"),
+        ]);
+    }
+    if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("ObjectBadRequest") {
+        bad_request.schema_kind = one_of(vec![field_errors, component("Detail")]);
+    }
+    let apps = apps();
+    let roots = apps.keys().map(|app| app_root_name(app));
+    for root in roots.chain([API_ROOT.to_string()]) {
+        if let Some(v3::ReferenceOr::Item(schema)) = schemas.get_mut(&root) {
+            for link in object_type(schema)
+                .into_iter()
+                .flat_map(|o| o.properties.values_mut())
+            {
+                if let v3::ReferenceOr::Item(link) = link {
+                    uri(link);
+                }
+            }
+        }
     }
     if let Some(v3::ReferenceOr::Item(field_errors)) = schemas.get_mut("ValidationError") {
         refine_field_errors(field_errors);
@@ -45,6 +72,44 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             refine_create(item.post.as_mut());
         }
     }
+    // A token that cannot be looked up makes `/api/status/` a 503 with a detail.
+    for media in response_media(get_operation(doc, STATUS), 503) {
+        media.schema = Some(v3::ReferenceOr::Item(schema_of(one_of(vec![
+            component("Status"),
+            component("Detail"),
+        ]))));
+    }
+    // Roots are pages of links for a browser (`Accept: text/html`).
+    let root_paths = apps.keys().map(|app| format!("/api/{app}/"));
+    for path in root_paths.chain([ROOT.to_string()]) {
+        add_media(get_operation(doc, &path), 200, "text/html", string_schema());
+    }
+    // The document is YAML with `format=yaml`, the same object.
+    let object = schema_of(v3::SchemaKind::Type(v3::Type::Object(Default::default())));
+    add_media(get_operation(doc, SCHEMA), 200, "application/yaml", object);
+}
+
+fn get_operation<'a>(doc: &'a mut v3::OpenAPI, path: &str) -> Option<&'a mut v3::Operation> {
+    match doc.paths.paths.get_mut(path) {
+        Some(v3::ReferenceOr::Item(item)) => item.get.as_mut(),
+        _ => None,
+    }
+}
+
+/// Another media type of the response `code`, after JSON.
+fn add_media(op: Option<&mut v3::Operation>, code: u16, media: &str, schema: v3::Schema) {
+    let response = op.and_then(|op| op.responses.responses.get_mut(&v3::StatusCode::Code(code)));
+    if let Some(v3::ReferenceOr::Item(response)) = response {
+        let media_type = v3::MediaType {
+            schema: Some(v3::ReferenceOr::Item(schema)),
+            ..v3::MediaType::default()
+        };
+        response.content.insert(media.into(), media_type);
+    }
+}
+
+fn string_schema() -> v3::Schema {
+    schema_of(v3::SchemaKind::Type(v3::Type::String(Default::default())))
 }
 
 /// A field's messages: strings, or for a list field (`tags`, many-to-many relations), one
@@ -54,13 +119,10 @@ fn refine_field_errors(field_errors: &mut v3::Schema) {
     let Some(object) = object_type(field_errors) else {
         return;
     };
-    let string = || schema_of(v3::SchemaKind::Type(v3::Type::String(Default::default())));
-    let message = schema_of(v3::SchemaKind::OneOf {
-        one_of: vec![
-            v3::ReferenceOr::Item(string()),
-            v3::ReferenceOr::Item(array_of(v3::ReferenceOr::Item(string()))),
-        ],
-    });
+    let message = schema_of(one_of(vec![
+        v3::ReferenceOr::Item(string_schema()),
+        v3::ReferenceOr::Item(array_of(v3::ReferenceOr::Item(string_schema()))),
+    ]));
     let messages = array_of(v3::ReferenceOr::Item(message));
     object.additional_properties = Some(v3::AdditionalProperties::Schema(Box::new(
         v3::ReferenceOr::Item(messages),

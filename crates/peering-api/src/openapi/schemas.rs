@@ -191,6 +191,15 @@ pub(super) fn bad_request_schema() -> DefaultSchemaRaw {
     }
 }
 
+/// A placeholder like `BadRequest`: field errors of one object (or of query parameters) or
+/// a detail message, never a list.
+pub(super) fn object_bad_request_schema() -> DefaultSchemaRaw {
+    DefaultSchemaRaw {
+        description: Some("Field (or query parameter) errors, or a detail message.".into()),
+        ..DefaultSchemaRaw::default()
+    }
+}
+
 /// `{"field": ["message", …], …}`.
 pub(super) fn validation_error_schema() -> DefaultSchemaRaw {
     DefaultSchemaRaw {
@@ -218,4 +227,59 @@ pub(super) fn status_schema() -> DefaultSchemaRaw {
         ],
         true,
     )
+}
+
+/// `{"name": URL, …}`: a root's body, one required URL per name (`refine` makes them URIs).
+pub(super) fn links_schema<'a>(names: impl IntoIterator<Item = &'a str>) -> DefaultSchemaRaw {
+    let properties: Vec<(&str, DefaultSchemaRaw)> =
+        names.into_iter().map(|name| (name, string())).collect();
+    object(&properties, true)
+}
+
+/// The body of OPTIONS (`crate::options`): `actions` only for a caller allowed to write, with
+/// the fields of a `POST` (collection) or `PUT` (detail).
+pub(super) fn metadata_schema() -> DefaultSchemaRaw {
+    let fields = DefaultSchemaRaw {
+        description: Some("The fields a write accepts, by name.".into()),
+        extra_props: Some(Either::Right(Box::new(reference("FieldMetadata")))),
+        ..typed(DataType::Object, None)
+    };
+    let mut schema = object(
+        &[
+            ("name", string()),
+            ("description", string()),
+            ("renders", array(string())),
+            ("parses", array(string())),
+        ],
+        true,
+    );
+    schema.properties.insert(
+        "actions".into(),
+        Box::new(object(&[("POST", fields.clone()), ("PUT", fields)], false)),
+    );
+    schema
+}
+
+/// One field of OPTIONS' `actions`: the bounds, length and choices when it has them.
+pub(super) fn field_metadata_schema() -> DefaultSchemaRaw {
+    let choice = object(&[("value", string()), ("display_name", string())], true);
+    let mut schema = object(
+        &[
+            ("type", string()),
+            ("required", typed(DataType::Boolean, None)),
+            ("read_only", typed(DataType::Boolean, None)),
+            ("label", string()),
+        ],
+        true,
+    );
+    for (name, property) in [
+        ("help_text", string()),
+        ("min_value", id()),
+        ("max_value", id()),
+        ("max_length", id()),
+        ("choices", array(choice)),
+    ] {
+        schema.properties.insert(name.into(), Box::new(property));
+    }
+    schema
 }

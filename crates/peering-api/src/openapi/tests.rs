@@ -140,3 +140,150 @@ fn passes_openapi_spec_validator() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "validator failed: {text}");
 }
+
+/// The statuses listed for each operation of a resource (`resource.rs` and `error.rs` say
+/// which the server answers), and of the other paths.
+#[test]
+fn operations_list_every_status_the_server_answers() {
+    let doc = doc();
+    let statuses = |path: &str, method: &str| -> Vec<String> {
+        doc["paths"][path][method]["responses"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{method} {path}"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let collection = "/api/peering/autonomous-systems/";
+    let detail = "/api/peering/autonomous-systems/{id}/";
+    for (path, method, expected) in [
+        (collection, "get", &["200", "400", "403", "503"][..]),
+        (collection, "options", &["200", "403", "503"]),
+        (collection, "post", &["201", "400", "403", "413", "503"]),
+        (collection, "put", &["200", "400", "403", "413", "503"]),
+        (collection, "patch", &["200", "400", "403", "413", "503"]),
+        (
+            collection,
+            "delete",
+            &["204", "400", "403", "409", "413", "503"],
+        ),
+        (detail, "get", &["200", "400", "403", "404", "503"]),
+        (detail, "options", &["200", "403", "404", "503"]),
+        (detail, "put", &["200", "400", "403", "404", "413", "503"]),
+        (detail, "patch", &["200", "400", "403", "404", "413", "503"]),
+        (detail, "delete", &["204", "403", "404", "409", "503"]),
+        ("/api/status/", "get", &["200", "403", "503"]),
+        ("/api/", "get", &["200"]),
+        ("/api/peering/", "get", &["200"]),
+        ("/api/schema/", "get", &["200"]),
+    ] {
+        let mut got = statuses(path, method);
+        got.sort();
+        assert_eq!(got, expected, "{method} {path}");
+    }
+    let bad = |path: &str, method: &str| {
+        doc["paths"][path][method]["responses"]["400"]["content"]["application/json"]["schema"]
+            ["$ref"]
+            .clone()
+    };
+    assert_eq!(
+        bad(collection, "get"),
+        "#/components/schemas/ObjectBadRequest"
+    );
+    assert_eq!(bad(collection, "put"), "#/components/schemas/BadRequest");
+    assert_eq!(
+        bad(detail, "patch"),
+        "#/components/schemas/ObjectBadRequest"
+    );
+    assert_eq!(bad(detail, "get"), "#/components/schemas/Detail");
+    let object_bad = &doc["components"]["schemas"]["ObjectBadRequest"]["oneOf"];
+    assert_eq!(object_bad.as_array().map(Vec::len), Some(2));
+    let unavailable = &doc["paths"]["/api/status/"]["get"]["responses"]["503"]["content"]
+        ["application/json"]["schema"]["oneOf"];
+    assert_eq!(unavailable[1]["$ref"], "#/components/schemas/Detail");
+    // Public paths: no security requirement, no 403.
+    for path in ["/api/", "/api/peering/", "/api/schema/"] {
+        assert!(
+            doc["paths"][path]["get"].get("security").is_none(),
+            "{path}"
+        );
+    }
+}
+
+/// `/api/` and each application root: their links, as JSON or a page of links.
+#[test]
+fn roots_list_their_links() {
+    let doc = doc();
+    let schemas = &doc["components"]["schemas"];
+    let root = &schemas["ApiRoot"];
+    let names: Vec<&String> = root["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        names,
+        [
+            "bgp",
+            "devices",
+            "extras",
+            "messaging",
+            "net",
+            "peering",
+            "status"
+        ]
+    );
+    assert_eq!(root["properties"]["peering"]["format"], "uri");
+    assert_eq!(root["required"].as_array().unwrap().len(), names.len());
+    let peering = &schemas["PeeringRoot"]["properties"];
+    assert_eq!(peering["autonomous-systems"]["format"], "uri");
+    assert!(peering.get("object-changes").is_none());
+    assert!(schemas["ExtrasRoot"]["properties"]["object-changes"].is_object());
+    for path in ["/api/", "/api/peering/"] {
+        let content = &doc["paths"][path]["get"]["responses"]["200"]["content"];
+        let media: Vec<&String> = content.as_object().unwrap().keys().collect();
+        assert_eq!(media, ["application/json", "text/html"], "{path}");
+    }
+    let schema = &doc["paths"]["/api/schema/"]["get"];
+    let media: Vec<&String> = schema["responses"]["200"]["content"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(media, ["application/json", "application/yaml"]);
+    assert_eq!(
+        schema["parameters"][0]["schema"]["enum"],
+        json!(["json", "yaml"])
+    );
+}
+
+/// OPTIONS is documented on every resource path, with the `Metadata` body.
+#[test]
+fn options_are_documented() {
+    let doc = doc();
+    for (path, id) in [
+        (
+            "/api/peering/autonomous-systems/",
+            "peering_autonomous_systems_metadata",
+        ),
+        (
+            "/api/extras/object-changes/{id}/",
+            "extras_object_changes_detail_metadata",
+        ),
+    ] {
+        let op = &doc["paths"][path]["options"];
+        assert_eq!(op["operationId"], id);
+        assert_eq!(
+            op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/Metadata"
+        );
+    }
+    let field = &doc["components"]["schemas"]["FieldMetadata"]["properties"];
+    assert_eq!(
+        field["choices"]["items"]["required"],
+        json!(["display_name", "value"])
+    );
+}
+
+/// `?format=yaml` serves the same document as YAML.
+#[test]
+fn yaml_is_the_same_document() {
+    let yaml: Value = serde_yaml::from_str(super::yaml().expect("YAML")).expect("valid YAML");
+    assert_eq!(yaml, doc());
+}

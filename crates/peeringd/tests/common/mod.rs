@@ -1,8 +1,11 @@
 //! A real server on a random port over a fresh database (SQLite, or PostgreSQL when
-//! `PEERING_TEST_POSTGRES_URL` is set), and a small HTTP client to talk to it.
+//! `PEERING_TEST_POSTGRES_URL` is set), and a small HTTP client to talk to it, which checks
+//! every response against the server's OpenAPI document (`conformance.rs`).
 #![allow(dead_code)]
 
-use std::sync::mpsc;
+pub mod conformance;
+
+use std::sync::{mpsc, OnceLock};
 
 use actix_web::{dev::ServerHandle, App, HttpServer};
 use peering_api::{AppState, Settings};
@@ -11,12 +14,16 @@ use peering_store::testing::TestDatabase;
 use peering_store::{NewToken, Store};
 use serde_json::Value as Json;
 
+use self::conformance::Conformance;
+
 pub struct TestServer {
     pub base: String,
     /// A write-enabled token of the superuser `admin`.
     pub key: String,
     pub store: Store,
     handle: ServerHandle,
+    /// The document responses are checked against, fetched on the first request.
+    conformance: OnceLock<Conformance>,
     _db: TestDatabase,
 }
 
@@ -85,6 +92,7 @@ impl TestServer {
             key: key.as_str().to_string(),
             store,
             handle,
+            conformance: OnceLock::new(),
             _db: db,
         }
     }
@@ -115,7 +123,60 @@ impl TestServer {
         key.as_str().to_string()
     }
 
+    /// Sends a request and checks the response against the OpenAPI document (see
+    /// `conformance.rs`): a response the document does not allow is a panic.
     pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        key: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Response {
+        let response = self.send(method, path, body, key, extra);
+        let target = path.strip_prefix(&self.base).unwrap_or(path);
+        let content_type = response.header("Content-Type");
+        let checked = self.conformance().check(
+            method,
+            target,
+            response.status,
+            content_type,
+            &response.text,
+        );
+        if let Err(why) = checked {
+            let mut text: String = response.text.chars().take(2000).collect();
+            if text.len() < response.text.len() {
+                text.push('…');
+            }
+            panic!(
+                "{method} {target} answered {}, which the OpenAPI document does not allow: \
+                 {why}\nbody: {text}",
+                response.status
+            );
+        }
+        response
+    }
+
+    /// The document this server's responses are checked against: `/api/schema/`, fetched
+    /// once (unchecked) and kept.
+    pub fn conformance(&self) -> &Conformance {
+        self.conformance.get_or_init(|| {
+            let r = self.send("GET", "/api/schema/", None, None, &[]);
+            assert_eq!(r.status, 200, "GET /api/schema/: {}", r.text);
+            Conformance::new(r.json())
+        })
+    }
+
+    /// Checks this server's responses against `doc` instead of its own document; before any
+    /// request (to prove that the check fails when it should).
+    pub fn check_against(&self, doc: Json) {
+        if self.conformance.set(Conformance::new(doc)).is_err() {
+            panic!("check_against after the first request");
+        }
+    }
+
+    /// Sends a request, unchecked.
+    pub fn send(
         &self,
         method: &str,
         path: &str,
