@@ -170,6 +170,23 @@ async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound)
 }
 
+/// A route answering GET and HEAD (as GET, without the body), and other methods with a 405.
+fn read_only<F, Args>(path: &str, handler: F) -> actix_web::Resource
+where
+    F: actix_web::Handler<Args> + Clone,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::resource(path)
+        .route(web::get().to(handler.clone()))
+        .route(web::head().to(handler))
+        .default_service(web::to(method_not_allowed))
+}
+
+async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::MethodNotAllowed(req.method().to_string()))
+}
+
 /// Registers every route of the API on an actix app.
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     cfg.app_data(web::Data::new(state)).service(
@@ -177,8 +194,8 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             .wrap(from_fn(pages::browsable::middleware))
             .wrap(from_fn(headers::request_headers))
             .configure(pages::configure)
-            .route("/api/", web::get().to(root::api_root))
-            .route("/api/status/", web::get().to(root::status))
+            .service(read_only("/api/", root::api_root))
+            .service(read_only("/api/status/", root::status))
             // Before the generic routes, which would take `schema` and `docs` for apps.
             .configure(openapi::configure)
             .route("/api/users/tokens/", web::route().to(tokens::collection))
@@ -188,7 +205,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             )
             .route("/api/users/tokens/{id}/", web::route().to(tokens::detail))
             .route("/api/users/userpref/", web::route().to(tokens::preferences))
-            .route("/api/{app}/", web::get().to(root::app_root))
+            .service(read_only("/api/{app}/", root::app_root))
             .route("/api/{app}/{model}/", web::route().to(collection))
             .route("/api/{app}/{model}/{id}/", web::route().to(detail))
             .default_service(web::to(fallback)),

@@ -19,6 +19,15 @@ fn links_page(req: &HttpRequest, links: BTreeMap<String, String>) -> HttpRespons
     respond(req, StatusCode::OK, &Json::Object(body))
 }
 
+/// Links an application root lists beyond its resources: endpoints with handlers of their
+/// own (`crate::tokens`).
+pub fn extra_links(app: &str) -> &'static [&'static str] {
+    match app {
+        "users" => &["tokens", "userpref"],
+        _ => &[],
+    }
+}
+
 /// Applications served, with the resources under each.
 fn apps() -> BTreeMap<&'static str, Vec<&'static peering_domain::ResourceSpec>> {
     let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
@@ -52,11 +61,8 @@ pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpR
             )
         })
         .collect();
-    if app == "users" {
-        // Served by their own handlers, not the generic ones.
-        for extra in ["tokens", "userpref"] {
-            links.insert(extra.into(), format!("{base}/api/users/{extra}/"));
-        }
+    for extra in extra_links(&app) {
+        links.insert(extra.to_string(), format!("{base}/api/{app}/{extra}/"));
     }
     Ok(links_page(&req, links))
 }

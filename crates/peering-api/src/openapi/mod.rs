@@ -24,6 +24,7 @@
 //! Paths: every route of the API but `/api/docs/` (an alias of `/api/schema/` for clients
 //! that look there, else a redirect) and Swagger UI's files.
 
+mod accounts;
 mod forms;
 mod parameters;
 mod paths;
@@ -113,8 +114,12 @@ pub fn api() -> DefaultApiRaw {
     let root = apps.keys().copied().chain(["status"]);
     definitions.insert(API_ROOT.into(), links_schema(root));
     api.paths.insert(ROOT.into(), paths::api_root_item());
+    accounts::definitions(&mut api);
+    accounts::paths(&mut api);
+    let definitions = &mut api.definitions;
     for (app, specs) in &apps {
-        let links = links_schema(specs.iter().map(|spec| spec.path));
+        let extra = crate::root::extra_links(app).iter().copied();
+        let links = links_schema(specs.iter().map(|spec| spec.path).chain(extra));
         definitions.insert(app_root_name(app), links);
         api.paths
             .insert(format!("/api/{app}/"), paths::app_root_item(app));

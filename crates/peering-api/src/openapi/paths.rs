@@ -18,7 +18,7 @@ use super::schemas::{array, reference, typed};
 use super::TOKEN_AUTH;
 
 /// A small builder over paperclip's `DefaultOperationRaw`.
-struct Op(DefaultOperationRaw);
+pub(super) struct Op(pub(super) DefaultOperationRaw);
 
 impl Op {
     /// An operation of a resource, tagged with its application.
@@ -30,7 +30,7 @@ impl Op {
     /// An operation that looks at the caller's token. Reads accept a token or none (unless
     /// `LOGIN_REQUIRED`); writes need one. A refused token (or none where one is needed) is a
     /// 403; a database that does not answer (tokens are looked up there) a 503.
-    fn tagged(tag: &str, operation_id: String, summary: String, write: bool) -> Op {
+    pub(super) fn tagged(tag: &str, operation_id: String, summary: String, write: bool) -> Op {
         let token = BTreeMap::from([(TOKEN_AUTH.to_string(), Vec::new())]);
         let security = if write {
             vec![token]
@@ -52,7 +52,7 @@ impl Op {
     }
 
     /// An operation anyone may call, whatever `LOGIN_REQUIRED` says, with no token checked.
-    fn public(tag: &str, operation_id: String, summary: String) -> Op {
+    pub(super) fn public(tag: &str, operation_id: String, summary: String) -> Op {
         Op(DefaultOperationRaw {
             operation_id: Some(operation_id),
             summary: Some(summary),
@@ -68,7 +68,7 @@ impl Op {
 
     /// A JSON body: a 400 when it is invalid (`bad_request`, the component of its shapes),
     /// a 413 when it is larger than `MAX_BODY_BYTES`.
-    fn body(self, schema: DefaultSchemaRaw, bad_request: &str) -> Op {
+    pub(super) fn body(self, schema: DefaultSchemaRaw, bad_request: &str) -> Op {
         self.param(DefaultParameterRaw {
             in_: ParameterIn::Body,
             name: "body".into(),
@@ -80,7 +80,12 @@ impl Op {
         .respond(413, "Request body too large.", Some(reference("Detail")))
     }
 
-    fn respond(mut self, code: u16, description: &str, schema: Option<DefaultSchemaRaw>) -> Op {
+    pub(super) fn respond(
+        mut self,
+        code: u16,
+        description: &str,
+        schema: Option<DefaultSchemaRaw>,
+    ) -> Op {
         let response = DefaultResponseRaw {
             description: Some(description.into()),
             schema,
@@ -92,7 +97,7 @@ impl Op {
         self
     }
 
-    fn not_found(self) -> Op {
+    pub(super) fn not_found(self) -> Op {
         self.respond(404, "No such object.", Some(reference("Detail")))
     }
 
@@ -275,7 +280,7 @@ pub(super) fn schema_item() -> DefaultPathItemRaw {
     get_item(get)
 }
 
-fn get_item(get: Op) -> DefaultPathItemRaw {
+pub(super) fn get_item(get: Op) -> DefaultPathItemRaw {
     let mut item = DefaultPathItemRaw::default();
     item.methods.insert(HttpMethod::Get, get.0);
     item

@@ -84,6 +84,7 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
     for path in root_paths.chain([ROOT.to_string()]) {
         add_media(get_operation(doc, &path), 200, "text/html", string_schema());
     }
+    super::accounts::refine(doc);
     // The document is YAML with `format=yaml`, the same object.
     let object = schema_of(v3::SchemaKind::Type(v3::Type::Object(Default::default())));
     add_media(get_operation(doc, SCHEMA), 200, "application/yaml", object);

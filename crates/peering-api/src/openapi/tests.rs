@@ -226,7 +226,8 @@ fn roots_list_their_links() {
             "messaging",
             "net",
             "peering",
-            "status"
+            "status",
+            "users"
         ]
     );
     assert_eq!(root["properties"]["peering"]["format"], "uri");
@@ -235,6 +236,13 @@ fn roots_list_their_links() {
     assert_eq!(peering["autonomous-systems"]["format"], "uri");
     assert!(peering.get("object-changes").is_none());
     assert!(schemas["ExtrasRoot"]["properties"]["object-changes"].is_object());
+    // Endpoints with handlers of their own are listed with the resources.
+    let users: Vec<&String> = schemas["UsersRoot"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(users, ["groups", "tokens", "userpref", "users"]);
     for path in ["/api/", "/api/peering/"] {
         let content = &doc["paths"][path]["get"]["responses"]["200"]["content"];
         let media: Vec<&String> = content.as_object().unwrap().keys().collect();

@@ -21,6 +21,9 @@ pub enum Exemption {
     /// `/api/schema/swagger-ui/…`: Swagger UI's page and files (HTML, JavaScript, CSS, an
     /// image), not part of the API. Anything goes.
     SwaggerUi,
+    /// The pages a person uses in a browser, outside `/api/` (`/login/`, `/logout/`,
+    /// `/user/api-tokens/`): HTML, not API. Anything goes (their own tests check them).
+    WebPage,
     /// `/api/docs/`: where NetBox-style clients look for the document (`?format=openapi`:
     /// the document itself, byte for byte), else a redirect to Swagger UI. An alias, kept
     /// out of the document so that it lists `/api/schema/` once. Anything goes.
@@ -35,18 +38,16 @@ pub enum Exemption {
     /// detail, TRACE…): must be refused, 405 (or 403 when the token is refused first); a
     /// JSON body must be a `Detail`.
     UndocumentedMethod,
-    /// Any method but GET, HEAD included, on a route `peering_api::configure` registers for
-    /// GET alone (`/api/`, `/api/{app}/`, `/api/status/`): actix's method guard leaves the
-    /// request to the fallback, which answers 404 with a `Detail`. A server bug (HEAD should
-    /// be answered as GET, other methods with a 405): when this check fails because it is
-    /// fixed, remove this exemption.
-    GetOnlyRoute,
 }
 
 /// Every exemption with its reason (the doc comments above, in short), for messages and
 /// the documentation.
 pub const EXEMPTIONS: &[(Exemption, &str)] = &[
     (Exemption::SwaggerUi, "Swagger UI's page and files: not API"),
+    (
+        Exemption::WebPage,
+        "the login and API token pages: HTML, not API",
+    ),
     (
         Exemption::DocsAlias,
         "an alias of /api/schema/ for NetBox-style clients, else a redirect",
@@ -63,16 +64,7 @@ pub const EXEMPTIONS: &[(Exemption, &str)] = &[
         Exemption::UndocumentedMethod,
         "a method the path does not serve: refused (405, or 403 first)",
     ),
-    (
-        Exemption::GetOnlyRoute,
-        "HEAD and other methods on the roots and status: 404 (a server bug)",
-    ),
 ];
-
-/// Operations whose route is registered for GET alone (see [`Exemption::GetOnlyRoute`]).
-fn get_only(operation_id: &str) -> bool {
-    operation_id == "status_retrieve" || operation_id.ends_with("root_retrieve")
-}
 
 /// The document, with its path templates ready for matching.
 pub struct Conformance {
@@ -149,6 +141,9 @@ impl Conformance {
         if path.starts_with("/api/schema/swagger-ui/") {
             return Some(Exemption::SwaggerUi);
         }
+        if !path.starts_with("/api") {
+            return Some(Exemption::WebPage);
+        }
         if path == "/api/docs/" {
             return Some(Exemption::DocsAlias);
         }
@@ -161,9 +156,6 @@ impl Conformance {
         };
         let item = &self.doc["paths"][template];
         let method = method.to_ascii_lowercase();
-        if method != "get" && item["get"]["operationId"].as_str().is_some_and(get_only) {
-            return Some(Exemption::GetOnlyRoute);
-        }
         let method = if method == "head" {
             "get".to_string()
         } else {
@@ -230,6 +222,11 @@ impl Conformance {
             .and_then(|c| c.split(';').next())
             .map(|c| c.trim().to_ascii_lowercase())
             .unwrap_or_default();
+        // The browsable API: the same answer, with the documented status, as a page for a
+        // browser (its own tests check the page).
+        if media == "text/html" && key == "get" {
+            return Ok(());
+        }
         let Some(documented) = content.get(&media) else {
             let listed: Vec<&String> = content.keys().collect();
             return Err(format!(
@@ -265,11 +262,10 @@ impl Conformance {
         body: &str,
     ) -> Result<(), String> {
         let allowed: &[u16] = match exemption {
-            Exemption::SwaggerUi | Exemption::DocsAlias => return Ok(()),
+            Exemption::SwaggerUi | Exemption::DocsAlias | Exemption::WebPage => return Ok(()),
             Exemption::MissingSlash => &[302],
             Exemption::UnknownPath => &[404, 405],
             Exemption::UndocumentedMethod => &[403, 405],
-            Exemption::GetOnlyRoute => &[404],
         };
         if !allowed.contains(&status) {
             return Err(format!(
