@@ -583,3 +583,36 @@ fn the_browsable_api_renders_pages_with_links() {
         .text
         .starts_with('{'));
 }
+
+#[test]
+fn cookies_are_secure_when_served_over_tls() {
+    let s = TestServer::start();
+    s.token("ivy", false, true, None);
+    set_password(&s, "ivy", "behind a proxy");
+    let mut b = Browser::new(&s);
+    // A TLS-terminating proxy says so in X-Forwarded-Proto.
+    let https = [("X-Forwarded-Proto", "https")];
+    let form = b.send("GET", "/login/", None, &https, None);
+    assert!(
+        b.set_cookies.iter().all(|c| c.contains("; Secure")),
+        "{:?}",
+        b.set_cookies
+    );
+    let csrf = csrf_of(&form.body);
+    let fields = [
+        ("csrfmiddlewaretoken", csrf.as_str()),
+        ("username", "ivy"),
+        ("password", "behind a proxy"),
+    ];
+    let ok = b.send("POST", "/login/", Some(&fields), &https, None);
+    assert_eq!(ok.status, 302);
+    let session = b
+        .set_cookies
+        .iter()
+        .find(|c| c.starts_with("sessionid="))
+        .unwrap();
+    assert!(
+        session.contains("; Secure") && session.contains("HttpOnly"),
+        "{session}"
+    );
+}
