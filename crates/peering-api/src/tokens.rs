@@ -273,6 +273,14 @@ pub async fn collection(
                 _ => user.id,
             };
             let request = token_request(&fields)?;
+            if owner != user.id {
+                let store = state.store.clone();
+                if web::block(move || store.principal(owner)).await??.is_none() {
+                    return Err(ApiError::BadRequest(json!({"user": [format!(
+                        "Related object not found using the provided numeric ID: {owner}"
+                    )]})));
+                }
+            }
             let (info, key) = issue(&state, owner, request).await?;
             Ok(respond(
                 &req,

@@ -123,6 +123,26 @@ fn tokens_are_listed_created_and_revoked_by_their_owner() {
     );
     // Anonymous callers have no tokens.
     assert_eq!(s.request("GET", TOKENS, None, None, &[]).status, 403);
+
+    // A superuser may make a token for another user, who must exist.
+    let alice_id = s.store.user_id("alice").unwrap().unwrap();
+    let r = s.post(
+        TOKENS,
+        json!({"user": alice_id, "description": "for alice"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json()["user"]["username"], "alice");
+    let r = s.post(TOKENS, json!({"user": 0}));
+    assert_eq!(
+        (r.status, r.json()),
+        (
+            400,
+            json!({"user": ["Related object not found using the provided numeric ID: 0"]})
+        )
+    );
+    // Anyone else's `user` is ignored: the token is their own.
+    let r = s.request("POST", TOKENS, Some(&json!({"user": 1})), Some(&alice), &[]);
+    assert_eq!(r.json()["user"]["username"], "alice");
 }
 
 #[test]
