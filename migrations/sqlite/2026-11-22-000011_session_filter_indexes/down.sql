@@ -1,2 +1,4 @@
+DROP INDEX direct_sessions_default_order;
+DROP INDEX ixp_sessions_default_order;
 DROP INDEX direct_sessions_peer_status_address;
 DROP INDEX ixp_sessions_peer_status_address;
