@@ -122,9 +122,14 @@ fn column_condition(
     p: &Predicate,
 ) -> Sql {
     let col = format!("{alias}.{column}");
-    let lower = lc
-        .map(|l| format!("{alias}.{l}"))
-        .unwrap_or_else(|| format!("LOWER({alias}.{column})"));
+    // Addresses and content types are stored in their canonical lower-case form: compared
+    // as they are, without LOWER() on every row (which costs two thirds of a prefix scan).
+    let stored_lower = matches!(kind, Kind::Ip { .. } | Kind::Mac | Kind::ContentType);
+    let lower = match lc {
+        Some(l) => format!("{alias}.{l}"),
+        None if stored_lower => col.clone(),
+        None => format!("LOWER({alias}.{column})"),
+    };
     let positive = p.lookup.positive();
     let mut sql = Sql::default();
     if positive == Lookup::Empty {
@@ -547,6 +552,9 @@ fn where_clause(conditions: &Sql) -> Sql {
     sql
 }
 
+/// From this offset on, a page's skipped rows are walked as ids only.
+const DEFERRED_OFFSET: i64 = 1000;
+
 /// Reads one page of a resource's list and its total count.
 pub(crate) fn list(
     db: &mut Db<'_>,
@@ -561,19 +569,36 @@ pub(crate) fn list(
     count_sql.append(&where_clause(&conditions));
     let count = db.scalar(&count_sql)?.unwrap_or(0);
 
-    let mut sql = Sql::new(&table.select);
-    sql.append(&where_clause(&conditions));
-    sql.push(&order_by(table, filter));
+    let order = order_by(table, filter);
+    let mut slice = Sql::default();
     match (window.limit, db.backend()) {
         (Some(limit), _) => {
-            sql.push(" LIMIT ").bind(Bind::Int(limit));
+            slice.push(" LIMIT ").bind(Bind::Int(limit));
         }
         (None, Backend::Sqlite) => {
-            sql.push(" LIMIT -1");
+            slice.push(" LIMIT -1");
         }
         (None, Backend::Postgres) => {}
     }
-    sql.push(" OFFSET ").bind(Bind::Int(window.offset));
+    slice.push(" OFFSET ").bind(Bind::Int(window.offset));
+    let mut sql = Sql::new(&table.select);
+    if window.offset >= DEFERRED_OFFSET && window.limit.is_some() {
+        // A deep page: the rows skipped are walked as ids only (through an index in list
+        // order where there is one), then the page's rows are read by id.
+        sql.push(&format!(
+            " WHERE o.id IN (SELECT o.id FROM {} o",
+            spec.table
+        ))
+        .append(&where_clause(&conditions))
+        .push(&order)
+        .append(&slice)
+        .push(")")
+        .push(&order);
+    } else {
+        sql.append(&where_clause(&conditions))
+            .push(&order)
+            .append(&slice);
+    }
     let records = if count > window.offset && window.limit != Some(0) {
         load_records(db, table, &sql)?
     } else {

@@ -639,3 +639,40 @@ fn a_session_page_costs_a_fixed_number_of_queries_whatever_its_size() {
         assert!(filtered <= large + 1, "{path}: {filtered} queries filtered");
     }
 }
+
+#[test]
+fn deep_pages_are_the_same_slice_of_the_whole_list() {
+    let s = TestServer::start_on(
+        demo_network(),
+        Settings {
+            max_page_size: 0,
+            ..Settings::default()
+        },
+    );
+    let ids = |query: &str| -> Vec<i64> {
+        let r = s.get(&format!(
+            "/api/peering/internet-exchange-peering-sessions/?{query}"
+        ));
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json()["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_i64().unwrap())
+            .collect()
+    };
+    for filter in [
+        "",
+        "ordering=-ip_address",
+        "status=enabled&ordering=autonomous_system,-id",
+    ] {
+        let all = ids(&format!("{filter}&limit=0&brief=1"));
+        assert!(all.len() > 1300, "{filter}: {}", all.len());
+        // Past the offset where the store reads ids first, and just before it.
+        for offset in [999, 1000, 1250, all.len() - 10] {
+            let page = ids(&format!("{filter}&limit=50&offset={offset}"));
+            let end = (offset + 50).min(all.len());
+            assert_eq!(page, all[offset..end], "{filter} offset {offset}");
+        }
+    }
+}

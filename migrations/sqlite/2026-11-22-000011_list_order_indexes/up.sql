@@ -16,3 +16,7 @@ CREATE INDEX ixp_sessions_default_order ON internet_exchange_peering_sessions
 CREATE INDEX direct_sessions_default_order ON direct_peering_sessions
     ((service_reference IS NULL), service_reference, local_autonomous_system_id,
      autonomous_system_id, ip_address_key, id);
+
+-- The default order of autonomous systems (ASN, then affiliated), so that a deep page skips
+-- its rows within the index (the store reads a deep page's ids first, then its rows).
+CREATE INDEX autonomous_systems_default_order ON autonomous_systems (asn, affiliated, id);

@@ -1,3 +1,4 @@
+DROP INDEX autonomous_systems_default_order;
 DROP INDEX direct_sessions_default_order;
 DROP INDEX ixp_sessions_default_order;
 DROP INDEX direct_sessions_peer_status_address;
