@@ -84,6 +84,8 @@ impl Sql {
     /// Appends a membership test of `expr` in a set of ids with a single parameter, so the
     /// statement's text (and its cached prepared form) does not depend on the set's size.
     pub fn in_ids(&mut self, backend: Database, expr: &str, ids: &[i64]) -> &mut Self {
+        /// Up to this many ids (a 50-object page's), PostgreSQL is given `= ANY`.
+        const FEW_IDS: usize = 100;
         let list: Vec<String> = ids.iter().map(i64::to_string).collect();
         match backend {
             Database::Sqlite => self
@@ -91,9 +93,15 @@ impl Sql {
                 .push(" IN (SELECT value FROM json_each(")
                 .bind(Bind::Text(format!("[{}]", list.join(","))))
                 .push("))"),
-            // A semi-join, not `= ANY(?)`: with a generic plan, `= ANY` of a parameter is
+            // A page's few ids: `= ANY(?)`, which the planner serves from an index. Many
+            // ids: a semi-join, because with a generic plan `= ANY` of a parameter is
             // checked element by element on every row (seconds for thousands of ids over a
-            // large table), where the semi-join hashes the ids or probes an index.
+            // large table), where the semi-join hashes them.
+            Database::Postgres if ids.len() <= FEW_IDS => self
+                .push(expr)
+                .push(" = ANY(CAST(")
+                .bind(Bind::Text(format!("{{{}}}", list.join(","))))
+                .push(" AS BIGINT[]))"),
             Database::Postgres => self
                 .push(expr)
                 .push(" IN (SELECT unnest(CAST(")
