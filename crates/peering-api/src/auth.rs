@@ -17,7 +17,7 @@ use crate::AppState;
 
 pub const NOT_PROVIDED: &str = "Authentication credentials were not provided.";
 pub const NO_PERMISSION: &str = "You do not have permission to perform this action.";
-const CSRF_FAILED: &str = "CSRF Failed: CSRF token missing or incorrect.";
+pub const CSRF_FAILED: &str = "CSRF Failed: CSRF token missing or incorrect.";
 
 /// The cookie holding a browser session's key.
 pub const SESSION_COOKIE: &str = "sessionid";

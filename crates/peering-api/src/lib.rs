@@ -122,15 +122,9 @@ pub fn api_version() -> &'static str {
     })
 }
 
-/// Resources served under `/api/` by the generic handlers: all of them.
-pub fn is_routed(_spec: &ResourceSpec) -> bool {
-    true
-}
-
+/// Every declared resource is served by the generic handlers.
 fn routed(app: &str, path: &str) -> Result<&'static ResourceSpec, ApiError> {
-    by_path(app, path)
-        .filter(|s| is_routed(s))
-        .ok_or(ApiError::NotFound)
+    by_path(app, path).ok_or(ApiError::NotFound)
 }
 
 async fn collection(

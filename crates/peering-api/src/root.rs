@@ -29,9 +29,9 @@ pub fn extra_links(app: &str) -> &'static [&'static str] {
 }
 
 /// Applications served, with the resources under each.
-fn apps() -> BTreeMap<&'static str, Vec<&'static peering_domain::ResourceSpec>> {
+pub(crate) fn apps() -> BTreeMap<&'static str, Vec<&'static peering_domain::ResourceSpec>> {
     let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-    for spec in ALL.iter().copied().filter(|s| crate::is_routed(s)) {
+    for spec in ALL.iter().copied() {
         apps.entry(spec.app).or_default().push(spec);
     }
     apps

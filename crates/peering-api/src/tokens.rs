@@ -15,7 +15,6 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller, User, NO_PERMISSION};
 use crate::error::ApiError;
-use crate::render::write_time;
 use crate::resource::read_json;
 use crate::respond::{base_url, respond};
 use crate::AppState;
@@ -185,11 +184,10 @@ pub struct TokenRequestParts {
     pub key: Option<TokenKey>,
 }
 
+/// A time as every representation writes it: microseconds, `Z`.
 fn time_json(t: Option<DateTime<Utc>>) -> Json {
     t.map_or(Json::Null, |t| {
-        let mut s = String::new();
-        write_time(&mut s, &t);
-        serde_json::from_str(&s).unwrap_or(Json::Null)
+        json!(t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
     })
 }
 

@@ -14,7 +14,7 @@ use crate::changes::{record_change, record_changes, snapshot, Action, Change, Ch
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
-use crate::schema::{lower_bind, table, value_to_bind};
+use crate::schema::{lower_bind, table, value_to_bind, Column};
 use crate::sql::{Bind, Cell, Sql};
 
 /// Python's repr of a dict of attributes, as the reference's messages show them.
@@ -304,48 +304,20 @@ fn check_batch(
         }
     }
     let table = table(spec);
-    // Single unique fields.
-    for col in &table.columns {
-        let field = &spec.fields[col.field];
-        if !field.unique {
-            continue;
-        }
-        let keys: Vec<Option<String>> = records
-            .iter()
-            .map(|r| value_key(&r.values[col.field]))
-            .collect();
-        let binds: Vec<Bind> = records
-            .iter()
-            .filter(|r| !r.values[col.field].is_null())
-            .map(|r| value_to_bind(&field.kind, &r.values[col.field]))
-            .collect();
-        if binds.is_empty() {
-            continue;
-        }
-        let stored = rows_matching(db, spec, &[col.name], &[binds])?;
-        let mut seen: HashMap<&str, i64> = HashMap::new();
-        for (i, key) in keys.iter().enumerate() {
-            let Some(key) = key else { continue };
-            let own = records[i].id;
-            let taken = stored
-                .iter()
-                .any(|(id, k)| *id != own && k[0].as_deref() == Some(key.as_str()))
-                || seen
-                    .get(key.as_str())
-                    .is_some_and(|other| *other != own || own == 0);
-            if taken {
-                errors[i].add(
-                    field.name,
-                    format!(
-                        "{} with this {} already exists.",
-                        spec.verbose_name, field.label
-                    ),
-                );
-            }
-            seen.insert(key, own);
-        }
-    }
-    // Sets of fields unique together.
+    // Each unique field is a set of one column, its error under its own name.
+    let mut sets: Vec<(Vec<&Column>, &str, String)> = table
+        .columns
+        .iter()
+        .filter(|c| spec.fields[c.field].unique)
+        .map(|c| {
+            let field = &spec.fields[c.field];
+            let message = format!(
+                "{} with this {} already exists.",
+                spec.verbose_name, field.label
+            );
+            (vec![c], field.name, message)
+        })
+        .collect();
     for (fields, message) in spec.unique_together {
         let cols: Vec<_> = fields
             .iter()
@@ -356,9 +328,11 @@ fn check_batch(
                     .find(|c| spec.fields[c.field].name == *name)
             })
             .collect();
-        if cols.len() != fields.len() {
-            continue;
+        if cols.len() == fields.len() {
+            sets.push((cols, "__all__", (*message).to_string()));
         }
+    }
+    for (cols, key, message) in sets {
         let tuples: Vec<Option<Vec<String>>> = records
             .iter()
             .map(|r| cols.iter().map(|c| value_key(&r.values[c.field])).collect())
@@ -393,8 +367,8 @@ fn check_batch(
             }) || seen
                 .get(&tuple)
                 .is_some_and(|other| *other != own || own == 0);
-            if taken && !errors[i].has("__all__") {
-                errors[i].add("__all__", *message);
+            if taken && !errors[i].has(key) {
+                errors[i].add(key, message.clone());
             }
             seen.insert(tuple, own);
         }

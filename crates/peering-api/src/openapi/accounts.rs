@@ -9,6 +9,7 @@ use peering_domain::resources::USER;
 
 use super::forms::Form;
 use super::paths::{get_item, Op};
+use super::refine::{mark, uri};
 use super::schemas::{array, id, object, reference, string, typed};
 
 pub(super) const TOKENS: &str = "/api/users/tokens/";
@@ -197,15 +198,13 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             continue;
         };
         for member in members {
-            if let Some(v3::ReferenceOr::Item(property)) = object.properties.get_mut(*member) {
-                property.schema_data.nullable = true;
+            if let Some(property) = object.properties.get_mut(*member) {
+                mark(property, true, false);
             }
         }
         for member in ["url", "next", "previous"] {
             if let Some(v3::ReferenceOr::Item(property)) = object.properties.get_mut(member) {
-                if let v3::SchemaKind::Type(v3::Type::String(t)) = &mut property.schema_kind {
-                    t.format = v3::VariantOrUnknownOrEmpty::Unknown("uri".into());
-                }
+                uri(property);
             }
         }
     }

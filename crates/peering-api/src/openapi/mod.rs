@@ -142,18 +142,13 @@ pub fn api() -> DefaultApiRaw {
 }
 
 fn routed() -> impl Iterator<Item = &'static ResourceSpec> {
-    ALL.iter().copied().filter(|spec| crate::is_routed(spec))
+    ALL.iter().copied()
 }
 
-/// The applications served, with their resources: what `/api/` and `/api/{app}/` list
-/// (computed as `crate::root` does; the conformance check of peeringd's tests compares every
-/// root response with the document, extra members included).
+/// The applications served, with their resources: what `/api/` and `/api/{app}/` list (the
+/// conformance check of peeringd's tests compares every root response with the document).
 fn apps() -> BTreeMap<&'static str, Vec<&'static ResourceSpec>> {
-    let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-    for spec in routed() {
-        apps.entry(spec.app).or_default().push(spec);
-    }
-    apps
+    crate::root::apps()
 }
 
 /// The document as JSON text, built on first use and kept: it depends only on the

@@ -292,7 +292,7 @@ fn blank_choice(field: &Field) -> bool {
     field.default == peering_domain::spec::Default::Text("")
 }
 
-fn uri(schema: &mut v3::Schema) {
+pub(super) fn uri(schema: &mut v3::Schema) {
     if let v3::SchemaKind::Type(v3::Type::String(t)) = &mut schema.schema_kind {
         t.format = v3::VariantOrUnknownOrEmpty::Unknown("uri".into());
     }
@@ -300,7 +300,11 @@ fn uri(schema: &mut v3::Schema) {
 
 /// Sets `nullable` and `readOnly`. A `$ref` can have no siblings in OpenAPI 3.0, so a
 /// reference that needs them is wrapped in a one-element `allOf`.
-fn mark(property: &mut v3::ReferenceOr<Box<v3::Schema>>, nullable: bool, read_only: bool) {
+pub(super) fn mark(
+    property: &mut v3::ReferenceOr<Box<v3::Schema>>,
+    nullable: bool,
+    read_only: bool,
+) {
     if !nullable && !read_only {
         return;
     }

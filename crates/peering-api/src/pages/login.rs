@@ -11,7 +11,7 @@ use super::{
     cookie, csrf_ok, expired_cookie, html_response, layout, local_path, random_token, CSRF_COOKIE,
     CSRF_FIELD, SESSION_DAYS,
 };
-use crate::auth::{session_user, Caller, SESSION_COOKIE};
+use crate::auth::{session_user, Caller, CSRF_FAILED, SESSION_COOKIE};
 use crate::error::ApiError;
 use crate::tokens::{verify_password, TOO_MANY_ATTEMPTS};
 use crate::AppState;
@@ -167,9 +167,7 @@ pub async fn logout(
         return Ok(redirect("/login/"));
     }
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
-        return Err(ApiError::Forbidden(
-            "CSRF Failed: CSRF token missing or incorrect.".into(),
-        ));
+        return Err(ApiError::Forbidden(CSRF_FAILED.into()));
     }
     if let Some(key) = req
         .cookie(SESSION_COOKIE)

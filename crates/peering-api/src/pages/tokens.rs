@@ -10,7 +10,7 @@ use peering_store::TokenInfo;
 use serde::Deserialize;
 
 use super::{csrf_ok, html_response, layout, CSRF_FIELD};
-use crate::auth::{session_user, Caller};
+use crate::auth::{session_user, Caller, CSRF_FAILED};
 use crate::error::ApiError;
 use crate::tokens::{issue, TokenRequestParts};
 use crate::AppState;
@@ -148,9 +148,7 @@ pub async fn create(
         return Ok(to_login());
     };
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
-        return Err(ApiError::Forbidden(
-            "CSRF Failed: CSRF token missing or incorrect.".into(),
-        ));
+        return Err(ApiError::Forbidden(CSRF_FAILED.into()));
     }
     let form = form.into_inner();
     let expires = match parse_expiry(&form.expires) {
@@ -199,9 +197,7 @@ pub async fn revoke(
         return Ok(to_login());
     };
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
-        return Err(ApiError::Forbidden(
-            "CSRF Failed: CSRF token missing or incorrect.".into(),
-        ));
+        return Err(ApiError::Forbidden(CSRF_FAILED.into()));
     }
     let id: i64 = path.into_inner().parse().map_err(|_| ApiError::NotFound)?;
     let store = state.store.clone();
