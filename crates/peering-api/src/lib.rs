@@ -3,8 +3,10 @@
 #![doc = include_str!("../README.md")]
 
 pub mod auth;
+pub mod cache;
 pub mod error;
 pub mod headers;
+pub mod list;
 pub mod openapi;
 pub mod options;
 pub mod page;
@@ -39,6 +41,8 @@ pub struct Settings {
     pub max_body_bytes: usize,
     /// Resources any caller may read without a view permission (`EXEMPT_VIEW_PERMISSIONS`).
     pub exempt_view_permissions: ExemptViews,
+    /// Memory for rendered list and detail answers, in bytes; 0 turns the cache off.
+    pub response_cache_bytes: usize,
 }
 
 impl Default for Settings {
@@ -49,6 +53,7 @@ impl Default for Settings {
             login_required: false,
             max_body_bytes: 10 * 1024 * 1024,
             exempt_view_permissions: ExemptViews::All,
+            response_cache_bytes: 32 * 1024 * 1024,
         }
     }
 }
@@ -100,11 +105,15 @@ pub struct AppState {
     pub settings: Settings,
     pub tokens: std::sync::Arc<auth::TokenCache>,
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
+    pub responses: std::sync::Arc<cache::ResponseCache>,
 }
 
 impl AppState {
     pub fn new(store: Store, settings: Settings) -> AppState {
         AppState {
+            responses: std::sync::Arc::new(cache::ResponseCache::new(
+                settings.response_cache_bytes,
+            )),
             store,
             settings,
             tokens: Default::default(),

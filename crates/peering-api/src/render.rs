@@ -151,6 +151,18 @@ impl Renderer<'_> {
         brief: bool,
     ) {
         out.push('[');
+        self.items(out, spec, records, brief);
+        out.push(']');
+    }
+
+    /// [`Renderer::many`] without the brackets, for an array written in slices.
+    pub fn items(
+        &self,
+        out: &mut String,
+        spec: &'static ResourceSpec,
+        records: &[Record],
+        brief: bool,
+    ) {
         for (i, r) in records.iter().enumerate() {
             if i > 0 {
                 out.push(',');
@@ -161,7 +173,6 @@ impl Renderer<'_> {
                 self.full(out, spec, r);
             }
         }
-        out.push(']');
     }
 
     fn nested(&self, out: &mut String, spec: &'static ResourceSpec, id: i64) {

@@ -2,49 +2,25 @@
 //! their bulk forms, and OPTIONS. A resource only declares what differs (peering-domain).
 
 use actix_web::http::{Method, StatusCode};
+use actix_web::web::Bytes;
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use peering_domain::input::{self, Draft, Mode};
 use peering_domain::permission::Action;
 use peering_domain::spec::{Kind, TextFormat};
 use peering_domain::{FieldErrors, ResourceSpec, Value};
-use peering_store::{ChangeContext, Store, Window};
+use peering_store::ChangeContext;
 use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller};
+use crate::cache;
 use crate::error::ApiError;
 use crate::headers::RequestId;
+use crate::list::ListRequest;
 use crate::options;
-use crate::page::PageRequest;
 use crate::render::Renderer;
-use crate::respond::{base_url, respond, respond_text};
+use crate::respond::{self, base_url, respond, respond_bytes, respond_text};
 use crate::AppState;
-
-/// `brief=1` (or any value but an explicit false) asks for the brief form.
-fn is_brief(pairs: &[(String, String)]) -> bool {
-    pairs
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "brief")
-        .is_some_and(|(_, v)| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "" | "0" | "false" | "no" | "off"
-            )
-        })
-}
-
-/// Whether a field set includes related objects (so they must be loaded).
-fn shows_relations(spec: &ResourceSpec, names: &[&str]) -> bool {
-    names.iter().any(|n| {
-        spec.field(n).is_some_and(|f| {
-            matches!(
-                f.kind,
-                Kind::ForeignKey { .. } | Kind::ManyToMany { .. } | Kind::Tags
-            )
-        })
-    })
-}
 
 pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError> {
     serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
@@ -207,7 +183,11 @@ pub async fn detail(
         return Ok(res);
     }
     match method {
-        Method::GET | Method::HEAD => caller.require_read(&state, Some(spec))?,
+        Method::GET | Method::HEAD => {
+            caller.require_read(&state, Some(spec))?;
+            let body = cached(&req, &state, render_detail(&req, &state, spec, id)).await?;
+            return Ok(respond_bytes(&req, StatusCode::OK, body));
+        }
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
         }
@@ -217,10 +197,9 @@ pub async fn detail(
         other => return Err(ApiError::MethodNotAllowed(other.to_string())),
     }
     let store = state.store.clone();
-    let found = web::block(move || store.get(spec, id)).await??;
-    let Some((record, related)) = found else {
+    if web::block(move || store.get(spec, id)).await??.is_none() {
         return Err(ApiError::NotFound);
-    };
+    }
     match method {
         Method::DELETE => {
             let ctx = change_context(&req, &caller);
@@ -254,22 +233,57 @@ pub async fn detail(
             r.full(&mut body, spec, record);
             Ok(respond_text(&req, StatusCode::OK, body))
         }
-        _ => {
-            let pairs = query_pairs(&req)?;
-            let base = base_url(&req);
-            let r = Renderer {
-                related: &related,
-                base: &base,
-            };
-            let mut body = String::with_capacity(1024);
-            if is_brief(&pairs) {
-                r.brief(&mut body, spec, &record);
-            } else {
-                r.full(&mut body, spec, &record);
-            }
-            Ok(respond_text(&req, StatusCode::OK, body))
-        }
+        other => Err(ApiError::MethodNotAllowed(other.to_string())),
     }
+}
+
+/// The body of a read: the cached answer to the same URL at the current data version, or
+/// one rendered now (and kept). The version is read before the data, so a kept answer is
+/// never older than its key.
+async fn cached(
+    req: &HttpRequest,
+    state: &AppState,
+    render: impl std::future::Future<Output = Result<String, ApiError>>,
+) -> Result<Bytes, ApiError> {
+    if !state.responses.enabled() {
+        return Ok(Bytes::from(render.await?));
+    }
+    let store = state.store.clone();
+    let version = web::block(move || store.data_version()).await??;
+    let key = cache::Key::new(version, req);
+    if let Some(body) = state.responses.get(&key) {
+        return Ok(body);
+    }
+    let body = Bytes::from(render.await?);
+    state.responses.put(key, body.clone());
+    Ok(body)
+}
+
+/// One object, full or brief.
+async fn render_detail(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<String, ApiError> {
+    let pairs = query_pairs(req)?;
+    let store = state.store.clone();
+    let found = web::block(move || store.get(spec, id)).await??;
+    let Some((record, related)) = found else {
+        return Err(ApiError::NotFound);
+    };
+    let base = base_url(req);
+    let r = Renderer {
+        related: &related,
+        base: &base,
+    };
+    let mut body = String::with_capacity(1024);
+    if crate::list::is_brief(&pairs) {
+        r.brief(&mut body, spec, &record);
+    } else {
+        r.full(&mut body, spec, &record);
+    }
+    Ok(body)
 }
 
 async fn list(
@@ -279,55 +293,13 @@ async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let pairs = query_pairs(req)?;
-    let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
-    let page = PageRequest::from_query(&pairs, &state.settings);
-    let brief = is_brief(&pairs);
-    let relations = !brief || shows_relations(spec, spec.brief);
-    let store = state.store.clone();
-    let window = Window {
-        limit: page.limit,
-        offset: page.offset,
+    let asked = ListRequest::parse(req, state, spec)?;
+    let mut res = if asked.is_large() && *req.method() == Method::GET && !respond::indents(req) {
+        crate::list::streamed(req, state, spec, asked).await?
+    } else {
+        let body = cached(req, state, crate::list::render(req, state, spec, asked)).await?;
+        respond_bytes(req, StatusCode::OK, body)
     };
-    let (unknown, result) = web::block(move || -> Result<_, peering_store::Error> {
-        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
-            return Ok((Some(unknown), None));
-        }
-        Ok((None, Some(store.list(spec, &filter, window, relations)?)))
-    })
-    .await??;
-    if let Some((param, value)) = unknown {
-        return Err(ApiError::BadRequest(json!({param: [format!(
-            "Select a valid choice. {value} is not one of the available choices."
-        )]})));
-    }
-    let Some(result) = result else {
-        return Err(ApiError::NotFound);
-    };
-    let base = base_url(req);
-    let r = Renderer {
-        related: &result.related,
-        base: &base,
-    };
-    let list_url = format!("{base}{}", req.path());
-    let (next, previous) = page.links(&list_url, &pairs, result.count);
-    let per_object = if brief { 200 } else { 1500 };
-    let mut body = String::with_capacity(256 + result.records.len() * per_object);
-    body.push_str("{\"count\":");
-    body.push_str(&result.count.to_string());
-    for (name, link) in [("next", next), ("previous", previous)] {
-        body.push_str(",\"");
-        body.push_str(name);
-        body.push_str("\":");
-        match link {
-            Some(l) => crate::render::write_str(&mut body, &l),
-            None => body.push_str("null"),
-        }
-    }
-    body.push_str(",\"results\":");
-    r.many(&mut body, spec, &result.records, brief);
-    body.push('}');
-    let mut res = respond_text(req, StatusCode::OK, body);
     set_allow(&mut res, spec, caller, false);
     res.headers_mut().insert(
         actix_web::http::header::VARY,

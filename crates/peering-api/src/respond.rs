@@ -1,6 +1,7 @@
 //! JSON responses, indented when the client asks for `Accept: application/json; indent=N`.
 
 use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 use serde_json::Value as Json;
 
@@ -15,29 +16,39 @@ fn requested_indent(req: &HttpRequest) -> Option<usize> {
     })
 }
 
+/// Whether the client asked for indented JSON (which needs the whole answer at once).
+pub fn indents(req: &HttpRequest) -> bool {
+    requested_indent(req).is_some()
+}
+
 pub fn respond(req: &HttpRequest, status: StatusCode, body: &Json) -> HttpResponse {
     respond_text(req, status, body.to_string())
 }
 
 /// Sends JSON already written as text; re-indented only when the client asks for it.
 pub fn respond_text(req: &HttpRequest, status: StatusCode, text: String) -> HttpResponse {
-    let text = match requested_indent(req) {
+    respond_bytes(req, status, Bytes::from(text))
+}
+
+/// [`respond_text`] for a body already shared (a cached answer).
+pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> HttpResponse {
+    let body = match requested_indent(req) {
         Some(n) => {
             let indent = " ".repeat(n.min(16));
             let mut out = Vec::new();
             let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
             let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-            let parsed: Result<Json, _> = serde_json::from_str(&text);
-            match parsed.map(|body| serde::Serialize::serialize(&body, &mut ser)) {
-                Ok(Ok(())) => String::from_utf8(out).unwrap_or(text),
-                _ => text,
+            let parsed: Result<Json, _> = serde_json::from_slice(&body);
+            match parsed.map(|json| serde::Serialize::serialize(&json, &mut ser)) {
+                Ok(Ok(())) => Bytes::from(out),
+                _ => body,
             }
         }
-        None => text,
+        None => body,
     };
     HttpResponse::build(status)
         .content_type("application/json")
-        .body(text)
+        .body(body)
 }
 
 /// `scheme://host` of the request, for absolute URLs.

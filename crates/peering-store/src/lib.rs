@@ -120,16 +120,39 @@ impl Store {
         f(&mut db)
     }
 
-    /// Runs `f` in one transaction: everything it writes lands, or nothing does.
+    /// Runs `f` in one transaction: everything it writes lands, or nothing does. The data
+    /// version changes in the same transaction, last (so that writers never wait on its row
+    /// while holding it).
     fn write<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
         let mut conn = self.pool.get()?;
         let counter = &self.queries;
+        let versioned = |db: &mut Db<'_>| {
+            let out = f(db)?;
+            next_data_version(db)?;
+            Ok(out)
+        };
         match &mut *conn {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
-            AnyConnection::Sqlite(c) => c.immediate_transaction(|c| f(&mut Db::Sqlite(c, counter))),
-            AnyConnection::Postgresql(c) => c.transaction(|c| f(&mut Db::Postgres(c, counter))),
+            AnyConnection::Sqlite(c) => {
+                c.immediate_transaction(|c| versioned(&mut Db::Sqlite(c, counter)))
+            }
+            AnyConnection::Postgresql(c) => {
+                c.transaction(|c| versioned(&mut Db::Postgres(c, counter)))
+            }
         }
+    }
+
+    /// A value that changes with every write, through any instance on this database: equal
+    /// values mean equal data (for caches of rendered answers).
+    pub fn data_version(&self) -> Result<i64, Error> {
+        self.read(|db| {
+            Ok(db
+                .scalar(&sql::Sql::new(
+                    "SELECT version FROM data_version WHERE id = 1",
+                ))?
+                .unwrap_or_default())
+        })
     }
 
     /// Whether the database answers.
@@ -148,6 +171,25 @@ impl Store {
         relations: bool,
     ) -> Result<Page, Error> {
         self.read(|db| query::list(db, spec, filter, window, relations))
+    }
+
+    /// Every id of a list, in list order (for answers read in slices).
+    pub fn list_ids(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+    ) -> Result<Vec<i64>, Error> {
+        self.read(|db| query::list_ids(db, spec, filter))
+    }
+
+    /// Objects by id, in the order given; `relations` as in [`Store::list`].
+    pub fn objects(
+        &self,
+        spec: &'static ResourceSpec,
+        ids: &[i64],
+        relations: bool,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        self.read(|db| query::in_order(db, spec, ids, relations))
     }
 
     pub fn get(
@@ -329,6 +371,16 @@ impl Store {
     pub fn set_preferences(&self, user_id: i64, value: &serde_json::Value) -> Result<(), Error> {
         self.write(|db| users::set_preferences(db, user_id, value))
     }
+}
+
+/// Gives the data version a new random value (random, not a counter, so that a database
+/// restored from a backup does not repeat a value seen before).
+fn next_data_version(db: &mut Db<'_>) -> Result<(), Error> {
+    let (high, _) = uuid::Uuid::new_v4().as_u64_pair();
+    let mut sql = sql::Sql::new("UPDATE data_version SET version = ");
+    sql.bind(sql::Bind::Int(high as i64)).push(" WHERE id = 1");
+    db.execute(&sql)?;
+    Ok(())
 }
 
 /// Reads written objects back in the order they were given.

@@ -617,6 +617,40 @@ pub(crate) fn list(
     Ok(page)
 }
 
+/// Every id of a list, in list order: an answer too large to read at once is then read in
+/// slices of ids.
+pub(crate) fn list_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+) -> Result<Vec<i64>, Error> {
+    let table = table(spec);
+    let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
+    sql.append(&where_clause(&compile_filter(table, filter)))
+        .push(&order_by(table, filter));
+    Ok(db.load(&sql)?.iter().map(|row| row.int(0)).collect())
+}
+
+/// Objects by id in the order given (ids of objects deleted since are skipped), with their
+/// relations, or only what their labels read.
+pub(crate) fn in_order(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    relations: bool,
+) -> Result<(Vec<Record>, Related), Error> {
+    let mut records = load_by_ids(db, spec, ids, true)?;
+    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    records.sort_unstable_by_key(|r| position.get(&r.id).copied());
+    let mut related = Related::default();
+    if relations {
+        attach_relations(db, spec, &mut records, &mut related)?;
+    } else {
+        load_reads(db, spec, &mut records, &mut related)?;
+    }
+    Ok((records, related))
+}
+
 /// Loads the objects that the display rule of `spec` reads (one query per such foreign
 /// key), so that related objects are labelled as they are on their own.
 pub(crate) fn load_reads(

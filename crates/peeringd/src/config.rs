@@ -31,6 +31,9 @@ pub struct SettingsArgs {
     /// `app.model`, or empty (none).
     #[arg(long, env = "PEERING_EXEMPT_VIEW_PERMISSIONS", global = true)]
     pub exempt_view_permissions: Option<String>,
+    /// Memory for rendered list and detail answers, in MiB; 0 turns the cache off.
+    #[arg(long, env = "PEERING_RESPONSE_CACHE_MIB", global = true)]
+    pub response_cache_mib: Option<usize>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -47,6 +50,7 @@ struct FileSettings {
     login_required: Option<bool>,
     max_body_bytes: Option<usize>,
     exempt_view_permissions: Option<String>,
+    response_cache_mib: Option<usize>,
 }
 
 /// The settings in force.
@@ -59,6 +63,7 @@ pub struct Settings {
     pub login_required: bool,
     pub max_body_bytes: usize,
     pub exempt_view_permissions: peering_api::ExemptViews,
+    pub response_cache_mib: usize,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
@@ -97,9 +102,16 @@ impl SettingsArgs {
                 .or(file.exempt_view_permissions)
                 .unwrap_or_else(|| "*".into())
                 .parse()?,
+            response_cache_mib: self
+                .response_cache_mib
+                .or(file.response_cache_mib)
+                .unwrap_or(32),
         };
         if settings.paginate_count < 1 {
             return Err("PEERING_PAGINATE_COUNT must be at least 1".into());
+        }
+        if settings.response_cache_mib > 1 << 20 {
+            return Err("PEERING_RESPONSE_CACHE_MIB must be at most 1048576 (1 TiB)".into());
         }
         if settings.max_page_size < 0 {
             return Err("PEERING_MAX_PAGE_SIZE must be 0 (no maximum) or more".into());
@@ -127,6 +139,9 @@ mod tests {
         assert_eq!(s.paginate_count, 7);
         assert_eq!(s.listen, "127.0.0.1:9");
         assert_eq!(s.max_page_size, 1000);
+        assert_eq!(s.response_cache_mib, 32);
+        std::fs::write(&path, "response_cache_mib = 0\n").unwrap();
+        assert_eq!(args.resolve().unwrap().response_cache_mib, 0);
         std::fs::write(&path, "bogus = 1\n").unwrap();
         assert!(args.resolve().is_err());
         let _ = std::fs::remove_dir_all(dir);

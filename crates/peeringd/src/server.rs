@@ -20,6 +20,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         login_required: s.login_required,
         max_body_bytes: s.max_body_bytes,
         exempt_view_permissions: s.exempt_view_permissions.clone(),
+        response_cache_bytes: s.response_cache_mib << 20,
     }
 }
 

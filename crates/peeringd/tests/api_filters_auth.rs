@@ -377,5 +377,6 @@ fn a_list_costs_a_fixed_number_of_queries() {
     let small = cost("limit=2");
     let large = cost("limit=50");
     assert_eq!(small, large, "queries grow with the page size");
-    assert!(large <= 6, "{large} queries for one page");
+    // One of them reads the data version (the key of the answer cache).
+    assert!(large <= 7, "{large} queries for one page");
 }

@@ -27,6 +27,40 @@ pub struct TestServer {
     _db: TestDatabase,
 }
 
+/// A server started by [`TestServer::another_instance`].
+pub struct Instance {
+    pub base: String,
+    handle: ServerHandle,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let handle = self.handle.clone();
+        actix_web::rt::System::new().block_on(handle.stop(false));
+    }
+}
+
+/// Runs the API on a random port in a thread of its own; its address and handle.
+fn serve(state: AppState) -> (String, ServerHandle) {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let server = HttpServer::new(move || {
+                App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
+            })
+            .workers(1)
+            .bind("127.0.0.1:0")
+            .expect("bind");
+            let addr = server.addrs()[0];
+            let running = server.run();
+            tx.send((addr, running.handle())).expect("send");
+            let _ = running.await;
+        });
+    });
+    let (addr, handle) = rx.recv().expect("server started");
+    (format!("http://{addr}"), handle)
+}
+
 pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
@@ -70,31 +104,23 @@ impl TestServer {
                 description: String::new(),
             })
             .expect("token");
-        let state = AppState::new(store.clone(), settings);
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let server = HttpServer::new(move || {
-                    App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
-                })
-                .workers(1)
-                .bind("127.0.0.1:0")
-                .expect("bind");
-                let addr = server.addrs()[0];
-                let running = server.run();
-                tx.send((addr, running.handle())).expect("send");
-                let _ = running.await;
-            });
-        });
-        let (addr, handle) = rx.recv().expect("server started");
+        let (base, handle) = serve(AppState::new(store.clone(), settings));
         TestServer {
-            base: format!("http://{addr}"),
+            base,
             key: key.as_str().to_string(),
             store,
             handle,
             conformance: OnceLock::new(),
             _db: db,
         }
+    }
+
+    /// A second server (its own store, pool and caches) over the same database, as another
+    /// instance of a deployment would be; stopped when dropped.
+    pub fn another_instance(&self, settings: Settings) -> Instance {
+        let store = Store::open(&self._db.url, 4).expect("open store");
+        let (base, handle) = serve(AppState::new(store, settings));
+        Instance { base, handle }
     }
 
     /// Creates another token for `admin` (or a new user) with the given options.

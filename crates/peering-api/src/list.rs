@@ -1,0 +1,261 @@
+//! Lists: a page rendered whole (and cached), or an answer too large for one buffer
+//! (`limit=0` with no maximum page size, or a page above [`STREAMED_ABOVE`]) written in
+//! slices as the client reads it, so that memory stays flat whatever the number of objects.
+
+use actix_web::web::{self, Bytes};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::stream::{self, Stream, StreamExt};
+use peering_domain::spec::Kind;
+use peering_domain::ResourceSpec;
+use peering_filter::Filter;
+use peering_store::{Store, Window};
+use serde_json::json;
+
+use crate::error::ApiError;
+use crate::page::PageRequest;
+use crate::render::{write_str, Renderer};
+use crate::resource::query_pairs;
+use crate::respond::base_url;
+use crate::AppState;
+
+/// Pages larger than this are streamed.
+pub const STREAMED_ABOVE: i64 = 1000;
+/// Objects read and rendered per slice of a streamed answer.
+const SLICE: usize = 500;
+
+/// `brief=1` (or any value but an explicit false) asks for the brief form.
+pub(crate) fn is_brief(pairs: &[(String, String)]) -> bool {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "brief")
+        .is_some_and(|(_, v)| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            )
+        })
+}
+
+/// Whether a field set includes related objects (so they must be loaded).
+fn shows_relations(spec: &ResourceSpec, names: &[&str]) -> bool {
+    names.iter().any(|n| {
+        spec.field(n).is_some_and(|f| {
+            matches!(
+                f.kind,
+                Kind::ForeignKey { .. } | Kind::ManyToMany { .. } | Kind::Tags
+            )
+        })
+    })
+}
+
+/// What a list request asks for, validated.
+pub struct ListRequest {
+    pairs: Vec<(String, String)>,
+    filter: Filter,
+    page: PageRequest,
+    brief: bool,
+    /// Whether the representation shows related objects (so they must be loaded).
+    relations: bool,
+}
+
+impl ListRequest {
+    pub fn parse(
+        req: &HttpRequest,
+        state: &AppState,
+        spec: &'static ResourceSpec,
+    ) -> Result<ListRequest, ApiError> {
+        let pairs = query_pairs(req)?;
+        let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
+        let page = PageRequest::from_query(&pairs, &state.settings);
+        let brief = is_brief(&pairs);
+        Ok(ListRequest {
+            filter,
+            page,
+            brief,
+            relations: !brief || shows_relations(spec, spec.brief),
+            pairs,
+        })
+    }
+
+    /// Whether the answer may hold more objects than a page rendered at once should.
+    pub fn is_large(&self) -> bool {
+        self.page.limit.is_none_or(|l| l > STREAMED_ABOVE)
+    }
+
+    /// `{"count":…,"next":…,"previous":…,"results":` (the array follows).
+    fn head(&self, req: &HttpRequest, base: &str, count: i64, capacity: usize) -> String {
+        let list_url = format!("{base}{}", req.path());
+        let (next, previous) = self.page.links(&list_url, &self.pairs, count);
+        let mut out = String::with_capacity(256 + capacity);
+        out.push_str("{\"count\":");
+        out.push_str(&count.to_string());
+        for (name, link) in [("next", next), ("previous", previous)] {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":");
+            match link {
+                Some(l) => write_str(&mut out, &l),
+                None => out.push_str("null"),
+            }
+        }
+        out.push_str(",\"results\":");
+        out
+    }
+
+    fn bytes_per_object(&self) -> usize {
+        if self.brief {
+            200
+        } else {
+            1500
+        }
+    }
+}
+
+/// The 400 for a filter value naming no object, as the reference words it.
+fn unknown_value((param, value): (String, String)) -> ApiError {
+    ApiError::BadRequest(json!({param: [format!(
+        "Select a valid choice. {value} is not one of the available choices."
+    )]}))
+}
+
+/// One page, rendered whole.
+pub async fn render(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    asked: ListRequest,
+) -> Result<String, ApiError> {
+    let store = state.store.clone();
+    let window = Window {
+        limit: asked.page.limit,
+        offset: asked.page.offset,
+    };
+    let (filter, relations) = (asked.filter.clone(), asked.relations);
+    let page = web::block(move || -> Result<_, peering_store::Error> {
+        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
+            return Ok(Err(unknown));
+        }
+        Ok(Ok(store.list(spec, &filter, window, relations)?))
+    })
+    .await??
+    .map_err(unknown_value)?;
+    let base = base_url(req);
+    let mut body = asked.head(
+        req,
+        &base,
+        page.count,
+        page.records.len() * asked.bytes_per_object(),
+    );
+    Renderer {
+        related: &page.related,
+        base: &base,
+    }
+    .many(&mut body, spec, &page.records, asked.brief);
+    body.push('}');
+    Ok(body)
+}
+
+/// A list written in slices: the ids of the whole list are read first (one query, which
+/// also gives the count), then each slice of objects is read and rendered only when the
+/// client has taken the previous one. Objects deleted meanwhile are left out.
+pub async fn streamed(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    asked: ListRequest,
+) -> Result<HttpResponse, ApiError> {
+    let store = state.store.clone();
+    let filter = asked.filter.clone();
+    let ids = web::block(move || -> Result<_, peering_store::Error> {
+        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
+            return Ok(Err(unknown));
+        }
+        Ok(Ok(store.list_ids(spec, &filter)?))
+    })
+    .await??
+    .map_err(unknown_value)?;
+    let count = ids.len() as i64;
+    let skip = usize::try_from(asked.page.offset).unwrap_or(usize::MAX);
+    let take = asked
+        .page
+        .limit
+        .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let window: Vec<i64> = ids.into_iter().skip(skip).take(take).collect();
+    let base = base_url(req);
+    let mut head = asked.head(req, &base, count, 0);
+    head.push('[');
+    let slices = Slices {
+        store: state.store.clone(),
+        spec,
+        ids: window,
+        next: 0,
+        written: false,
+        brief: asked.brief,
+        relations: asked.relations,
+        base,
+    };
+    let body = stream::once(async move { Ok(Bytes::from(head)) })
+        .chain(slices.into_stream())
+        .chain(stream::once(async { Ok(Bytes::from_static(b"]}")) }));
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .streaming(body))
+}
+
+/// The objects of a streamed list still to be written.
+struct Slices {
+    store: Store,
+    spec: &'static ResourceSpec,
+    ids: Vec<i64>,
+    next: usize,
+    /// Whether an object has been written (the next one needs a comma).
+    written: bool,
+    brief: bool,
+    relations: bool,
+    base: String,
+}
+
+impl Slices {
+    fn into_stream(self) -> impl Stream<Item = Result<Bytes, actix_web::Error>> {
+        stream::unfold(self, |mut slices| async move {
+            if slices.next >= slices.ids.len() {
+                return None;
+            }
+            let end = (slices.next + SLICE).min(slices.ids.len());
+            let ids = slices.ids[slices.next..end].to_vec();
+            slices.next = end;
+            let (store, spec, relations) = (slices.store.clone(), slices.spec, slices.relations);
+            let read = web::block(move || store.objects(spec, &ids, relations)).await;
+            let (records, related) = match read {
+                Ok(Ok(found)) => found,
+                // The status is sent already: the answer is cut short, which a client
+                // sees as a truncated body.
+                Ok(Err(e)) => {
+                    return Some((
+                        Err(actix_web::error::ErrorInternalServerError(e)),
+                        slices.stopped(),
+                    ))
+                }
+                Err(e) => return Some((Err(e.into()), slices.stopped())),
+            };
+            let mut out = String::with_capacity(records.len() * 1500 + 1);
+            if slices.written && !records.is_empty() {
+                out.push(',');
+            }
+            slices.written |= !records.is_empty();
+            Renderer {
+                related: &related,
+                base: &slices.base,
+            }
+            .items(&mut out, spec, &records, slices.brief);
+            Some((Ok(Bytes::from(out)), slices))
+        })
+    }
+
+    /// No more slices after a failure.
+    fn stopped(mut self) -> Self {
+        self.next = self.ids.len();
+        self
+    }
+}

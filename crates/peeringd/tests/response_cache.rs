@@ -1,0 +1,145 @@
+//! The cache of rendered answers: served only while the data is unchanged, whichever
+//! instance wrote; never past a permission check; links and indentation per request.
+
+mod common;
+
+use common::{TestServer, AS};
+use peering_api::{ExemptViews, Settings};
+use serde_json::{json, Value as Json};
+
+/// The statements the store ran to answer `path`.
+fn cost(s: &TestServer, path: &str) -> (u64, Json) {
+    let before = s.store.queries_executed();
+    let r = s.get(path);
+    assert_eq!(r.status, 200, "{path}: {}", r.text);
+    (s.store.queries_executed() - before, r.json())
+}
+
+/// Waits for the background write of the token's last use, which would otherwise change
+/// the data version in the middle of a measurement.
+fn settle(s: &TestServer) {
+    for _ in 0..100 {
+        if !s.get("/api/users/tokens/").json()["results"][0]["last_used"].is_null() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("the token's last use was never written");
+}
+
+#[test]
+fn a_repeated_read_costs_one_query_until_anything_is_written() {
+    let s = TestServer::start();
+    s.create(
+        AS,
+        json!([{"asn": 65001, "name": "One"}, {"asn": 65002, "name": "Two"}]),
+    );
+    settle(&s);
+    let page = format!("{AS}?limit=50");
+    let (first, body) = cost(&s, &page);
+    let (again, cached) = cost(&s, &page);
+    assert!(first > 1, "{first} queries for a page");
+    assert_eq!(again, 1, "a cached page reads only the data version");
+    assert_eq!(body, cached);
+    let id = body["results"][0]["id"].as_i64().unwrap();
+    let detail = format!("{AS}{id}/");
+    cost(&s, &detail);
+    assert_eq!(cost(&s, &detail).0, 1);
+
+    // A write to another resource changes the version too (a list shows related objects).
+    s.create("/api/extras/tags/", json!({"name": "T", "slug": "t"}));
+    let (after, _) = cost(&s, &page);
+    assert_eq!(after, first, "a write must empty the cache");
+}
+
+#[test]
+fn a_write_through_another_instance_is_seen_at_once() {
+    let s = TestServer::start();
+    let other = s.another_instance(Settings::default());
+    let created = s.create(AS, json!({"asn": 65001, "name": "Before"}));
+    let id = created["id"].as_i64().unwrap();
+    let detail = format!("{AS}{id}/");
+    let list = format!("{AS}?ordering=asn");
+    assert_eq!(s.get(&detail).json()["name"], "Before");
+    assert_eq!(s.get(&list).json()["count"], 1);
+
+    let elsewhere = |method: &str, path: &str, body: Option<Json>| {
+        let r = s.send(
+            method,
+            &format!("{}{path}", other.base),
+            body.as_ref(),
+            Some(&s.key),
+            &[],
+        );
+        assert!(r.status < 300, "{method} {path}: {} {}", r.status, r.text);
+    };
+    elsewhere("PATCH", &detail, Some(json!({"name": "After"})));
+    assert_eq!(s.get(&detail).json()["name"], "After");
+    elsewhere("POST", AS, Some(json!({"asn": 65002, "name": "Second"})));
+    assert_eq!(s.get(&list).json()["count"], 2);
+    elsewhere("DELETE", &detail, None);
+    assert_eq!(s.get(&detail).status, 404);
+    let names: Vec<Json> = s.get(&list).json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].clone())
+        .collect();
+    assert_eq!(names, [json!("Second")]);
+}
+
+#[test]
+fn a_cached_answer_is_still_refused_to_a_caller_without_permission() {
+    let s = TestServer::start_with(Settings {
+        exempt_view_permissions: ExemptViews::Only(Vec::new()),
+        ..Settings::default()
+    });
+    s.create(AS, json!({"asn": 65001, "name": "One"}));
+    assert_eq!(s.get(AS).status, 200);
+    let reader = s.token("nobody", false, false, None);
+    let r = s.request("GET", AS, None, Some(&reader), &[]);
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert_eq!(s.request("GET", AS, None, None, &[]).status, 403);
+}
+
+#[test]
+fn links_follow_the_host_and_indentation_the_accept_header() {
+    let s = TestServer::start();
+    let created = s.create(AS, json!({"asn": 65001, "name": "One"}));
+    let id = created["id"].as_i64().unwrap();
+    let path = format!("{AS}{id}/");
+    let url_for = |host: &str| {
+        let r = s.request("GET", &path, None, Some(&s.key), &[("Host", host)]);
+        assert_eq!(r.status, 200);
+        r.json()["url"].as_str().unwrap().to_string()
+    };
+    assert!(url_for("a.example").starts_with("http://a.example/"));
+    assert!(url_for("b.example").starts_with("http://b.example/"));
+    assert!(url_for("a.example").starts_with("http://a.example/"));
+
+    let plain = s.get(&path);
+    let indented = s.request(
+        "GET",
+        &path,
+        None,
+        Some(&s.key),
+        &[("Accept", "application/json; indent=4")],
+    );
+    assert!(!plain.text.contains('\n'));
+    assert!(indented.text.contains("\n    \"id\""), "{}", indented.text);
+    assert_eq!(plain.json(), indented.json());
+}
+
+#[test]
+fn with_no_memory_for_it_every_read_is_rendered_anew() {
+    let s = TestServer::start_with(Settings {
+        response_cache_bytes: 0,
+        ..Settings::default()
+    });
+    s.create(AS, json!({"asn": 65001, "name": "One"}));
+    settle(&s);
+    let (first, _) = cost(&s, AS);
+    let (again, _) = cost(&s, AS);
+    assert_eq!(first, again);
+    assert!(again > 1);
+}
