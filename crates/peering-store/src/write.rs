@@ -1,7 +1,7 @@
 //! Writes: creates, updates and deletes, each with its change records, run by the caller
 //! inside one transaction so that a list of objects is written all-or-none.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use peering_domain::input::{apply, Draft, Input, Ref};
 use peering_domain::resources::{ALL, TAG};
@@ -557,6 +557,73 @@ fn insert_rows(
     Ok(())
 }
 
+/// An object's id and the new values of the columns it changes.
+type ChangedRow = (i64, Vec<Bind>);
+
+/// Writes the columns that changed, in multi-row statements: rows changing the same columns
+/// are updated together from a `VALUES` list (`column1` is the id). Columns left as they
+/// were are not written, so the indexes over them are not rewritten.
+fn update_rows(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    before: &[Record],
+    after: &[Record],
+) -> Result<(), Error> {
+    // Rows by the set of columns they change. An object given twice ends as its last
+    // occurrence says, as when rows were written one by one.
+    let mut groups: Vec<(Vec<&'static str>, Vec<ChangedRow>)> = Vec::new();
+    let mut seen = HashSet::new();
+    for (old, new) in before.iter().zip(after).rev() {
+        if !seen.insert(new.id) {
+            continue;
+        }
+        let (names, binds): (Vec<&'static str>, Vec<Bind>) = column_binds(spec, &new.values)
+            .into_iter()
+            .zip(column_binds(spec, &old.values))
+            .filter(|((_, now), (_, was))| now != was)
+            .map(|(now, _)| now)
+            .unzip();
+        if names.is_empty() {
+            continue;
+        }
+        match groups.iter_mut().find(|(n, _)| *n == names) {
+            Some((_, rows)) => rows.push((new.id, binds)),
+            None => groups.push((names, vec![(new.id, binds)])),
+        }
+    }
+    for (names, rows) in groups {
+        let set: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| format!("{name} = v.column{}", i + 2))
+            .collect();
+        let per_statement = (8000 / (names.len() + 1)).clamp(1, 500);
+        for chunk in rows.chunks(per_statement) {
+            let mut sql = Sql::new(&format!(
+                "UPDATE {table} SET {set} FROM (VALUES ",
+                table = spec.table,
+                set = set.join(", ")
+            ));
+            for (n, (id, binds)) in chunk.iter().enumerate() {
+                if n > 0 {
+                    sql.push(", ");
+                }
+                sql.push("(").bind(Bind::Int(*id));
+                for b in binds {
+                    sql.push(", ").bind(b.clone());
+                }
+                sql.push(")");
+            }
+            sql.push(&format!(") AS v WHERE {}.id = v.column1", spec.table));
+            if chunk.len() != per_statement {
+                sql.uncacheable();
+            }
+            db.execute(&sql)?;
+        }
+    }
+    Ok(())
+}
+
 /// Creates objects from validated drafts; returns their ids in input order.
 pub(crate) fn create(
     db: &mut Db<'_>,
@@ -625,17 +692,7 @@ pub(crate) fn update(
         given_all.push(given);
     }
     let related = check_batch(db, spec, &mut records)?;
-    for record in &records {
-        let mut sql = Sql::new(&format!("UPDATE {} SET ", spec.table));
-        for (i, (name, b)) in column_binds(spec, &record.values).into_iter().enumerate() {
-            if i > 0 {
-                sql.push(", ");
-            }
-            sql.push(name).push(" = ").bind(b);
-        }
-        sql.push(" WHERE id = ").bind(Bind::Int(record.id));
-        db.execute(&sql)?;
-    }
+    update_rows(db, spec, &before, &records)?;
     write_links(db, spec, &records, Some(&given_all))?;
     if spec.change_logged {
         let mut changes = Vec::with_capacity(records.len());

@@ -180,6 +180,47 @@ fn updates_single_and_bulk() {
 }
 
 #[test]
+fn a_bulk_update_of_many_objects_writes_each_its_own_changes() {
+    let s = TestServer::start();
+    let items: Vec<Json> = (0..1100)
+        .map(|i| json!({"asn": 64_512 + i, "name": format!("n{i}"), "comments": "kept"}))
+        .collect();
+    let created = s.create(AS, Json::Array(items));
+    // Two kinds of change, interleaved, more of each than one statement holds.
+    let patch: Vec<Json> = created
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, o)| match i % 2 {
+            0 => json!({"id": o["id"], "name": format!("renamed{i}")}),
+            _ => json!({"id": o["id"], "comments": format!("c{i}"), "ipv4_max_prefixes": i}),
+        })
+        .collect();
+    let r = s.patch(AS, Json::Array(patch));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut stored = Vec::new();
+    for offset in [0, 1000] {
+        let page = s
+            .get(&format!("{AS}?ordering=asn&limit=1000&offset={offset}"))
+            .json();
+        stored.extend(page["results"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(stored.len(), 1100);
+    for (i, o) in stored.iter().enumerate() {
+        if i % 2 == 0 {
+            assert_eq!(o["name"], format!("renamed{i}"));
+            assert_eq!(o["comments"], "kept");
+            assert_eq!(o["ipv4_max_prefixes"], 0);
+        } else {
+            assert_eq!(o["name"], format!("n{i}"));
+            assert_eq!(o["comments"], format!("c{i}"));
+            assert_eq!(o["ipv4_max_prefixes"], i);
+        }
+    }
+}
+
+#[test]
 fn deletes_single_and_bulk() {
     let s = TestServer::start();
     let created = s.create(
