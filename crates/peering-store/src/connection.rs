@@ -109,12 +109,15 @@ impl CustomizeConnection<AnyConnection, r2d2::Error> for Setup {
             // small page cache per connection (the OS caches the file too) bounds memory.
             // A large write may outgrow that cache: it is not spilled to the file mid-way
             // (`cache_spill`), and statement journals stay in memory (`temp_store`), which
-            // more than halves the cost of a bulk write.
+            // more than halves the cost of a bulk write. The log is checkpointed by the
+            // store's own thread (`checkpoint.rs`), not by the write that fills it, and cut
+            // back to 64 MiB once copied.
             AnyConnection::Sqlite(_) => {
                 "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
                  PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
                  PRAGMA cache_size = -1024; PRAGMA cache_spill = OFF; \
-                 PRAGMA temp_store = MEMORY;"
+                 PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 0; \
+                 PRAGMA journal_size_limit = 67108864;"
             }
             AnyConnection::Postgresql(_) => "SET TIME ZONE 'UTC'",
         };

@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 
 mod changes;
+mod checkpoint;
 mod connection;
 mod error;
 mod query;
@@ -38,6 +39,8 @@ pub struct Store {
     pool: Pool,
     backend: Backend,
     queries: Arc<AtomicU64>,
+    /// SQLite's log checkpointer, told of each write.
+    checkpoints: Option<Arc<checkpoint::Checkpoints>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -90,10 +93,15 @@ impl Store {
         let target = Target::parse(url)?;
         let backend = target.backend();
         let pool = connection::build_pool(target, pool_size.max(1))?;
+        let checkpoints = match backend {
+            Backend::Sqlite => Some(checkpoint::Checkpoints::start(pool.clone())?),
+            Backend::Postgres => None,
+        };
         Ok(Store {
             pool,
             backend,
             queries: Arc::new(AtomicU64::new(0)),
+            checkpoints,
         })
     }
 
@@ -131,7 +139,7 @@ impl Store {
             next_data_version(db)?;
             Ok(out)
         };
-        match &mut *conn {
+        let written = match &mut *conn {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
             AnyConnection::Sqlite(c) => {
@@ -140,7 +148,11 @@ impl Store {
             AnyConnection::Postgresql(c) => {
                 c.transaction(|c| versioned(&mut Db::Postgres(c, counter)))
             }
+        };
+        if let Some(checkpoints) = &self.checkpoints {
+            checkpoints.wrote();
         }
+        written
     }
 
     /// A value that changes with every write, through any instance on this database: equal
