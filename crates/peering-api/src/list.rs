@@ -104,11 +104,16 @@ impl ListRequest {
     }
 
     fn bytes_per_object(&self) -> usize {
-        if self.brief {
-            200
-        } else {
-            1500
-        }
+        bytes_per_object(self.brief)
+    }
+}
+
+/// A guess at an object's size in JSON, to size buffers.
+fn bytes_per_object(brief: bool) -> usize {
+    if brief {
+        200
+    } else {
+        1500
     }
 }
 
@@ -119,6 +124,26 @@ fn unknown_value((param, value): (String, String)) -> ApiError {
     )]}))
 }
 
+/// Runs `read` on the blocking pool once the filter's values all name objects (else the
+/// 400 for the first that names none).
+async fn checked_read<T: Send + 'static>(
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    asked: &ListRequest,
+    read: impl FnOnce(&Store, &Filter) -> Result<T, peering_store::Error> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = state.store.clone();
+    let filter = asked.filter.clone();
+    web::block(move || -> Result<_, peering_store::Error> {
+        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
+            return Ok(Err(unknown));
+        }
+        Ok(Ok(read(&store, &filter)?))
+    })
+    .await??
+    .map_err(unknown_value)
+}
+
 /// One page, rendered whole.
 pub async fn render(
     req: &HttpRequest,
@@ -126,20 +151,15 @@ pub async fn render(
     spec: &'static ResourceSpec,
     asked: ListRequest,
 ) -> Result<String, ApiError> {
-    let store = state.store.clone();
     let window = Window {
         limit: asked.page.limit,
         offset: asked.page.offset,
     };
-    let (filter, relations) = (asked.filter.clone(), asked.relations);
-    let page = web::block(move || -> Result<_, peering_store::Error> {
-        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
-            return Ok(Err(unknown));
-        }
-        Ok(Ok(store.list(spec, &filter, window, relations)?))
+    let relations = asked.relations;
+    let page = checked_read(state, spec, &asked, move |store, filter| {
+        store.list(spec, filter, window, relations)
     })
-    .await??
-    .map_err(unknown_value)?;
+    .await?;
     let base = base_url(req);
     let mut body = asked.head(
         req,
@@ -165,16 +185,10 @@ pub async fn streamed(
     spec: &'static ResourceSpec,
     asked: ListRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let store = state.store.clone();
-    let filter = asked.filter.clone();
-    let ids = web::block(move || -> Result<_, peering_store::Error> {
-        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
-            return Ok(Err(unknown));
-        }
-        Ok(Ok(store.list_ids(spec, &filter)?))
+    let ids = checked_read(state, spec, &asked, move |store, filter| {
+        store.list_ids(spec, filter)
     })
-    .await??
-    .map_err(unknown_value)?;
+    .await?;
     let count = ids.len() as i64;
     let skip = usize::try_from(asked.page.offset).unwrap_or(usize::MAX);
     let take = asked
@@ -239,7 +253,7 @@ impl Slices {
                 }
                 Err(e) => return Some((Err(e.into()), slices.stopped())),
             };
-            let mut out = String::with_capacity(records.len() * 1500 + 1);
+            let mut out = String::with_capacity(records.len() * bytes_per_object(slices.brief) + 1);
             if slices.written && !records.is_empty() {
                 out.push(',');
             }

@@ -294,7 +294,7 @@ async fn list(
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
     let asked = ListRequest::parse(req, state, spec)?;
-    let mut res = if asked.is_large() && *req.method() == Method::GET && !respond::indents(req) {
+    let mut res = if asked.is_large() && !respond::indents(req) {
         crate::list::streamed(req, state, spec, asked).await?
     } else {
         let body = cached(req, state, crate::list::render(req, state, spec, asked)).await?;

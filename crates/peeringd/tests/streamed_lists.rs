@@ -64,6 +64,9 @@ fn limit_zero_streams_every_object_in_list_order() {
     assert!(asns.windows(2).all(|w| w[0] < w[1]), "not in ASN order");
     assert_eq!(streamed[0]["tags"][0]["slug"], "t");
     assert_eq!(streamed[1233]["import_routing_policies"][0]["slug"], "p");
+    let head = s.request("HEAD", &format!("{AS}?limit=0"), None, Some(&s.key), &[]);
+    assert_eq!(head.status, 200);
+    assert!(head.text.is_empty());
 }
 
 #[test]
