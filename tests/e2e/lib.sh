@@ -134,6 +134,16 @@ e2e_start_server() {
     e2e_die "peeringd could not be started"
 }
 
+# Debian's chromium and chromium-driver, for selenium; selenium must use the driver given,
+# never fetch one.
+e2e_require_chromium() {
+    export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+    export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+    [ -x "$CHROMIUM" ] || e2e_die "no Chromium at $CHROMIUM (apt-get install chromium)"
+    [ -x "$CHROMEDRIVER" ] || e2e_die "no ChromeDriver at $CHROMEDRIVER (apt-get install chromium-driver)"
+    export SE_OFFLINE=true SE_AVOID_STATS=true
+}
+
 e2e_require_curl() {
     command -v curl >/dev/null 2>&1 || e2e_die "curl is required"
 }

@@ -6,13 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
-export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
-[ -x "$CHROMIUM" ] || e2e_die "no Chromium at $CHROMIUM (apt-get install chromium)"
-[ -x "$CHROMEDRIVER" ] || e2e_die "no ChromeDriver at $CHROMEDRIVER (apt-get install chromium-driver)"
-# Selenium must use the driver given, never fetch one.
-export SE_OFFLINE=true SE_AVOID_STATS=true
-
+e2e_require_chromium
 e2e_require_curl
 e2e_venv
 e2e_build

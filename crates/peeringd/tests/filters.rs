@@ -604,13 +604,7 @@ fn a_session_page_costs_a_fixed_number_of_queries_whatever_its_size() {
     let s = TestServer::start_on(demo_network(), Settings::default());
     // The token is looked up once, then cached; its last use is written in the background,
     // once a minute: wait for that write so that it does not land in a measurement.
-    for _ in 0..100 {
-        let tokens = s.get("/api/users/tokens/").json();
-        if !tokens["results"][0]["last_used"].is_null() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    s.await_token_last_use();
     for path in [
         "/api/peering/internet-exchange-peering-sessions/",
         "/api/peering/direct-peering-sessions/",

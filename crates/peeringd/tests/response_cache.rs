@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{TestServer, AS};
+use common::{column, TestServer, AS};
 use peering_api::{ExemptViews, Settings};
 use serde_json::{json, Value as Json};
 
@@ -18,13 +18,10 @@ fn cost(s: &TestServer, path: &str) -> (u64, Json) {
 /// Waits for the background write of the token's last use, which would otherwise change
 /// the data version in the middle of a measurement.
 fn settle(s: &TestServer) {
-    for _ in 0..100 {
-        if !s.get("/api/users/tokens/").json()["results"][0]["last_used"].is_null() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    panic!("the token's last use was never written");
+    assert!(
+        s.await_token_last_use(),
+        "the token's last use was never written"
+    );
 }
 
 #[test]
@@ -79,13 +76,7 @@ fn a_write_through_another_instance_is_seen_at_once() {
     assert_eq!(s.get(&list).json()["count"], 2);
     elsewhere("DELETE", &detail, None);
     assert_eq!(s.get(&detail).status, 404);
-    let names: Vec<Json> = s.get(&list).json()["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["name"].clone())
-        .collect();
-    assert_eq!(names, [json!("Second")]);
+    assert_eq!(column(&s.get(&list).json(), "name"), [json!("Second")]);
 }
 
 #[test]

@@ -123,6 +123,19 @@ impl TestServer {
         Instance { base, handle }
     }
 
+    /// Waits (up to 2 s) for the background write of the admin token's last use, which
+    /// lands once a minute and would otherwise fall in the middle of a measurement; whether
+    /// it was seen.
+    pub fn await_token_last_use(&self) -> bool {
+        for _ in 0..100 {
+            if !self.get("/api/users/tokens/").json()["results"][0]["last_used"].is_null() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        false
+    }
+
     /// Creates another token for `admin` (or a new user) with the given options.
     pub fn token(
         &self,
