@@ -1,12 +1,12 @@
 //! Change records: one per created, updated or deleted object, with its request id.
 
 use std::collections::HashMap;
+use std::io::Write;
 
 use peering_domain::resources::TAG;
 use peering_domain::spec::Kind;
 use peering_domain::value::now;
 use peering_domain::{Record, ResourceSpec, Value};
-use serde_json::{Map, Value as Json};
 
 use crate::connection::Db;
 use crate::error::Error;
@@ -39,53 +39,74 @@ impl Action {
 }
 
 /// The stored form of an object in a change record: relations as ids, tags as names,
-/// times with millisecond precision, as the reference's serializer writes them.
+/// times with millisecond precision, as the reference's serializer writes them. Written
+/// straight to compact JSON text, fields in declaration order (what serializing a map of
+/// them wrote, without building one per object).
 pub(crate) fn snapshot(
     db: &mut Db<'_>,
     tag_names: &mut HashMap<i64, String>,
     spec: &'static ResourceSpec,
     record: &Record,
-) -> Result<Json, Error> {
-    let mut map = Map::new();
+) -> Result<String, Error> {
+    let mut out = Vec::with_capacity(64 * spec.fields.len());
+    out.push(b'{');
+    let mut first = true;
     for (field, value) in spec.fields.iter().zip(&record.values) {
-        let json = match (field.kind, value) {
-            (Kind::ReverseCount { .. }, _) => continue,
+        if matches!(field.kind, Kind::ReverseCount { .. }) {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_json(&mut out, field.name);
+        out.push(b':');
+        match (field.kind, value) {
             (Kind::Tags, Value::Ids(ids)) => {
                 let missing: Vec<i64> = ids
                     .iter()
                     .filter(|i| !tag_names.contains_key(i))
                     .copied()
                     .collect();
-                for t in shallow_by_ids(db, &TAG, &missing)? {
-                    tag_names.insert(t.id, t.text(&TAG, "name").to_string());
+                if !missing.is_empty() {
+                    for t in shallow_by_ids(db, &TAG, &missing)? {
+                        tag_names.insert(t.id, t.text(&TAG, "name").to_string());
+                    }
                 }
-                let mut names: Vec<Json> = ids
+                let mut names: Vec<&str> = ids
                     .iter()
                     .filter_map(|i| tag_names.get(i))
-                    .map(|n| Json::String(n.clone()))
+                    .map(String::as_str)
                     .collect();
-                names.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
-                Json::Array(names)
+                names.sort_unstable();
+                write_json(&mut out, &names);
             }
-            (_, Value::Ids(ids)) => Json::Array(ids.iter().map(|i| Json::from(*i)).collect()),
-            (_, Value::Null) => Json::Null,
-            (_, Value::Bool(b)) => Json::Bool(*b),
-            (_, Value::Int(i)) => Json::from(*i),
-            (_, Value::Text(t)) => Json::String(t.clone()),
-            (_, Value::Json(j)) => j.clone(),
-            (_, Value::Time(t)) => Json::String(t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
-        };
-        map.insert(field.name.to_string(), json);
+            (_, Value::Ids(ids)) => write_json(&mut out, ids),
+            (_, Value::Null) => out.extend_from_slice(b"null"),
+            (_, Value::Bool(b)) => write_json(&mut out, b),
+            (_, Value::Int(i)) => write_json(&mut out, i),
+            (_, Value::Text(t)) => write_json(&mut out, t),
+            (_, Value::Json(j)) => write_json(&mut out, j),
+            (_, Value::Time(t)) => {
+                let _ = write!(out, "\"{}\"", t.format("%Y-%m-%dT%H:%M:%S%.3fZ"));
+            }
+        }
     }
-    Ok(Json::Object(map))
+    out.push(b'}');
+    Ok(String::from_utf8(out).expect("JSON text is UTF-8"))
+}
+
+/// Appends a value's compact JSON text (writing to memory cannot fail).
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    serde_json::to_writer(out, value).expect("values serialize to memory");
 }
 
 /// One change to record.
 pub(crate) struct Change<'a> {
     pub record: &'a Record,
     pub action: Action,
-    pub pre: Option<Json>,
-    pub post: Option<Json>,
+    pub pre: Option<String>,
+    pub post: Option<String>,
 }
 
 const COLUMNS: &str = "INSERT INTO object_changes (time, user_id, user_name, user_name_lc, \
@@ -100,10 +121,7 @@ fn push_row(
     change: Change<'_>,
 ) {
     let content_type = spec.content_type();
-    let json_bind = |j: Option<Json>| {
-        j.map(|j| Bind::Text(j.to_string()))
-            .unwrap_or(Bind::NullText)
-    };
+    let json_bind = |j: Option<String>| j.map(Bind::Text).unwrap_or(Bind::NullText);
     let repr: String = repr.chars().take(200).collect();
     let binds = [
         Bind::Int(peering_domain::value::time_to_micros(now())),
@@ -137,8 +155,8 @@ pub(crate) fn record_change(
     spec: &'static ResourceSpec,
     record: &Record,
     action: Action,
-    pre: Option<Json>,
-    post: Option<Json>,
+    pre: Option<String>,
+    post: Option<String>,
 ) -> Result<(), Error> {
     let repr = crate::query::display_of(db, spec, record)?;
     let mut sql = Sql::new(COLUMNS);

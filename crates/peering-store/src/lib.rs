@@ -265,7 +265,7 @@ impl Store {
         })
     }
 
-    /// Creates objects all-or-none and reads them back.
+    /// Creates objects all-or-none; returns them as a read shows them.
     pub fn create(
         &self,
         spec: &'static ResourceSpec,
@@ -273,12 +273,15 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let ids = write::create(db, spec, drafts, ctx)?;
-            read_back(db, spec, &ids)
+            let mut records = write::create(db, spec, drafts, ctx)?;
+            let mut related = Related::default();
+            query::load_related(db, spec, &mut records, &mut related)?;
+            Ok((records, related))
         })
     }
 
-    /// Updates existing objects all-or-none (unknown ids are skipped) and reads them back.
+    /// Updates existing objects all-or-none (unknown ids are skipped); returns them as a
+    /// read shows them.
     pub fn update(
         &self,
         spec: &'static ResourceSpec,
@@ -286,8 +289,10 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let ids = write::update(db, spec, items, ctx)?;
-            read_back(db, spec, &ids)
+            let mut records = write::update(db, spec, items, ctx)?;
+            let mut related = Related::default();
+            query::load_related(db, spec, &mut records, &mut related)?;
+            Ok((records, related))
         })
     }
 
@@ -393,18 +398,4 @@ fn next_data_version(db: &mut Db<'_>) -> Result<(), Error> {
     sql.bind(sql::Bind::Int(high as i64)).push(" WHERE id = 1");
     db.execute(&sql)?;
     Ok(())
-}
-
-/// Reads written objects back in the order they were given.
-fn read_back(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    ids: &[i64],
-) -> Result<(Vec<Record>, Related), Error> {
-    let (records, related) = query::by_ids(db, spec, ids)?;
-    let ordered = ids
-        .iter()
-        .filter_map(|id| records.iter().find(|r| r.id == *id).cloned())
-        .collect();
-    Ok((ordered, related))
 }

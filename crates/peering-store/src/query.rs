@@ -780,6 +780,17 @@ pub(crate) fn attach_relations(
     records: &mut [Record],
     related: &mut Related,
 ) -> Result<(), Error> {
+    load_links(db, spec, records)?;
+    load_related(db, spec, records, related)
+}
+
+/// Fills the relation lists of `records` (empty as loaded) from their link tables, in one
+/// query for all relations, each list in the order of the linked ids.
+fn load_links(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+) -> Result<(), Error> {
     if records.is_empty() {
         return Ok(());
     }
@@ -787,41 +798,16 @@ pub(crate) fn attach_relations(
     let backend = db.backend();
     let position: HashMap<i64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
-    // Related resources in declaration order, each with the ids to load.
-    let mut wanted: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
-    let mut want = |target: &'static ResourceSpec, id: i64| match wanted
-        .iter_mut()
-        .find(|(s, _)| std::ptr::eq(*s, target))
-    {
-        Some((_, set)) => {
-            set.insert(id);
-        }
-        None => wanted.push((target, BTreeSet::from([id]))),
-    };
     // One branch per list relation: (field index, owner id, linked id).
     let mut links = Sql::default();
-    let mut list_fields: Vec<(usize, &'static ResourceSpec)> = Vec::new();
     for (fi, field) in spec.fields.iter().enumerate() {
         let branch = match field.kind {
-            Kind::ForeignKey { target, .. } => {
-                for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
-                    want(target(), id);
-                }
-                continue;
-            }
-            Kind::GenericObject => {
-                for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
-                    want(target, id);
-                }
-                continue;
-            }
             Kind::ManyToMany {
-                target,
                 table: through,
                 source,
                 target_column,
+                ..
             } => {
-                list_fields.push((fi, target()));
                 let mut sql = Sql::new(&format!(
                     "SELECT {fi}, th.{source}, th.{target_column} FROM {through} th WHERE "
                 ));
@@ -829,7 +815,6 @@ pub(crate) fn attach_relations(
                 sql
             }
             Kind::Tags => {
-                list_fields.push((fi, &peering_domain::resources::TAG));
                 let mut sql = Sql::new(&format!(
                     "SELECT {fi}, ti.object_id, ti.tag_id FROM tagged_items ti WHERE ti.object_type = "
                 ));
@@ -849,15 +834,59 @@ pub(crate) fn attach_relations(
         links.push(" ORDER BY 1, 3");
         for row in db.load(&links)? {
             let (fi, owner, linked) = (row.int(0) as usize, row.int(1), row.int(2));
-            let Some(&(_, target)) = list_fields.iter().find(|(f, _)| *f == fi) else {
-                continue;
-            };
             if let Some(&i) = position.get(&owner) {
                 if let Some(Value::Ids(list)) = records[i].values.get_mut(fi) {
                     list.push(linked);
                 }
             }
-            want(target, linked);
+        }
+    }
+    Ok(())
+}
+
+/// Loads every object that `records` point to (foreign keys, generic objects, relation
+/// lists), one query per related resource, and puts tag lists in name order.
+pub(crate) fn load_related(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    // Related resources in declaration order, each with the ids to load.
+    let mut wanted: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
+    let mut want = |target: &'static ResourceSpec, id: i64| match wanted
+        .iter_mut()
+        .find(|(s, _)| std::ptr::eq(*s, target))
+    {
+        Some((_, set)) => {
+            set.insert(id);
+        }
+        None => wanted.push((target, BTreeSet::from([id]))),
+    };
+    let mut list_fields: Vec<(usize, &'static ResourceSpec)> = Vec::new();
+    for (fi, field) in spec.fields.iter().enumerate() {
+        let target = match field.kind {
+            Kind::ForeignKey { target, .. } => {
+                for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
+                    want(target(), id);
+                }
+                continue;
+            }
+            Kind::GenericObject => {
+                for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
+                    want(target, id);
+                }
+                continue;
+            }
+            Kind::ManyToMany { target, .. } => target(),
+            Kind::Tags => &peering_domain::resources::TAG,
+            _ => continue,
+        };
+        list_fields.push((fi, target));
+        for record in records.iter() {
+            for id in record.values[fi].as_ids() {
+                want(target, *id);
+            }
         }
     }
     for (target, set) in wanted {

@@ -552,6 +552,17 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
     }
 }
 
+/// What a column keeps of a value: the value that reading the column back gives.
+pub(crate) fn stored_value(kind: &Kind, value: &Value) -> Value {
+    let cell = match value_to_bind(kind, value) {
+        Bind::Int(i) => Cell::Int(i),
+        Bind::Text(t) => Cell::Text(t),
+        Bind::Bool(b) => Cell::Bool(b),
+        Bind::NullInt | Bind::NullText | Bind::NullBool => Cell::Null,
+    };
+    cell_to_value(kind, cell)
+}
+
 /// Converts a field value into a parameter for its column.
 pub(crate) fn value_to_bind(kind: &Kind, value: &Value) -> Bind {
     match (kind, value) {

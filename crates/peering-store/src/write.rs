@@ -14,7 +14,7 @@ use crate::changes::{record_change, record_changes, snapshot, Action, Change, Ch
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
-use crate::schema::{lower_bind, table, value_to_bind, Column};
+use crate::schema::{lower_bind, stored_value, table, value_to_bind, Column};
 use crate::sql::{Bind, Cell, Sql};
 
 /// Python's repr of a dict of attributes, as the reference's messages show them.
@@ -236,39 +236,53 @@ fn cell_key(cell: Cell) -> Option<String> {
 /// A stored row as uniqueness checks compare it: its id and the keys of some columns.
 type KeyedRow = (i64, Vec<Option<String>>);
 
-/// Rows (id and the given columns) of stored objects whose columns each hold one of the
-/// values given for them: a superset of the rows equal to any one tuple, found through the
-/// index the columns share, in chunks that keep statements under the backends' limits.
+/// Rows (id and the given columns) of stored objects equal to one of the given tuples
+/// (distinct, no nulls), each found through the index the columns share: one probe per
+/// tuple, in chunks that keep statements under the backends' limits.
 fn rows_matching(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     columns: &[&'static str],
-    values: &[Vec<Bind>],
+    tuples: &[Vec<Bind>],
 ) -> Result<Vec<KeyedRow>, Error> {
     let mut out = Vec::new();
-    // The longest list goes in chunks; the others whole (they are short: few distinct
-    // connections, content types, flags).
-    let (chunked, longest) = values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (i, v.len()))
-        .max_by_key(|(i, len)| (*len, std::cmp::Reverse(*i)))
-        .unwrap_or((0, 0));
-    let chunk = 500;
-    for start in (0..longest).step_by(chunk) {
-        let mut sql = Sql::new(&format!(
-            "SELECT id, {} FROM {} WHERE 1 = 1",
-            columns.join(", "),
-            spec.table
-        ));
-        for (i, (column, binds)) in columns.iter().zip(values).enumerate() {
-            let part = if i == chunked {
-                &binds[start..(start + chunk).min(binds.len())]
-            } else {
-                &binds[..]
-            };
-            sql.push(&format!(" AND {column} IN "))
-                .bind_list(part.iter().cloned());
+    let chunk = (8000 / columns.len()).min(500);
+    let list: Vec<String> = columns.iter().map(|c| format!("t.{c}")).collect();
+    for part in tuples.chunks(chunk) {
+        let mut sql = Sql::new(&format!("SELECT t.id, {} FROM ", list.join(", ")));
+        if let [column] = columns {
+            sql.push(&format!("{} t WHERE t.{column} IN ", spec.table))
+                .bind_list(part.iter().map(|t| t[0].clone()));
+        } else {
+            // The tuples as a table joined to the index, not `IN` lists per column (whose
+            // cross product the index would be probed for).
+            sql.push("(VALUES ");
+            for (n, tuple) in part.iter().enumerate() {
+                if n > 0 {
+                    sql.push(", ");
+                }
+                sql.push("(");
+                for (k, bind) in tuple.iter().enumerate() {
+                    if k > 0 {
+                        sql.push(", ");
+                    }
+                    sql.bind(bind.clone());
+                }
+                sql.push(")");
+            }
+            let on: Vec<String> = columns
+                .iter()
+                .enumerate()
+                .map(|(k, c)| format!("t.{c} = v.column{}", k + 1))
+                .collect();
+            sql.push(&format!(
+                ") AS v JOIN {} t ON {}",
+                spec.table,
+                on.join(" AND ")
+            ));
+        }
+        if part.len() != chunk {
+            sql.uncacheable();
         }
         for mut row in db.load(&sql)? {
             let id = row.int(0);
@@ -282,12 +296,14 @@ fn rows_matching(
 /// Checks candidate objects before they are written, the whole batch at once: derived
 /// values and rules across fields (with the related objects they read, loaded once), then
 /// uniqueness against stored objects and within the batch. A record's `id` is its own on
-/// update, 0 on create. The error is the first failing object's, at its index. Returns the
-/// related objects loaded, which the change records' labels need too.
+/// update, 0 on create; `before` holds the updated objects as they were, so that unique
+/// columns left alone are not checked again. The error is the first failing object's, at
+/// its index. Returns the related objects loaded, which the change records' labels need.
 fn check_batch(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     records: &mut [Record],
+    before: Option<&[Record]>,
 ) -> Result<Related, Error> {
     let mut related = Related::default();
     let labels_read = spec.change_logged && !spec.reads.is_empty();
@@ -333,27 +349,38 @@ fn check_batch(
         }
     }
     for (cols, key, message) in sets {
+        // An update that leaves the columns as they were cannot take another's values:
+        // the database already holds them for this object.
         let tuples: Vec<Option<Vec<String>>> = records
             .iter()
-            .map(|r| cols.iter().map(|c| value_key(&r.values[c.field])).collect())
+            .enumerate()
+            .map(|(i, r)| {
+                let unchanged = before.is_some_and(|b| {
+                    cols.iter()
+                        .all(|c| r.values[c.field] == b[i].values[c.field])
+                });
+                if unchanged {
+                    return None;
+                }
+                cols.iter().map(|c| value_key(&r.values[c.field])).collect()
+            })
             .collect();
-        // Distinct values per column, as binds.
-        let mut per_column: Vec<Vec<Bind>> = Vec::with_capacity(cols.len());
-        for (i, col) in cols.iter().enumerate() {
-            let mut keys = BTreeSet::new();
-            let binds: Vec<Bind> = records
-                .iter()
-                .zip(&tuples)
-                .filter(|(_, t)| t.as_ref().is_some_and(|t| keys.insert(t[i].clone())))
-                .map(|(r, _)| value_to_bind(&spec.fields[col.field].kind, &r.values[col.field]))
-                .collect();
-            per_column.push(binds);
-        }
-        if per_column.iter().any(Vec::is_empty) {
+        let mut distinct = HashSet::new();
+        let probes: Vec<Vec<Bind>> = records
+            .iter()
+            .zip(&tuples)
+            .filter(|(_, t)| t.as_ref().is_some_and(|t| distinct.insert(t.clone())))
+            .map(|(r, _)| {
+                cols.iter()
+                    .map(|c| value_to_bind(&spec.fields[c.field].kind, &r.values[c.field]))
+                    .collect()
+            })
+            .collect();
+        if probes.is_empty() {
             continue;
         }
         let names: Vec<&'static str> = cols.iter().map(|c| c.name).collect();
-        let stored = rows_matching(db, spec, &names, &per_column)?;
+        let stored = rows_matching(db, spec, &names, &probes)?;
         let mut seen: HashMap<Vec<String>, i64> = HashMap::new();
         for (i, tuple) in tuples.into_iter().enumerate() {
             let Some(tuple) = tuple else { continue };
@@ -400,12 +427,27 @@ fn write_links(
             _ => continue,
         };
         let tags = matches!(field.kind, Kind::Tags);
-        let written: Vec<&Record> = records
-            .iter()
-            .enumerate()
-            .filter(|(n, _)| given.is_none_or(|g| g[*n][i].is_some()))
-            .map(|(_, r)| r)
-            .collect();
+        let written: Vec<&Record> = match given {
+            None => records.iter().collect(),
+            // An object given twice is written once, as its last occurrence (which carries
+            // what the earlier ones gave).
+            Some(given) => {
+                let named: HashSet<i64> = records
+                    .iter()
+                    .zip(given)
+                    .filter(|(_, g)| g[i].is_some())
+                    .map(|(r, _)| r.id)
+                    .collect();
+                let mut seen = HashSet::new();
+                let mut last: Vec<&Record> = records
+                    .iter()
+                    .rev()
+                    .filter(|r| named.contains(&r.id) && seen.insert(r.id))
+                    .collect();
+                last.reverse();
+                last
+            }
+        };
         if written.is_empty() {
             continue;
         }
@@ -569,14 +611,19 @@ fn update_rows(
     before: &[Record],
     after: &[Record],
 ) -> Result<(), Error> {
-    // Rows by the set of columns they change. An object given twice ends as its last
-    // occurrence says, as when rows were written one by one.
+    // Rows by the set of columns they change. An object given twice is written once, from
+    // its stored state to its last.
+    let mut stored: HashMap<i64, &Record> = HashMap::new();
+    for old in before {
+        stored.entry(old.id).or_insert(old);
+    }
     let mut groups: Vec<(Vec<&'static str>, Vec<ChangedRow>)> = Vec::new();
     let mut seen = HashSet::new();
-    for (old, new) in before.iter().zip(after).rev() {
+    for new in after.iter().rev() {
         if !seen.insert(new.id) {
             continue;
         }
+        let old = stored[&new.id];
         let (names, binds): (Vec<&'static str>, Vec<Bind>) = column_binds(spec, &new.values)
             .into_iter()
             .zip(column_binds(spec, &old.values))
@@ -624,13 +671,34 @@ fn update_rows(
     Ok(())
 }
 
-/// Creates objects from validated drafts; returns their ids in input order.
+/// Written objects as a read shows them, without reading them back: each column's value
+/// as the column keeps it and, for new objects, no dependents yet (ids are never reused).
+/// Relation lists are already in id order, as resolved.
+fn as_read(spec: &'static ResourceSpec, records: &mut [Record], new: bool) {
+    let columns = &table(spec).columns;
+    for record in records {
+        for col in columns {
+            let value = &mut record.values[col.field];
+            *value = stored_value(&spec.fields[col.field].kind, value);
+        }
+        for (field, value) in spec.fields.iter().zip(record.values.iter_mut()) {
+            match field.kind {
+                Kind::ReverseCount { .. } if new => *value = Value::Int(0),
+                Kind::DisplayCopy | Kind::GenericObject => *value = Value::Null,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Creates objects from validated drafts; returns them in input order, as a read shows
+/// them (without their related objects).
 pub(crate) fn create(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     drafts: Vec<Draft>,
     ctx: &ChangeContext,
-) -> Result<Vec<i64>, Error> {
+) -> Result<Vec<Record>, Error> {
     let mut memo = Memo::default();
     let mut records = Vec::with_capacity(drafts.len());
     for (index, draft) in drafts.into_iter().enumerate() {
@@ -639,7 +707,7 @@ pub(crate) fn create(
         set_times(spec, &mut values, true);
         records.push(Record { id: 0, values });
     }
-    let related = check_batch(db, spec, &mut records)?;
+    let related = check_batch(db, spec, &mut records, None)?;
     let ids = reserve_ids(db, spec, records.len())?;
     for (record, id) in records.iter_mut().zip(&ids) {
         record.id = *id;
@@ -659,16 +727,19 @@ pub(crate) fn create(
         }
         record_changes(db, ctx, spec, &related, changes)?;
     }
-    Ok(ids)
+    as_read(spec, &mut records, true);
+    Ok(records)
 }
 
-/// Updates existing objects; ids that do not exist are skipped. Returns the updated ids.
+/// Updates existing objects; ids that do not exist are skipped. Returns the updated
+/// objects in input order, as a read shows them (without their related objects); an
+/// object given twice shows its final state both times.
 pub(crate) fn update(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     items: Vec<(i64, Draft)>,
     ctx: &ChangeContext,
-) -> Result<Vec<i64>, Error> {
+) -> Result<Vec<Record>, Error> {
     let mut memo = Memo::default();
     let wanted: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
     let existing: HashMap<i64, Record> = crate::query::by_ids(db, spec, &wanted)?
@@ -677,21 +748,27 @@ pub(crate) fn update(
         .map(|r| (r.id, r))
         .collect();
     let mut before = Vec::with_capacity(items.len());
-    let mut records = Vec::with_capacity(items.len());
+    let mut records: Vec<Record> = Vec::with_capacity(items.len());
     let mut given_all = Vec::with_capacity(items.len());
+    // An object given again is changed from where its previous item left it, as the
+    // reference saves the items one after the other.
+    let mut latest: HashMap<i64, usize> = HashMap::new();
     for (index, (id, draft)) in items.into_iter().enumerate() {
-        let Some(old) = existing.get(&id) else {
-            continue;
+        let old = match (latest.get(&id), existing.get(&id)) {
+            (Some(&i), _) => records[i].clone(),
+            (None, Some(stored)) => stored.clone(),
+            (None, None) => continue,
         };
         let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
         let given = resolved.clone();
-        let mut values = apply(spec, resolved, Some(old));
+        let mut values = apply(spec, resolved, Some(&old));
         set_times(spec, &mut values, false);
-        before.push(old.clone());
+        latest.insert(id, records.len());
+        before.push(old);
         records.push(Record { id, values });
         given_all.push(given);
     }
-    let related = check_batch(db, spec, &mut records)?;
+    let related = check_batch(db, spec, &mut records, Some(&before))?;
     update_rows(db, spec, &before, &records)?;
     write_links(db, spec, &records, Some(&given_all))?;
     if spec.change_logged {
@@ -708,7 +785,13 @@ pub(crate) fn update(
         }
         record_changes(db, ctx, spec, &related, changes)?;
     }
-    Ok(records.iter().map(|r| r.id).collect())
+    as_read(spec, &mut records, false);
+    if latest.len() < records.len() {
+        records = (0..records.len())
+            .map(|i| records[latest[&records[i].id]].clone())
+            .collect();
+    }
+    Ok(records)
 }
 
 /// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole

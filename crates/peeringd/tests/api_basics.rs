@@ -180,6 +180,61 @@ fn updates_single_and_bulk() {
 }
 
 #[test]
+fn an_object_patched_twice_in_one_request_is_answered_in_its_final_state() {
+    let s = TestServer::start();
+    let id = s.create(AS, json!({"asn": 64_512, "name": "first"}))["id"].clone();
+    for name in ["a", "b"] {
+        s.create("/api/extras/tags/", json!({"name": name, "slug": name}));
+    }
+    let r = s.patch(
+        AS,
+        json!([
+            {"id": id, "name": "second", "tags": [{"name": "a"}]},
+            {"id": id, "comments": "third", "tags": [{"name": "a"}, {"name": "b"}]},
+            {"id": id, "irr_as_set": "AS-FOURTH"},
+        ]),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let stored = s.get(&format!("{AS}{id}/")).json();
+    assert_eq!(stored["name"], "second");
+    assert_eq!(stored["comments"], "third");
+    assert_eq!(stored["irr_as_set"], "AS-FOURTH");
+    let tags: Vec<&Json> = stored["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(tags, [&json!("a"), &json!("b")]);
+    assert_eq!(r.json(), json!([stored, stored, stored]));
+    // One change record per item, each from where the previous one left the object.
+    let changes = s
+        .get(&format!(
+            "/api/extras/object-changes/?changed_object_id={id}&action=update&ordering=time"
+        ))
+        .json();
+    let names: Vec<_> = changes["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["prechange_data"]["name"].clone(),
+                c["postchange_data"]["comments"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (json!("first"), json!("")),
+            (json!("second"), json!("third")),
+            (json!("second"), json!("third")),
+        ]
+    );
+}
+
+#[test]
 fn a_bulk_update_of_many_objects_writes_each_its_own_changes() {
     let s = TestServer::start();
     let items: Vec<Json> = (0..1100)

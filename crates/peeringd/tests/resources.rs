@@ -49,6 +49,20 @@ fn exchange(s: &TestServer) -> i64 {
 
 const CASES: &[Case] = &[
     Case {
+        path: "/api/extras/tags/",
+        content_type: "extras.tag",
+        bodies: |_| {
+            [
+                json!({"name": "Gold", "slug": "gold", "color": "ffd700"}),
+                json!({"name": "Silver", "slug": "silver"}),
+                json!({"name": "Bronze", "slug": "bronze", "description": "Third"}),
+            ]
+        },
+        brief: &["id", "url", "name", "slug", "color"],
+        update: || json!({"description": "Shiny"}),
+        filter: ("color=ffd700", 1),
+    },
+    Case {
         path: "/api/peering/bgp-groups/",
         content_type: "peering.bgpgroup",
         bodies: |_| {
@@ -156,8 +170,14 @@ const CASES: &[Case] = &[
             )["id"]
                 .clone();
             let peer = s.create(AS, json!({"asn": 65001, "name": "Peer"}))["id"].clone();
+            // Created before "alpha": shown last, as tags are listed by name.
+            s.create("/api/extras/tags/", json!({"name": "zeta", "slug": "zeta"}));
+            s.create(
+                "/api/extras/tags/",
+                json!({"name": "alpha", "slug": "alpha"}),
+            );
             [
-                json!({"service_reference": "IXP-0001", "autonomous_system": peer, "ixp_connection": c, "ip_address": "198.51.100.1"}),
+                json!({"service_reference": "IXP-0001", "autonomous_system": peer, "ixp_connection": c, "ip_address": "198.51.100.1", "tags": [{"name": "zeta"}, {"name": "alpha"}]}),
                 json!({"autonomous_system": {"asn": 65001}, "ixp_connection": c, "ip_address": "198.51.100.2/24", "is_route_server": true}),
                 json!({"autonomous_system": peer, "ixp_connection": c, "ip_address": "2001:db8::2", "status": "requested"}),
             ]
@@ -354,11 +374,18 @@ fn walk(s: &TestServer, case: &Case) {
         .map(String::as_str)
         .collect();
     assert_eq!(keys, case.brief, "{path}");
-    assert_eq!(s.get(&format!("{path}{}/", ids[0])).json(), one, "{path}");
+    // What a write answers is what a read then shows.
+    let shown_now = |answer: &Json| {
+        let url = format!("{path}{}/", answer["id"]);
+        assert_eq!(&s.get(&url).json(), answer, "{url}");
+    };
+    shown_now(&one);
+    many.as_array().unwrap().iter().for_each(shown_now);
 
     let update = (case.update)();
     let patched = s.patch(&format!("{path}{}/", ids[0]), update.clone());
     assert_eq!(patched.status, 200, "{path}: {}", patched.text);
+    shown_now(&patched.json());
     let field = update.as_object().unwrap().keys().next().unwrap().clone();
     let expected = &update[&field];
     let shown = &patched.json()[&field];
@@ -377,6 +404,7 @@ fn walk(s: &TestServer, case: &Case) {
     let r = s.patch(path, Json::Array(bulk));
     assert_eq!(r.status, 200, "{path}: {}", r.text);
     assert_eq!(r.json().as_array().map(Vec::len), Some(2), "{path}");
+    r.json().as_array().unwrap().iter().for_each(shown_now);
 
     let (query, matches) = case.filter;
     let filtered = s.get(&format!("{path}?{query}"));
