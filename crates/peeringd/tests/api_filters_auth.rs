@@ -285,6 +285,18 @@ fn change_records_by_request() {
     assert_eq!(first["user_name"], "admin");
     assert_eq!(first["prechange_data"], Json::Null);
     assert!(first["postchange_data"]["asn"].is_i64());
+    // Times in milliseconds, as the reference's serializer stores them:
+    // "2026-11-23T19:30:01.123456Z" is kept as "2026-11-23T19:30:01.123Z".
+    let object = &r.json()[0];
+    let change = changes["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["changed_object_id"] == object["id"])
+        .unwrap();
+    let shown = object["created"].as_str().unwrap().to_string();
+    let stored = change["postchange_data"]["created"].as_str().unwrap();
+    assert_eq!(stored, format!("{}Z", &shown[..shown.len() - 4]), "{shown}");
     let created = s
         .get(&format!("{AS}?created_by_request={request_id}"))
         .json();
