@@ -121,21 +121,33 @@ pub(crate) struct Change<'a> {
     pub post: Option<String>,
 }
 
-const COLUMNS: &str = "INSERT INTO object_changes (time, user_id, user_name, user_name_lc, \
-     request_id, action, changed_object_type, changed_object_type_lc, changed_object_id, \
-     object_repr, object_repr_lc, prechange_data, postchange_data) VALUES ";
+const COLUMNS: &[&str] = &[
+    "time",
+    "user_id",
+    "user_name",
+    "user_name_lc",
+    "request_id",
+    "action",
+    "changed_object_type",
+    "changed_object_type_lc",
+    "changed_object_id",
+    "object_repr",
+    "object_repr_lc",
+    "prechange_data",
+    "postchange_data",
+];
 
-fn push_row(
-    sql: &mut Sql,
+/// The values of a change record's columns, in `COLUMNS` order.
+fn change_row(
     ctx: &ChangeContext,
     spec: &ResourceSpec,
     repr: &str,
     change: Change<'_>,
-) {
+) -> Vec<Bind> {
     let content_type = spec.content_type();
     let json_bind = |j: Option<String>| j.map(Bind::Text).unwrap_or(Bind::NullText);
     let repr: String = repr.chars().take(200).collect();
-    let binds = [
+    vec![
         Bind::Int(peering_domain::value::time_to_micros(now())),
         ctx.user_id.map(Bind::Int).unwrap_or(Bind::NullInt),
         Bind::Text(ctx.user_name.clone()),
@@ -149,15 +161,14 @@ fn push_row(
         Bind::Text(repr.to_lowercase()),
         json_bind(change.pre),
         json_bind(change.post),
-    ];
-    sql.push("(");
-    for (i, b) in binds.into_iter().enumerate() {
-        if i > 0 {
-            sql.push(", ");
-        }
-        sql.bind(b);
+    ]
+}
+
+fn insert(db: &mut Db<'_>, rows: Vec<Vec<Bind>>) -> Result<(), Error> {
+    for sql in Sql::inserts(db.backend(), "object_changes", COLUMNS, rows) {
+        db.execute(&sql)?;
     }
-    sql.push(")");
+    Ok(())
 }
 
 /// Records one change; the label reads what the object's display needs.
@@ -171,21 +182,13 @@ pub(crate) fn record_change(
     post: Option<String>,
 ) -> Result<(), Error> {
     let repr = crate::query::display_of(db, spec, record)?;
-    let mut sql = Sql::new(COLUMNS);
-    push_row(
-        &mut sql,
-        ctx,
-        spec,
-        &repr,
-        Change {
-            record,
-            action,
-            pre,
-            post,
-        },
-    );
-    db.execute(&sql)?;
-    Ok(())
+    let change = Change {
+        record,
+        action,
+        pre,
+        post,
+    };
+    insert(db, vec![change_row(ctx, spec, &repr, change)])
 }
 
 /// Records the changes of a batch in a few multi-row statements; labels come from the
@@ -197,23 +200,12 @@ pub(crate) fn record_changes(
     related: &Related,
     changes: Vec<Change<'_>>,
 ) -> Result<(), Error> {
-    const PER_STATEMENT: usize = 200;
-    let mut changes = changes.into_iter().peekable();
-    while changes.peek().is_some() {
-        let mut sql = Sql::new(COLUMNS);
-        let mut rows = 0;
-        for change in changes.by_ref().take(PER_STATEMENT) {
-            if rows > 0 {
-                sql.push(", ");
-            }
+    let rows = changes
+        .into_iter()
+        .map(|change| {
             let repr = change.record.display_with(spec, related);
-            push_row(&mut sql, ctx, spec, &repr, change);
-            rows += 1;
-        }
-        if rows != PER_STATEMENT {
-            sql.uncacheable();
-        }
-        db.execute(&sql)?;
-    }
-    Ok(())
+            change_row(ctx, spec, &repr, change)
+        })
+        .collect();
+    insert(db, rows)
 }

@@ -110,6 +110,123 @@ impl Sql {
         }
     }
 
+    /// Appends a column of values as one PostgreSQL array parameter, `CAST(? AS type[])`,
+    /// typed by the values' kind (all of one kind, as a column's are).
+    pub fn bind_pg_array(&mut self, column: &[Bind]) -> &mut Self {
+        let sql_type = match column.first() {
+            Some(Bind::Int(_) | Bind::NullInt) | None => "BIGINT",
+            Some(Bind::Text(_) | Bind::NullText) => "TEXT",
+            Some(Bind::Bool(_) | Bind::NullBool) => "BOOLEAN",
+        };
+        let mut literal = String::with_capacity(2 + column.len() * 8);
+        literal.push('{');
+        for (i, value) in column.iter().enumerate() {
+            if i > 0 {
+                literal.push(',');
+            }
+            match value {
+                Bind::Int(n) => literal.push_str(&n.to_string()),
+                Bind::Bool(b) => literal.push(if *b { 't' } else { 'f' }),
+                Bind::Text(t) => {
+                    literal.push('"');
+                    for c in t.chars() {
+                        if c == '"' || c == '\\' {
+                            literal.push('\\');
+                        }
+                        literal.push(c);
+                    }
+                    literal.push('"');
+                }
+                Bind::NullInt | Bind::NullText | Bind::NullBool => literal.push_str("NULL"),
+            }
+        }
+        literal.push('}');
+        self.push("CAST(")
+            .bind(Bind::Text(literal))
+            .push(&format!(" AS {sql_type}[])"))
+    }
+
+    /// How many rows of `width` values one statement takes: SQLite binds each value, so
+    /// its statements stay under 500 rows and 8,000 parameters; PostgreSQL binds a column
+    /// per parameter (`push_rows`), so any number.
+    pub fn rows_per_statement(backend: Database, width: usize) -> usize {
+        match backend {
+            Database::Sqlite => (8000 / width.max(1)).clamp(1, 500),
+            Database::Postgres => usize::MAX,
+        }
+    }
+
+    /// Appends rows of values (of equal width, not empty) as a table `v` with columns
+    /// `column1`, `column2`…: a `VALUES` list on SQLite; on PostgreSQL, `unnest` of one array
+    /// per column, whose text and plan do not depend on the number of rows (and which the
+    /// planner, not knowing their number, joins to an index rather than scanning the table
+    /// to hash it).
+    pub fn push_rows(&mut self, backend: Database, rows: Vec<Vec<Bind>>) -> &mut Self {
+        let width = rows.first().map_or(0, Vec::len);
+        match backend {
+            Database::Postgres => {
+                let mut by_column: Vec<Vec<Bind>> = vec![Vec::with_capacity(rows.len()); width];
+                for row in rows {
+                    for (column, value) in by_column.iter_mut().zip(row) {
+                        column.push(value);
+                    }
+                }
+                self.push("unnest(");
+                for (i, column) in by_column.iter().enumerate() {
+                    if i > 0 {
+                        self.push(", ");
+                    }
+                    self.bind_pg_array(column);
+                }
+                let names: Vec<String> = (1..=width).map(|k| format!("column{k}")).collect();
+                self.push(&format!(") AS v({})", names.join(", ")))
+            }
+            Database::Sqlite => {
+                if rows.len() != Self::rows_per_statement(backend, width) {
+                    self.uncacheable();
+                }
+                self.push("(VALUES ");
+                for (n, row) in rows.into_iter().enumerate() {
+                    if n > 0 {
+                        self.push(", ");
+                    }
+                    self.push("(");
+                    for (i, value) in row.into_iter().enumerate() {
+                        if i > 0 {
+                            self.push(", ");
+                        }
+                        self.bind(value);
+                    }
+                    self.push(")");
+                }
+                self.push(") AS v")
+            }
+        }
+    }
+
+    /// Statements inserting rows (of one bind per column) into `table`'s `columns`, as few
+    /// as the backend allows.
+    pub fn inserts(
+        backend: Database,
+        table: &str,
+        columns: &[&str],
+        rows: Vec<Vec<Bind>>,
+    ) -> Vec<Sql> {
+        let per_statement = Self::rows_per_statement(backend, columns.len());
+        let mut statements = Vec::new();
+        let mut rows = rows.into_iter().peekable();
+        while rows.peek().is_some() {
+            let chunk: Vec<Vec<Bind>> = rows.by_ref().take(per_statement).collect();
+            let mut sql = Sql::new(&format!(
+                "INSERT INTO {table} ({}) SELECT * FROM ",
+                columns.join(", ")
+            ));
+            sql.push_rows(backend, chunk);
+            statements.push(sql);
+        }
+        statements
+    }
+
     /// Marks the statement as not worth caching (its text varies with its data's size).
     pub fn uncacheable(&mut self) -> &mut Self {
         self.cacheable = false;
@@ -320,5 +437,39 @@ mod tests {
             "SELECT * FROM (SELECT id FROM t WHERE name = ? AND id IN (?, ?))"
         );
         assert_eq!(outer.binds.len(), 3);
+    }
+
+    #[test]
+    fn rows_are_one_array_per_column_on_postgres_and_bound_values_on_sqlite() {
+        let rows = vec![
+            vec![
+                Bind::Int(1),
+                Bind::Text("a \"b\" \\ {c}, NULL".into()),
+                Bind::Bool(true),
+            ],
+            vec![Bind::NullInt, Bind::NullText, Bind::NullBool],
+        ];
+        let mut pg = Sql::new("SELECT * FROM ");
+        pg.push_rows(Database::Postgres, rows.clone());
+        assert_eq!(
+            pg.text(),
+            "SELECT * FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS BOOLEAN[])) \
+             AS v(column1, column2, column3)"
+        );
+        assert_eq!(
+            pg.binds,
+            [
+                Bind::Text("{1,NULL}".into()),
+                Bind::Text(r#"{"a \"b\" \\ {c}, NULL",NULL}"#.into()),
+                Bind::Text("{t,NULL}".into()),
+            ]
+        );
+        let mut lite = Sql::new("SELECT * FROM ");
+        lite.push_rows(Database::Sqlite, rows);
+        assert_eq!(
+            lite.text(),
+            "SELECT * FROM (VALUES (?, ?, ?), (?, ?, ?)) AS v"
+        );
+        assert_eq!(lite.binds.len(), 6);
     }
 }

@@ -180,6 +180,39 @@ fn updates_single_and_bulk() {
 }
 
 #[test]
+fn awkward_text_survives_bulk_writes() {
+    let s = TestServer::start();
+    let awkward = [
+        r#"quote " and backslash \ and {braces}, commas"#,
+        "NULL",
+        "",
+        "üñíçødé ✓ 'single'",
+    ];
+    let items: Vec<Json> = awkward
+        .iter()
+        .enumerate()
+        .map(|(i, t)| json!({"asn": 64_512 + i, "name": format!("n{i}"), "comments": t}))
+        .collect();
+    let created = s.create(AS, Json::Array(items));
+    let patch: Vec<Json> = created
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(awkward.iter().rev())
+        .map(|(o, t)| json!({"id": o["id"], "comments": t}))
+        .collect();
+    let stored = s.get(&format!("{AS}?ordering=asn")).json();
+    assert_eq!(common::column(&stored, "comments"), awkward.map(Json::from));
+    let r = s.patch(AS, Json::Array(patch));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let stored = s.get(&format!("{AS}?ordering=asn")).json();
+    let mut reversed = awkward.map(Json::from);
+    reversed.reverse();
+    assert_eq!(common::column(&stored, "comments"), reversed);
+    assert_eq!(&stored["results"], &r.json());
+}
+
+#[test]
 fn an_object_patched_twice_in_one_request_is_answered_in_its_final_state() {
     let s = TestServer::start();
     let id = s.create(AS, json!({"asn": 64_512, "name": "first"}))["id"].clone();
