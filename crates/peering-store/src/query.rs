@@ -10,7 +10,9 @@ use peering_filter::{Filter, Lookup, Predicate, Value as FilterValue};
 
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::schema::{cell_to_value, table, FilterTarget, Hop, Path, SearchHow, Table};
+use crate::schema::{
+    cell_to_value, table, FilterTarget, Hop, Path, SearchHow, Table, SEARCH_INDEXES,
+};
 use crate::sql::{Bind, DbRow, Sql};
 
 /// Objects related to the ones being rendered, by `(table, id)`.
@@ -336,7 +338,7 @@ fn ip_family_condition(key: &str, p: &Predicate) -> Option<Sql> {
 }
 
 /// The WHERE conditions of a filter (without the keyword), or an empty fragment.
-pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
+pub(crate) fn compile_filter(backend: Backend, table: &Table, filter: &Filter) -> Sql {
     let spec = table.spec;
     let mut conditions: Vec<Sql> = Vec::new();
     for p in &filter.predicates {
@@ -423,7 +425,7 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
         }
     }
     if let Some(q) = &filter.search {
-        conditions.push(search_condition(table, q));
+        conditions.push(search_condition(backend, table, q));
     }
     let mut out = Sql::default();
     for (i, c) in conditions.iter().enumerate() {
@@ -435,8 +437,20 @@ pub(crate) fn compile_filter(table: &Table, filter: &Filter) -> Sql {
     out
 }
 
-/// `q`: any search term matches.
-fn search_condition(table: &Table, q: &str) -> Sql {
+/// `q`: any search term matches. On SQLite, the terms a trigram index covers are one
+/// lookup in it, when `q` has the three characters a trigram needs.
+fn search_condition(backend: Backend, table: &Table, q: &str) -> Sql {
+    let index = SEARCH_INDEXES
+        .iter()
+        .find(|i| backend == Backend::Sqlite && i.table == table.spec.table)
+        .filter(|_| q.to_lowercase().chars().count() >= 3);
+    let indexed = |term: &crate::schema::SearchTerm| {
+        index.is_some_and(|i| {
+            matches!(term.how, SearchHow::Contains)
+                && term.path.hops.is_empty()
+                && term.path.lc.is_some_and(|lc| i.columns.contains(&lc))
+        })
+    };
     let number = q.trim().parse::<i64>().ok();
     let host_key = q
         .trim()
@@ -446,7 +460,27 @@ fn search_condition(table: &Table, q: &str) -> Sql {
     let pattern = like_pattern(q, true, true);
     let mut sql = Sql::new("(");
     let mut first = true;
-    for term in &table.search {
+    let columns: Vec<&str> = table
+        .search
+        .iter()
+        .filter(|t| indexed(t))
+        .filter_map(|t| t.path.lc)
+        .collect();
+    if let (Some(index), false) = (index, columns.is_empty()) {
+        // A phrase of the trigrams of `q`, in order: `q` as a substring, as `LIKE` has it.
+        let phrase = q.to_lowercase().replace('"', "\"\"");
+        sql.push(&format!(
+            "o.id IN (SELECT rowid FROM {i} WHERE {i} MATCH ",
+            i = index.index
+        ))
+        .bind(Bind::Text(format!(
+            "{{{}}} : \"{phrase}\"",
+            columns.join(" ")
+        )))
+        .push(")");
+        first = false;
+    }
+    for term in table.search.iter().filter(|t| !indexed(t)) {
         let path = &term.path;
         let leaf: Box<dyn FnOnce(&str) -> Sql> = match term.how {
             SearchHow::Contains => {
@@ -564,7 +598,7 @@ pub(crate) fn list(
     relations: bool,
 ) -> Result<Page, Error> {
     let table = table(spec);
-    let conditions = compile_filter(table, filter);
+    let conditions = compile_filter(db.backend(), table, filter);
     let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", spec.table));
     count_sql.append(&where_clause(&conditions));
     let count = db.scalar(&count_sql)?.unwrap_or(0);
@@ -626,7 +660,7 @@ pub(crate) fn list_ids(
 ) -> Result<Vec<i64>, Error> {
     let table = table(spec);
     let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
-    sql.append(&where_clause(&compile_filter(table, filter)))
+    sql.append(&where_clause(&compile_filter(db.backend(), table, filter)))
         .push(&order_by(table, filter));
     Ok(db.load(&sql)?.iter().map(|row| row.int(0)).collect())
 }

@@ -118,6 +118,22 @@ pub(crate) struct SearchTerm {
     pub how: SearchHow,
 }
 
+/// A trigram index over a table's lower-cased copies, which `q` reads instead of scanning
+/// the table (SQLite: an FTS5 table of `tokenize='trigram case_sensitive 1'` that triggers
+/// keep in step; PostgreSQL serves `LIKE` from `pg_trgm` indexes without being asked).
+pub(crate) struct SearchIndex {
+    pub table: &'static str,
+    pub index: &'static str,
+    pub columns: &'static [&'static str],
+}
+
+/// The trigram indexes the migrations create.
+pub(crate) const SEARCH_INDEXES: &[SearchIndex] = &[SearchIndex {
+    table: "autonomous_systems",
+    index: "autonomous_systems_search",
+    columns: &["name_lc", "irr_as_set_lc"],
+}];
+
 /// Everything derived from one resource.
 #[derive(Debug)]
 pub(crate) struct Table {

@@ -86,6 +86,46 @@ fn tags_search_and_ordering() {
     );
 }
 
+/// `q` as a substring of names and AS-SETs, through the trigram index where the backend
+/// has one, following every kind of write.
+#[test]
+fn free_text_search_follows_writes() {
+    let s = TestServer::start();
+    seed(&s);
+    // Every byte but letters and digits percent-encoded.
+    let encode = |q: &str| -> String {
+        q.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let search = |q: &str| asns(&s, &format!("q={}", encode(q)));
+    assert_eq!(search("Net"), [64500, 64501]);
+    assert_eq!(search("a n"), [64500]);
+    assert_eq!(search("beta_"), [64501]);
+    assert_eq!(search("100%"), [65000]);
+    assert_eq!(search("et"), [64500, 64501], "two characters: no trigram");
+    assert_eq!(search("a\"b"), Vec::<i64>::new());
+    assert_eq!(search("ALPHA"), [64500]);
+    let ids: Vec<Json> = column(&s.get(&format!("{AS}?ordering=asn")).json(), "id");
+    let r = s.patch(
+        AS,
+        json!([
+            {"id": ids[2], "name": "Gamma Networks"},
+            {"id": ids[3], "irr_as_set": "AS-NETWORKS"},
+        ]),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(search("networks"), [65000, 4200000001]);
+    assert_eq!(search("gamma 100"), Vec::<i64>::new());
+    assert_eq!(s.delete(&format!("{AS}{}/", ids[0]), None).status, 204);
+    assert_eq!(search("net"), [64501, 65000, 4200000001]);
+    s.create(AS, json!({"asn": 64999, "name": "Epsilon Net"}));
+    assert_eq!(search("lon n"), [64999]);
+}
+
 #[test]
 fn bad_filters_are_400_naming_the_parameter() {
     let s = TestServer::start();

@@ -1,0 +1,4 @@
+DROP TRIGGER autonomous_systems_search_update;
+DROP TRIGGER autonomous_systems_search_delete;
+DROP TRIGGER autonomous_systems_search_insert;
+DROP TABLE autonomous_systems_search;
