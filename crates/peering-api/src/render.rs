@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
-use chrono::{Datelike, Timelike};
 use peering_domain::resources::TAG;
 use peering_domain::spec::{ChoiceRender, Kind};
+use peering_domain::value::Iso8601;
 use peering_domain::{Record, ResourceSpec, Value};
 use peering_store::Related;
 
@@ -42,19 +42,9 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// ISO 8601 in UTC with microseconds, as the reference renders times.
+/// ISO 8601 in UTC with microseconds, quoted, as the reference renders times.
 pub fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
-    let _ = write!(
-        out,
-        "\"{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z\"",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-        t.nanosecond() / 1000 % 1_000_000
-    );
+    let _ = write!(out, "\"{}\"", Iso8601::micros(*t));
 }
 
 fn key(out: &mut String, first: &mut bool, name: &str) {

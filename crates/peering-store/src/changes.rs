@@ -3,11 +3,9 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use chrono::{Datelike, Timelike};
-
 use peering_domain::resources::TAG;
 use peering_domain::spec::Kind;
-use peering_domain::value::now;
+use peering_domain::value::{now, Iso8601};
 use peering_domain::{Record, ResourceSpec, Value};
 
 use crate::connection::Db;
@@ -90,17 +88,7 @@ pub(crate) fn snapshot(
             (_, Value::Text(t)) => write_json(&mut out, t),
             (_, Value::Json(j)) => write_json(&mut out, j),
             (_, Value::Time(t)) => {
-                let _ = write!(
-                    out,
-                    "\"{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z\"",
-                    t.year(),
-                    t.month(),
-                    t.day(),
-                    t.hour(),
-                    t.minute(),
-                    t.second(),
-                    t.nanosecond() / 1_000_000 % 1000
-                );
+                let _ = write!(out, "\"{}\"", Iso8601::millis(*t));
             }
         }
     }
