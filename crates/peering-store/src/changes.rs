@@ -11,7 +11,7 @@ use peering_domain::{Record, ResourceSpec, Value};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
-use crate::sql::{Bind, Sql};
+use crate::sql::Bind;
 
 /// Who changes what, and in which request.
 #[derive(Debug, Clone)]
@@ -152,13 +152,6 @@ fn change_row(
     ]
 }
 
-fn insert(db: &mut Db<'_>, rows: Vec<Vec<Bind>>) -> Result<(), Error> {
-    for sql in Sql::inserts(db.backend(), "object_changes", COLUMNS, rows) {
-        db.execute(&sql)?;
-    }
-    Ok(())
-}
-
 /// Records one change; the label reads what the object's display needs.
 pub(crate) fn record_change(
     db: &mut Db<'_>,
@@ -176,7 +169,11 @@ pub(crate) fn record_change(
         pre,
         post,
     };
-    insert(db, vec![change_row(ctx, spec, &repr, change)])
+    db.insert(
+        "object_changes",
+        COLUMNS,
+        vec![change_row(ctx, spec, &repr, change)],
+    )
 }
 
 /// Records the changes of a batch in a few multi-row statements; labels come from the
@@ -195,5 +192,5 @@ pub(crate) fn record_changes(
             change_row(ctx, spec, &repr, change)
         })
         .collect();
-    insert(db, rows)
+    db.insert("object_changes", COLUMNS, rows)
 }

@@ -10,7 +10,7 @@ use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 
 use crate::error::Error;
-use crate::sql::{DbRow, Run, Sql};
+use crate::sql::{Bind, DbRow, Run, Sql};
 
 /// The connection every part of the store uses, whichever database is configured.
 #[derive(diesel::MultiConnection)]
@@ -177,6 +177,20 @@ impl Db<'_> {
             Db::Postgres(c, _) => Run(sql).execute(*c),
         };
         n.map_err(Error::from)
+    }
+
+    /// Inserts rows (one bind per column) into `table`, in as few statements as the
+    /// backend allows (`Sql::inserts`).
+    pub fn insert(
+        &mut self,
+        table: &str,
+        columns: &[&str],
+        rows: Vec<Vec<Bind>>,
+    ) -> Result<(), Error> {
+        for sql in Sql::inserts(self.backend(), table, columns, rows) {
+            self.execute(&sql)?;
+        }
+        Ok(())
     }
 
     /// The first column of the first row, as an integer.

@@ -273,10 +273,8 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let mut records = write::create(db, spec, drafts, ctx)?;
-            let mut related = Related::default();
-            query::load_related(db, spec, &mut records, &mut related)?;
-            Ok((records, related))
+            let records = write::create(db, spec, drafts, ctx)?;
+            with_related(db, spec, records)
         })
     }
 
@@ -289,10 +287,8 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let mut records = write::update(db, spec, items, ctx)?;
-            let mut related = Related::default();
-            query::load_related(db, spec, &mut records, &mut related)?;
-            Ok((records, related))
+            let records = write::update(db, spec, items, ctx)?;
+            with_related(db, spec, records)
         })
     }
 
@@ -398,4 +394,15 @@ fn next_data_version(db: &mut Db<'_>) -> Result<(), Error> {
     sql.bind(sql::Bind::Int(high as i64)).push(" WHERE id = 1");
     db.execute(&sql)?;
     Ok(())
+}
+
+/// Written objects with the objects they point to, as an answer nests them.
+fn with_related(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    mut records: Vec<Record>,
+) -> Result<(Vec<Record>, Related), Error> {
+    let mut related = Related::default();
+    query::load_related(db, spec, &mut records, &mut related)?;
+    Ok((records, related))
 }

@@ -10,9 +10,7 @@ use peering_filter::{Filter, Lookup, Predicate, Value as FilterValue};
 
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::schema::{
-    cell_to_value, table, FilterTarget, Hop, Path, SearchHow, Table, SEARCH_INDEXES,
-};
+use crate::schema::{cell_to_value, table, FilterTarget, Hop, Path, SearchHow, Table};
 use crate::sql::{Bind, DbRow, Sql};
 
 /// Objects related to the ones being rendered, by `(table, id)`.
@@ -440,10 +438,10 @@ pub(crate) fn compile_filter(backend: Backend, table: &Table, filter: &Filter) -
 /// `q`: any search term matches. On SQLite, the terms a trigram index covers are one
 /// lookup in it, when `q` has the three characters a trigram needs.
 fn search_condition(backend: Backend, table: &Table, q: &str) -> Sql {
-    let index = SEARCH_INDEXES
-        .iter()
-        .find(|i| backend == Backend::Sqlite && i.table == table.spec.table)
-        .filter(|_| q.to_lowercase().chars().count() >= 3);
+    let lower = q.to_lowercase();
+    let index = table
+        .search_index
+        .filter(|_| backend == Backend::Sqlite && lower.chars().count() >= 3);
     let indexed = |term: &crate::schema::SearchTerm| {
         index.is_some_and(|i| {
             matches!(term.how, SearchHow::Contains)
@@ -468,7 +466,7 @@ fn search_condition(backend: Backend, table: &Table, q: &str) -> Sql {
         .collect();
     if let (Some(index), false) = (index, columns.is_empty()) {
         // A phrase of the trigrams of `q`, in order: `q` as a substring, as `LIKE` has it.
-        let phrase = q.to_lowercase().replace('"', "\"\"");
+        let phrase = lower.replace('"', "\"\"");
         sql.push(&format!(
             "o.id IN (SELECT rowid FROM {i} WHERE {i} MATCH ",
             i = index.index

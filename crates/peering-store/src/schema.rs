@@ -121,6 +121,7 @@ pub(crate) struct SearchTerm {
 /// A trigram index over a table's lower-cased copies, which `q` reads instead of scanning
 /// the table (SQLite: an FTS5 table of `tokenize='trigram case_sensitive 1'` that triggers
 /// keep in step; PostgreSQL serves `LIKE` from `pg_trgm` indexes without being asked).
+#[derive(Debug)]
 pub(crate) struct SearchIndex {
     pub table: &'static str,
     pub index: &'static str,
@@ -147,6 +148,8 @@ pub(crate) struct Table {
     pub filters: Vec<FilterField>,
     pub targets: HashMap<&'static str, FilterTarget>,
     pub search: Vec<SearchTerm>,
+    /// The trigram index over some of the searched columns, if the table has one.
+    pub search_index: Option<&'static SearchIndex>,
     pub orderable: Vec<&'static str>,
     /// Orderable field to `(column, nullable)`.
     pub order_columns: HashMap<&'static str, (&'static str, bool)>,
@@ -428,6 +431,7 @@ impl Table {
             filters,
             targets,
             search,
+            search_index: SEARCH_INDEXES.iter().find(|i| i.table == spec.table),
             orderable,
             order_columns,
         }

@@ -388,14 +388,15 @@ fn check_batch(
     }
 }
 
-/// Writes the relation lists (many-to-many and tags) of written objects: all of them for
-/// new objects (`given: None`), else those each update names, replacing the old links.
-/// A few statements per relation, whatever the number of objects.
+/// Writes the relation lists (many-to-many and tags) of written objects (each once): all
+/// of them for new objects (`named: None`), else those each update names (by field
+/// index), replacing the old links. A few statements per relation, whatever the number of
+/// objects.
 fn write_links(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    records: &[Record],
-    given: Option<&[Vec<Option<Value>>]>,
+    records: &[&Record],
+    named: Option<&[Vec<bool>]>,
 ) -> Result<(), Error> {
     for (i, field) in spec.fields.iter().enumerate() {
         let (through, source, target_column) = match field.kind {
@@ -409,32 +410,17 @@ fn write_links(
             _ => continue,
         };
         let tags = matches!(field.kind, Kind::Tags);
-        let written: Vec<&Record> = match given {
-            None => records.iter().collect(),
-            // An object given twice is written once, as its last occurrence (which carries
-            // what the earlier ones gave).
-            Some(given) => {
-                let named: HashSet<i64> = records
-                    .iter()
-                    .zip(given)
-                    .filter(|(_, g)| g[i].is_some())
-                    .map(|(r, _)| r.id)
-                    .collect();
-                let mut seen = HashSet::new();
-                let mut last: Vec<&Record> = records
-                    .iter()
-                    .rev()
-                    .filter(|r| named.contains(&r.id) && seen.insert(r.id))
-                    .collect();
-                last.reverse();
-                last
-            }
-        };
+        let written: Vec<&Record> = records
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| named.is_none_or(|named| named[*n][i]))
+            .map(|(_, r)| *r)
+            .collect();
         if written.is_empty() {
             continue;
         }
         // New objects have no links to clear.
-        if given.is_some() {
+        if named.is_some() {
             let ids: Vec<i64> = written.iter().map(|r| r.id).collect();
             let mut clear = Sql::new(&format!("DELETE FROM {through} WHERE "));
             if tags {
@@ -466,9 +452,7 @@ fn write_links(
         } else {
             &[source, target_column]
         };
-        for sql in Sql::inserts(db.backend(), through, columns, rows) {
-            db.execute(&sql)?;
-        }
+        db.insert(through, columns, rows)?;
     }
     Ok(())
 }
@@ -561,10 +545,7 @@ fn insert_rows(
                 .collect()
         })
         .collect();
-    for sql in Sql::inserts(db.backend(), spec.table, &names, rows) {
-        db.execute(&sql)?;
-    }
-    Ok(())
+    db.insert(spec.table, &names, rows)
 }
 
 /// An object's id and the new values of the columns it changes.
@@ -576,22 +557,11 @@ type ChangedRow = (i64, Vec<Bind>);
 fn update_rows(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    before: &[Record],
-    after: &[Record],
+    changes: &[(&Record, &Record)],
 ) -> Result<(), Error> {
-    // Rows by the set of columns they change. An object given twice is written once, from
-    // its stored state to its last.
-    let mut stored: HashMap<i64, &Record> = HashMap::new();
-    for old in before {
-        stored.entry(old.id).or_insert(old);
-    }
+    // Rows by the set of columns they change (each object once: stored, then final state).
     let mut groups: Vec<(Vec<&'static str>, Vec<ChangedRow>)> = Vec::new();
-    let mut seen = HashSet::new();
-    for new in after.iter().rev() {
-        if !seen.insert(new.id) {
-            continue;
-        }
-        let old = stored[&new.id];
+    for (old, new) in changes {
         let (names, binds): (Vec<&'static str>, Vec<Bind>) = column_binds(spec, &new.values)
             .into_iter()
             .zip(column_binds(spec, &old.values))
@@ -695,7 +665,7 @@ pub(crate) fn create(
         record.id = *id;
     }
     insert_rows(db, spec, &records)?;
-    write_links(db, spec, &records, None)?;
+    write_links(db, spec, &records.iter().collect::<Vec<_>>(), None)?;
     if spec.change_logged {
         let mut changes = Vec::with_capacity(records.len());
         for record in &records {
@@ -731,7 +701,7 @@ pub(crate) fn update(
         .collect();
     let mut before = Vec::with_capacity(items.len());
     let mut records: Vec<Record> = Vec::with_capacity(items.len());
-    let mut given_all = Vec::with_capacity(items.len());
+    let mut named_all = Vec::with_capacity(items.len());
     // An object given again is changed from where its previous item left it, as the
     // reference saves the items one after the other.
     let mut latest: HashMap<i64, usize> = HashMap::new();
@@ -742,17 +712,39 @@ pub(crate) fn update(
             (None, None) => continue,
         };
         let resolved = resolve(db, &mut memo, spec, draft).map_err(|e| e.at(index))?;
-        let given = resolved.clone();
+        let named: Vec<bool> = resolved.iter().map(Option::is_some).collect();
         let mut values = apply(spec, resolved, Some(&old));
         set_times(spec, &mut values, false);
         latest.insert(id, records.len());
         before.push(old);
         records.push(Record { id, values });
-        given_all.push(given);
+        named_all.push(named);
     }
     let related = check_batch(db, spec, &mut records, Some(&before))?;
-    update_rows(db, spec, &before, &records)?;
-    write_links(db, spec, &records, Some(&given_all))?;
+    // Rows and links are written once per object, from its stored state to where its last
+    // item left it, with every field any of its items named.
+    let mut named_once: HashMap<i64, Vec<bool>> = HashMap::new();
+    for (record, named) in records.iter().zip(&named_all) {
+        let flags = named_once
+            .entry(record.id)
+            .or_insert_with(|| vec![false; named.len()]);
+        for (flag, given) in flags.iter_mut().zip(named) {
+            *flag |= *given;
+        }
+    }
+    let finals: Vec<&Record> = records
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| latest[&r.id] == *i)
+        .map(|(_, r)| r)
+        .collect();
+    let pairs: Vec<(&Record, &Record)> = finals.iter().map(|r| (&existing[&r.id], *r)).collect();
+    update_rows(db, spec, &pairs)?;
+    let named: Vec<Vec<bool>> = finals
+        .iter()
+        .map(|r| named_once.remove(&r.id).unwrap_or_default())
+        .collect();
+    write_links(db, spec, &finals, Some(&named))?;
     if spec.change_logged {
         let mut changes = Vec::with_capacity(records.len());
         for (old, record) in before.iter().zip(&records) {
