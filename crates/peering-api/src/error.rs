@@ -71,6 +71,17 @@ impl From<peering_store::Error> for ApiError {
     }
 }
 
+impl From<crate::version::ProbeError<peering_store::Error>> for ApiError {
+    fn from(e: crate::version::ProbeError<peering_store::Error>) -> Self {
+        match e {
+            crate::version::ProbeError::Read(e) => e.into(),
+            crate::version::ProbeError::Stopped => {
+                ApiError::Internal("the data version thread stopped".into())
+            }
+        }
+    }
+}
+
 impl From<actix_web::error::BlockingError> for ApiError {
     fn from(e: actix_web::error::BlockingError) -> Self {
         ApiError::Internal(e.to_string())

@@ -16,6 +16,7 @@ pub mod resource;
 pub mod respond;
 pub mod root;
 pub mod tokens;
+pub mod version;
 
 use std::sync::OnceLock;
 
@@ -106,14 +107,27 @@ pub struct AppState {
     pub tokens: std::sync::Arc<auth::TokenCache>,
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
+    /// Reads the data version for the answer cache; `None` when the cache is off (or its
+    /// thread could not start: each request then reads the version itself).
+    pub versions: Option<std::sync::Arc<version::VersionProbe<peering_store::Error>>>,
 }
 
 impl AppState {
     pub fn new(store: Store, settings: Settings) -> AppState {
+        let responses = cache::ResponseCache::new(settings.response_cache_bytes);
+        let versions = responses
+            .enabled()
+            .then(|| {
+                let store = store.clone();
+                version::VersionProbe::spawn(move || store.data_version())
+                    .inspect_err(|e| log::warn!("data version thread: {e}"))
+                    .ok()
+            })
+            .flatten()
+            .map(std::sync::Arc::new);
         AppState {
-            responses: std::sync::Arc::new(cache::ResponseCache::new(
-                settings.response_cache_bytes,
-            )),
+            responses: std::sync::Arc::new(responses),
+            versions,
             store,
             settings,
             tokens: Default::default(),

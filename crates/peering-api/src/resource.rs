@@ -248,8 +248,13 @@ async fn cached(
     if !state.responses.enabled() {
         return Ok(Bytes::from(render.await?));
     }
-    let store = state.store.clone();
-    let version = web::block(move || store.data_version()).await??;
+    let version = match &state.versions {
+        Some(probe) => probe.current().await?,
+        None => {
+            let store = state.store.clone();
+            web::block(move || store.data_version()).await??
+        }
+    };
     let key = cache::Key::new(version, req);
     if let Some(body) = state.responses.get(&key) {
         return Ok(body);

@@ -2,7 +2,7 @@
 
 use peering_domain::FieldErrors;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     #[error("configuration: {0}")]
     Config(String),
