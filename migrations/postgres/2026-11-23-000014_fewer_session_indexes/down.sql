@@ -1,0 +1,2 @@
+CREATE INDEX ixp_sessions_autonomous_system ON internet_exchange_peering_sessions (autonomous_system_id);
+CREATE INDEX direct_sessions_autonomous_system ON direct_peering_sessions (autonomous_system_id);
