@@ -18,9 +18,22 @@ pub struct Renderer<'a> {
 
 /// Appends `s` as a JSON string literal.
 pub fn write_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        // Most text needs no escaping: skip it eight bytes at a time (the last few bytes
+        // padded with spaces, which need none).
+        let mut word = [b' '; 8];
+        let n = (bytes.len() - i).min(8);
+        word[..n].copy_from_slice(&bytes[i..i + n]);
+        if !needs_escape(u64::from_le_bytes(word)) {
+            i += n;
+            continue;
+        }
+        let b = bytes[i];
         let escape = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -28,18 +41,35 @@ pub fn write_str(out: &mut String, s: &str) {
             b'\r' => "\\r",
             b'\t' => "\\t",
             0..=0x1f => "",
-            _ => continue,
+            _ => {
+                i += 1;
+                continue;
+            }
         };
+        // `i` is at an ASCII byte, so both slices end on character boundaries.
         out.push_str(&s[start..i]);
         if escape.is_empty() {
             let _ = write!(out, "\\u{b:04x}");
         } else {
             out.push_str(escape);
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Whether any of the eight bytes of `word` is a quote, a backslash or a control character
+/// (the classic "has a byte less than n" and "has a zero byte" tests, exact for "any").
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
+    below_space
+        || has_zero(word ^ (ONES * u64::from(b'"')))
+        || has_zero(word ^ (ONES * u64::from(b'\\')))
 }
 
 /// ISO 8601 in UTC with microseconds, quoted, as the reference renders times.
@@ -52,8 +82,16 @@ fn key(out: &mut String, first: &mut bool, name: &str) {
         out.push(',');
     }
     *first = false;
-    write_str(out, name);
+    write_name(out, name);
     out.push(':');
+}
+
+/// Appends a field name as a JSON string: names are identifiers, with nothing to escape.
+fn write_name(out: &mut String, name: &str) {
+    debug_assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+    out.push('"');
+    out.push_str(name);
+    out.push('"');
 }
 
 impl Renderer<'_> {
@@ -81,7 +119,7 @@ impl Renderer<'_> {
                 continue;
             }
             out.push(',');
-            write_str(out, field.name);
+            write_name(out, field.name);
             out.push(':');
             if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
@@ -252,6 +290,43 @@ mod tests {
             let mut out = String::new();
             write_str(&mut out, s);
             assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
+        }
+    }
+
+    /// The plain byte-by-byte escaping, as the oracle of the word-at-a-time one.
+    fn write_str_bytewise(out: &mut String, s: &str) {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+
+    proptest::proptest! {
+        // Text of any length and alignment, dense in the characters that need escaping.
+        #[test]
+        fn any_text_is_escaped_as_byte_by_byte(
+            s in "[\\x00-\\x7f\"\\\\é✓\u{10348}]{0,40}",
+            plain in "[a-zA-Z0-9 é✓]{0,24}",
+        ) {
+            for s in [s.clone(), format!("{plain}{s}"), format!("{s}{plain}"), format!("{plain}{s}{plain}")] {
+                let mut fast = String::new();
+                write_str(&mut fast, &s);
+                let mut slow = String::new();
+                write_str_bytewise(&mut slow, &s);
+                proptest::prop_assert_eq!(&fast, &slow);
+                proptest::prop_assert_eq!(serde_json::from_str::<String>(&fast).unwrap(), s);
+            }
         }
     }
 

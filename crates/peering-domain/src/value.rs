@@ -89,6 +89,35 @@ impl Iso8601 {
 impl fmt::Display for Iso8601 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.time;
+        let micros = t.nanosecond() / 1000 % 1_000_000;
+        // Four-digit years, every time a record can hold in practice, are written digit by
+        // digit into a fixed buffer (lists render thousands of times per page).
+        let Ok(year @ 0..=9999) = u32::try_from(t.year()) else {
+            return self.fmt_any_year(f, micros);
+        };
+        let mut text = *b"0000-00-00T00:00:00.000000Z";
+        put_digits(&mut text[0..4], year);
+        put_digits(&mut text[5..7], t.month());
+        put_digits(&mut text[8..10], t.day());
+        put_digits(&mut text[11..13], t.hour());
+        put_digits(&mut text[14..16], t.minute());
+        put_digits(&mut text[17..19], t.second());
+        let text = if self.millis {
+            put_digits(&mut text[20..23], micros / 1000);
+            text[23] = b'Z';
+            &text[..24]
+        } else {
+            put_digits(&mut text[20..26], micros);
+            &text[..]
+        };
+        f.write_str(std::str::from_utf8(text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl Iso8601 {
+    /// Years before 0 or after 9999, as `chrono` gives them.
+    fn fmt_any_year(&self, f: &mut fmt::Formatter<'_>, micros: u32) -> fmt::Result {
+        let t = &self.time;
         write!(
             f,
             "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.",
@@ -99,12 +128,19 @@ impl fmt::Display for Iso8601 {
             t.minute(),
             t.second()
         )?;
-        let micros = t.nanosecond() / 1000 % 1_000_000;
         if self.millis {
             write!(f, "{:03}Z", micros / 1000)
         } else {
             write!(f, "{micros:06}Z")
         }
+    }
+}
+
+/// Writes `n` in decimal into `out`, zero-padded to its length (higher digits dropped).
+fn put_digits(out: &mut [u8], mut n: u32) {
+    for digit in out.iter_mut().rev() {
+        *digit = b'0' + (n % 10) as u8;
+        n /= 10;
     }
 }
 
@@ -120,10 +156,33 @@ mod iso_tests {
             "2023-11-14T22:13:20.012345Z"
         );
         assert_eq!(Iso8601::millis(t).to_string(), "2023-11-14T22:13:20.012Z");
+        let early = micros_to_time(-62_135_596_800_000_000 + 1);
+        assert_eq!(
+            Iso8601::micros(early).to_string(),
+            "0001-01-01T00:00:00.000001Z"
+        );
         let whole = micros_to_time(1_700_000_000_000_000);
         assert_eq!(
             Iso8601::micros(whole).to_string(),
             "2023-11-14T22:13:20.000000Z"
         );
+    }
+
+    proptest::proptest! {
+        // Any time from year 0 to 9999, in either form, as chrono's own formatting gives it.
+        #[test]
+        fn times_read_as_chrono_writes_them(
+            micros in -62_167_219_200_000_000i64..=253_402_300_799_999_999i64,
+        ) {
+            let t = micros_to_time(micros);
+            proptest::prop_assert_eq!(
+                Iso8601::micros(t).to_string(),
+                t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+            );
+            proptest::prop_assert_eq!(
+                Iso8601::millis(t).to_string(),
+                t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+            );
+        }
     }
 }
