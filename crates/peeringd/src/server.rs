@@ -60,7 +60,7 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
     let store = Store::open(&settings.database_url, POOL_SIZE)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let state = AppState::new(store, api_settings(&settings));
+    let state = AppState::new(store.clone(), api_settings(&settings));
     log::info!(
         "serving on http://{} ({})",
         settings.listen,
@@ -74,5 +74,10 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         .bind(&settings.listen)?
         .run()
         .await
-    })
+    })?;
+    // Stopped (SIGTERM, SIGINT): requests have finished; leave no log for the next start.
+    if let Err(e) = store.checkpoint_on_exit() {
+        log::warn!("final checkpoint: {e}");
+    }
+    Ok(())
 }

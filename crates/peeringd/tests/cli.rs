@@ -247,3 +247,63 @@ fn tokens_are_listed_and_revoked_and_passwords_set_from_the_command_line() {
     );
     assert!(!ok && err.contains("no user"), "{err}");
 }
+
+#[test]
+fn a_stopped_server_leaves_no_write_ahead_log_to_read_back() {
+    let db = TestDatabase::sqlite();
+    let path = db.url.trim_start_matches("sqlite://").to_string();
+    let log_size = || std::fs::metadata(format!("{path}-wal")).map_or(0, |m| m.len());
+    let port = free_port();
+    let mut child = peeringd(&db)
+        .arg("serve")
+        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let key = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("Created superuser 'admin' with API token: ")
+                .map(|k| k.trim().to_string())
+        })
+        .expect("token printed");
+    std::thread::spawn(move || lines.for_each(drop));
+    let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/");
+    let objects: Vec<_> = (0..200)
+        .map(|i| serde_json::json!({"asn": 64512 + i, "name": format!("Peer {i}")}))
+        .collect();
+    let mut status = 0;
+    for _ in 0..100 {
+        match ureq::post(&url)
+            .set("Authorization", &format!("Token {key}"))
+            .send_json(serde_json::Value::Array(objects.clone()))
+        {
+            Ok(r) => {
+                status = r.status();
+                break;
+            }
+            Err(ureq::Error::Status(code, _)) => {
+                status = code;
+                break;
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    assert_eq!(status, 201);
+    assert!(
+        log_size() > 0,
+        "the writes are in the log while the server runs"
+    );
+    // Stopped as a service manager stops it.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "peeringd exited with {exit}");
+    assert_eq!(log_size(), 0, "the log was copied back and emptied");
+}
