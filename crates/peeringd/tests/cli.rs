@@ -20,11 +20,11 @@ fn free_port() -> u16 {
         .port()
 }
 
-#[test]
-fn first_start_prints_a_working_admin_token() {
-    let db = TestDatabase::new();
+/// Starts `peeringd serve` on a new database: the server, its port and the admin token it
+/// printed on its first start.
+fn first_start(db: &TestDatabase) -> (std::process::Child, u16, String) {
     let port = free_port();
-    let mut child = peeringd(&db)
+    let mut child = peeringd(db)
         .arg("serve")
         .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
         .stdout(Stdio::piped())
@@ -32,35 +32,45 @@ fn first_start_prints_a_working_admin_token() {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut key = None;
-    for line in lines.by_ref().map_while(Result::ok) {
-        if let Some(rest) = line.strip_prefix("Created superuser 'admin' with API token: ") {
-            key = Some(rest.trim().to_string());
-            break;
-        }
-    }
+    let key = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.strip_prefix("Created superuser 'admin' with API token: ")
+                .map(|rest| rest.trim().to_string())
+        })
+        .expect("token printed");
     // Keep reading, as a terminal would, until the server exits.
     std::thread::spawn(move || lines.for_each(drop));
-    let key = key.expect("token printed");
-    assert_eq!(key.len(), 40);
+    (child, port, key)
+}
+
+/// POSTs `body` to the autonomous systems once the server listens; the answer's status.
+fn post_autonomous_systems(port: u16, key: &str, body: &serde_json::Value) -> u16 {
     let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/");
-    let mut status = 0;
     for _ in 0..100 {
         match ureq::post(&url)
             .set("Authorization", &format!("Token {key}"))
-            .send_json(serde_json::json!({"asn": 65001, "name": "Bootstrap"}))
+            .send_json(body)
         {
-            Ok(r) => {
-                status = r.status();
-                break;
-            }
-            Err(ureq::Error::Status(code, _)) => {
-                status = code;
-                break;
-            }
+            Ok(r) => return r.status(),
+            Err(ureq::Error::Status(code, _)) => return code,
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
         }
     }
+    panic!("the server never answered");
+}
+
+#[test]
+fn first_start_prints_a_working_admin_token() {
+    let db = TestDatabase::new();
+    let (mut child, port, key) = first_start(&db);
+    assert_eq!(key.len(), 40);
+    let status = post_autonomous_systems(
+        port,
+        &key,
+        &serde_json::json!({"asn": 65001, "name": "Bootstrap"}),
+    );
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(status, 201);
@@ -253,45 +263,11 @@ fn a_stopped_server_leaves_no_write_ahead_log_to_read_back() {
     let db = TestDatabase::sqlite();
     let path = db.url.trim_start_matches("sqlite://").to_string();
     let log_size = || std::fs::metadata(format!("{path}-wal")).map_or(0, |m| m.len());
-    let port = free_port();
-    let mut child = peeringd(&db)
-        .arg("serve")
-        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("Created superuser 'admin' with API token: ")
-                .map(|k| k.trim().to_string())
-        })
-        .expect("token printed");
-    std::thread::spawn(move || lines.for_each(drop));
-    let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/");
+    let (mut child, port, key) = first_start(&db);
     let objects: Vec<_> = (0..200)
         .map(|i| serde_json::json!({"asn": 64512 + i, "name": format!("Peer {i}")}))
         .collect();
-    let mut status = 0;
-    for _ in 0..100 {
-        match ureq::post(&url)
-            .set("Authorization", &format!("Token {key}"))
-            .send_json(serde_json::Value::Array(objects.clone()))
-        {
-            Ok(r) => {
-                status = r.status();
-                break;
-            }
-            Err(ureq::Error::Status(code, _)) => {
-                status = code;
-                break;
-            }
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
-        }
-    }
+    let status = post_autonomous_systems(port, &key, &serde_json::Value::Array(objects));
     assert_eq!(status, 201);
     assert!(
         log_size() > 0,
