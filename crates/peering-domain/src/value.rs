@@ -90,49 +90,33 @@ impl fmt::Display for Iso8601 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.time;
         let micros = t.nanosecond() / 1000 % 1_000_000;
-        // Four-digit years, every time a record can hold in practice, are written digit by
-        // digit into a fixed buffer (lists render thousands of times per page).
-        let Ok(year @ 0..=9999) = u32::try_from(t.year()) else {
-            return self.fmt_any_year(f, micros);
-        };
+        // Written digit by digit into a fixed buffer (lists render thousands of times per
+        // page); a year outside 0–9999 is written before it, as `chrono` gives it.
         let mut text = *b"0000-00-00T00:00:00.000000Z";
-        put_digits(&mut text[0..4], year);
+        let from = match u32::try_from(t.year()) {
+            Ok(year @ 0..=9999) => {
+                put_digits(&mut text[0..4], year);
+                0
+            }
+            _ => {
+                write!(f, "{:04}", t.year())?;
+                4
+            }
+        };
         put_digits(&mut text[5..7], t.month());
         put_digits(&mut text[8..10], t.day());
         put_digits(&mut text[11..13], t.hour());
         put_digits(&mut text[14..16], t.minute());
         put_digits(&mut text[17..19], t.second());
-        let text = if self.millis {
+        let end = if self.millis {
             put_digits(&mut text[20..23], micros / 1000);
             text[23] = b'Z';
-            &text[..24]
+            24
         } else {
             put_digits(&mut text[20..26], micros);
-            &text[..]
+            text.len()
         };
-        f.write_str(std::str::from_utf8(text).map_err(|_| fmt::Error)?)
-    }
-}
-
-impl Iso8601 {
-    /// Years before 0 or after 9999, as `chrono` gives them.
-    fn fmt_any_year(&self, f: &mut fmt::Formatter<'_>, micros: u32) -> fmt::Result {
-        let t = &self.time;
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.",
-            t.year(),
-            t.month(),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        )?;
-        if self.millis {
-            write!(f, "{:03}Z", micros / 1000)
-        } else {
-            write!(f, "{micros:06}Z")
-        }
+        f.write_str(std::str::from_utf8(&text[from..end]).map_err(|_| fmt::Error)?)
     }
 }
 
