@@ -130,6 +130,86 @@ fn bulk_create_is_all_or_none() {
 }
 
 #[test]
+fn bulk_writes_resolve_every_reference_and_name_each_missing_one() {
+    let s = TestServer::start();
+    let ids = |objects: &Json| -> Vec<i64> {
+        let list = objects.as_array().expect("a list of objects");
+        list.iter().map(|o| o["id"].as_i64().unwrap()).collect()
+    };
+    let tags = ids(&s.create(
+        "/api/extras/tags/",
+        json!([{"name": "t1", "slug": "t1"}, {"name": "t2", "slug": "t2"}, {"name": "t3", "slug": "t3"}]),
+    ));
+    let policies = ids(&s.create(
+        "/api/peering/routing-policies/",
+        json!([{"name": "p1", "slug": "p1"}, {"name": "p2", "slug": "p2"}]),
+    ));
+    // Many objects, each naming a few of the same and different objects.
+    let body: Vec<Json> = (0..30)
+        .map(|i| {
+            json!({"asn": 100 + i, "name": format!("n{i}"),
+                   "tags": [tags[i % 3], tags[(i + 1) % 3]],
+                   "import_routing_policies": [policies[i % 2]]})
+        })
+        .collect();
+    let created = s.create(AS, Json::Array(body));
+    for (i, object) in created.as_array().unwrap().iter().enumerate() {
+        let mut want = vec![tags[i % 3], tags[(i + 1) % 3]];
+        want.sort();
+        assert_eq!(ids(&object["tags"]), want, "object {i}");
+        assert_eq!(
+            ids(&object["import_routing_policies"]),
+            vec![policies[i % 2]]
+        );
+    }
+
+    // Unknown ids among known ones: the first failing item names its own, nothing is
+    // written.
+    let r = s.post(
+        AS,
+        json!([
+            {"asn": 1, "name": "a", "tags": [tags[0], tags[1]]},
+            {"asn": 2, "name": "b", "tags": [tags[2], 999], "import_routing_policies": [policies[1], 998]},
+            {"asn": 3, "name": "c", "tags": [tags[0], 997]},
+        ]),
+    );
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        r.json(),
+        json!([
+            {},
+            {"tags": [[], ["Related object not found using the provided numeric ID: 999"]],
+             "import_routing_policies": ["Invalid pk \"998\" - object does not exist."]},
+            {},
+        ])
+    );
+    let r = s.post(
+        AS,
+        json!([
+            {"asn": 1, "name": "a", "tags": [tags[0], tags[1]]},
+            {"asn": 3, "name": "c", "tags": [tags[2], 997]},
+        ]),
+    );
+    assert_eq!(
+        r.json(),
+        json!([{}, {"tags": [[], ["Related object not found using the provided numeric ID: 997"]]}])
+    );
+    assert_eq!(s.get(AS).json()["count"], 30);
+
+    // The same in a bulk update, whose error is the failing item's alone.
+    let first = ids(&created)[0];
+    let r = s.patch(AS, json!([{"id": first, "tags": [tags[2], 996]}]));
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        r.json(),
+        json!({"tags": [[], ["Related object not found using the provided numeric ID: 996"]]})
+    );
+    let r = s.patch(AS, json!([{"id": first, "tags": [tags[2], tags[1]]}]));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(ids(&r.json()[0]["tags"]), vec![tags[1], tags[2]]);
+}
+
+#[test]
 fn updates_single_and_bulk() {
     let s = TestServer::start();
     let created = s.create(
