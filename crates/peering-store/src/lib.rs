@@ -285,8 +285,8 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let records = write::create(db, spec, drafts, ctx)?;
-            with_related(db, spec, records)
+            let (records, related) = write::create(db, spec, drafts, ctx)?;
+            with_related(db, spec, records, related)
         })
     }
 
@@ -299,8 +299,8 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let records = write::update(db, spec, items, ctx)?;
-            with_related(db, spec, records)
+            let (records, related) = write::update(db, spec, items, ctx)?;
+            with_related(db, spec, records, related)
         })
     }
 
@@ -408,13 +408,15 @@ fn next_data_version(db: &mut Db<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Written objects with the objects they point to, as an answer nests them.
+/// Written objects with the objects they point to, as an answer nests them; `related`
+/// holds those the write's checks already loaded (objects of other resources, which the
+/// write did not change), so that only the rest are read.
 fn with_related(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     mut records: Vec<Record>,
+    mut related: Related,
 ) -> Result<(Vec<Record>, Related), Error> {
-    let mut related = Related::default();
     query::load_related(db, spec, &mut records, &mut related)?;
     Ok((records, related))
 }

@@ -717,16 +717,21 @@ pub(crate) fn load_reads(
         let Kind::ForeignKey { target, .. } = spec.fields[i].kind else {
             continue;
         };
+        let target = target();
         let ids: BTreeSet<i64> = records
             .iter()
             .filter_map(|r| r.values[i].as_int())
+            .filter(|&id| not_at_hand(related, spec, target, id))
             .collect();
+        if ids.is_empty() {
+            continue;
+        }
         let ids: Vec<i64> = ids.into_iter().collect();
-        let mut loaded = shallow_by_ids(db, target(), &ids)?;
+        let mut loaded = shallow_by_ids(db, target, &ids)?;
         // What those objects read in turn (declarations form no cycles of reads).
-        load_reads(db, target(), &mut loaded, related)?;
+        load_reads(db, target, &mut loaded, related)?;
         for r in loaded {
-            related.insert(target(), r);
+            related.insert(target, r);
         }
     }
     Ok(())
@@ -801,6 +806,18 @@ fn load_by_ids(
     }
     sql.push(" ORDER BY o.id");
     load_records(db, table, &sql)
+}
+
+/// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
+/// which the caller may have just written. Objects of other resources read earlier in the
+/// same call (a write's checks, its answer) stay as they were read.
+fn not_at_hand(
+    related: &Related,
+    spec: &'static ResourceSpec,
+    target: &'static ResourceSpec,
+    id: i64,
+) -> bool {
+    std::ptr::eq(target, spec) || related.get(target, id).is_none()
 }
 
 /// Fills the relation lists of `records` and loads every object they point to, with a
@@ -922,7 +939,13 @@ pub(crate) fn load_related(
         }
     }
     for (target, set) in wanted {
-        let ids: Vec<i64> = set.into_iter().collect();
+        let ids: Vec<i64> = set
+            .into_iter()
+            .filter(|&id| not_at_hand(related, spec, target, id))
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
         let mut loaded = shallow_by_ids(db, target, &ids)?;
         load_reads(db, target, &mut loaded, related)?;
         for r in loaded {

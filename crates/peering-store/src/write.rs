@@ -330,14 +330,15 @@ fn rows_matching(
 /// uniqueness against stored objects and within the batch. A record's `id` is its own on
 /// update, 0 on create; `before` holds the updated objects as they were, so that unique
 /// columns left alone are not checked again. The error is the first failing object's, at
-/// its index. Returns the related objects loaded, which the change records' labels need.
+/// its index. `related` holds objects already read (an update's stored objects' related
+/// ones); returns it with those the checks loaded, which the change records' labels need.
 fn check_batch(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     records: &mut [Record],
     before: Option<&[Record]>,
+    mut related: Related,
 ) -> Result<Related, Error> {
-    let mut related = Related::default();
     let labels_read = spec.change_logged && !spec.reads.is_empty();
     if spec.derive.is_some() || spec.validate.is_some() || labels_read {
         crate::query::load_reads(db, spec, records, &mut related)?;
@@ -697,13 +698,13 @@ fn as_read(spec: &'static ResourceSpec, records: &mut [Record], new: bool) {
 }
 
 /// Creates objects from validated drafts; returns them in input order, as a read shows
-/// them (without their related objects).
+/// them (without their related objects), and the related objects the checks loaded.
 pub(crate) fn create(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     drafts: Vec<Draft>,
     ctx: &ChangeContext,
-) -> Result<Vec<Record>, Error> {
+) -> Result<(Vec<Record>, Related), Error> {
     let mut memo = Memo::default();
     memo.prefetch_ids(db, spec, drafts.iter())?;
     let mut records = Vec::with_capacity(drafts.len());
@@ -713,7 +714,7 @@ pub(crate) fn create(
         set_times(spec, &mut values, true);
         records.push(Record { id: 0, values });
     }
-    let related = check_batch(db, spec, &mut records, None)?;
+    let related = check_batch(db, spec, &mut records, None, Related::default())?;
     let ids = reserve_ids(db, spec, records.len())?;
     for (record, id) in records.iter_mut().zip(&ids) {
         record.id = *id;
@@ -734,26 +735,24 @@ pub(crate) fn create(
         record_changes(db, ctx, spec, &related, changes)?;
     }
     as_read(spec, &mut records, true);
-    Ok(records)
+    Ok((records, related))
 }
 
 /// Updates existing objects; ids that do not exist are skipped. Returns the updated
-/// objects in input order, as a read shows them (without their related objects); an
-/// object given twice shows its final state both times.
+/// objects in input order, as a read shows them (without their related objects), and the
+/// related objects the checks loaded; an object given twice shows its final state both
+/// times.
 pub(crate) fn update(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     items: Vec<(i64, Draft)>,
     ctx: &ChangeContext,
-) -> Result<Vec<Record>, Error> {
+) -> Result<(Vec<Record>, Related), Error> {
     let mut memo = Memo::default();
     memo.prefetch_ids(db, spec, items.iter().map(|(_, draft)| draft))?;
     let wanted: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
-    let existing: HashMap<i64, Record> = crate::query::by_ids(db, spec, &wanted)?
-        .0
-        .into_iter()
-        .map(|r| (r.id, r))
-        .collect();
+    let (existing, related) = crate::query::by_ids(db, spec, &wanted)?;
+    let existing: HashMap<i64, Record> = existing.into_iter().map(|r| (r.id, r)).collect();
     let mut before = Vec::with_capacity(items.len());
     let mut records: Vec<Record> = Vec::with_capacity(items.len());
     let mut named_all = Vec::with_capacity(items.len());
@@ -775,7 +774,7 @@ pub(crate) fn update(
         records.push(Record { id, values });
         named_all.push(named);
     }
-    let related = check_batch(db, spec, &mut records, Some(&before))?;
+    let related = check_batch(db, spec, &mut records, Some(&before), related)?;
     // Rows and links are written once per object, from its stored state to where its last
     // item left it, with every field any of its items named.
     let mut named_once: HashMap<i64, Vec<bool>> = HashMap::new();
@@ -820,7 +819,7 @@ pub(crate) fn update(
             .map(|i| records[latest[&records[i].id]].clone())
             .collect();
     }
-    Ok(records)
+    Ok((records, related))
 }
 
 /// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole

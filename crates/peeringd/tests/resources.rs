@@ -462,6 +462,55 @@ fn api_root_lists_every_application() {
 }
 
 #[test]
+fn write_answers_nest_the_related_objects_they_now_point_to() {
+    let s = TestServer::start();
+    let junos = platform(&s);
+    let eos = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "EOS", "slug": "eos"}),
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let a = local_as(&s);
+    let routers = s.create(
+        "/api/peering/routers/",
+        json!([
+            {"name": "r1", "hostname": "r1", "platform": junos, "local_autonomous_system": a},
+            {"name": "r2", "hostname": "r2", "platform": junos, "local_autonomous_system": a},
+        ]),
+    );
+    let ids: Vec<i64> = routers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(routers[1]["platform"]["name"], "JunOS");
+    // One router moves to another platform: its answer nests the new one, the other
+    // router's the one it kept.
+    let r = s.patch(
+        "/api/peering/routers/",
+        json!([{"id": ids[0], "platform": eos}, {"id": ids[1], "name": "r2b"}]),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()[0]["platform"]["name"], "EOS");
+    assert_eq!(r.json()[0]["platform"]["id"], eos);
+    assert_eq!(r.json()[1]["platform"]["name"], "JunOS");
+    assert_eq!(r.json()[1]["local_autonomous_system"]["asn"], 64500);
+    // A related object renamed since is nested as it now is.
+    let r = s.patch(
+        &format!("/api/devices/platforms/{eos}/"),
+        json!({"name": "Arista EOS"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = s.patch(
+        "/api/peering/routers/",
+        json!([{"id": ids[0], "name": "r1b"}]),
+    );
+    assert_eq!(r.json()[0]["platform"]["name"], "Arista EOS");
+}
+
+#[test]
 fn routers_nest_their_relations_and_follow_the_on_delete_rules() {
     let s = TestServer::start();
     let p = platform(&s);
