@@ -2,13 +2,18 @@
 //! (`limit=0` with no maximum page size, or a page above [`STREAMED_ABOVE`]) written in
 //! slices as the client reads it, so that memory stays flat whatever the number of objects.
 
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::error::BlockingError;
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
 use futures_util::stream::{self, Stream, StreamExt};
 use peering_domain::spec::Kind;
+use peering_domain::Record;
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
-use peering_store::{Store, Window};
+use peering_store::{Error as StoreError, Related, Store, Window};
 use serde_json::json;
 
 use crate::error::ApiError;
@@ -178,7 +183,8 @@ pub async fn render(
 
 /// A list written in slices: the ids of the whole list are read first (one query, which
 /// also gives the count), then each slice of objects is read and rendered only when the
-/// client has taken the previous one. Objects deleted meanwhile are left out.
+/// client has taken the previous one, the next slice being read meanwhile. Objects
+/// deleted meanwhile are left out.
 pub async fn streamed(
     req: &HttpRequest,
     state: &AppState,
@@ -208,6 +214,7 @@ pub async fn streamed(
         brief: asked.brief,
         relations: asked.relations,
         base,
+        reading: None,
     };
     let body = stream::once(async move { Ok(Bytes::from(head)) })
         .chain(slices.into_stream())
@@ -216,6 +223,11 @@ pub async fn streamed(
         .content_type("application/json")
         .streaming(body))
 }
+
+/// A slice's objects being read on the blocking pool.
+type SliceRead = Pin<
+    Box<dyn Future<Output = Result<Result<(Vec<Record>, Related), StoreError>, BlockingError>>>,
+>;
 
 /// The objects of a streamed list still to be written.
 struct Slices {
@@ -228,19 +240,32 @@ struct Slices {
     brief: bool,
     relations: bool,
     base: String,
+    /// The read of the slice to write next, started before the previous one was written
+    /// so that the database works while the server renders and sends (one slice ahead:
+    /// memory stays at two slices).
+    reading: Option<SliceRead>,
 }
 
 impl Slices {
-    fn into_stream(self) -> impl Stream<Item = Result<Bytes, actix_web::Error>> {
+    /// Starts reading the next slice, if any is left.
+    fn read_next(&mut self) {
+        if self.next >= self.ids.len() {
+            return;
+        }
+        let end = (self.next + SLICE).min(self.ids.len());
+        let ids = self.ids[self.next..end].to_vec();
+        self.next = end;
+        let (store, spec, relations) = (self.store.clone(), self.spec, self.relations);
+        // `web::block` starts the work at once; awaiting only collects it.
+        self.reading = Some(Box::pin(web::block(move || {
+            store.objects(spec, &ids, relations)
+        })));
+    }
+
+    fn into_stream(mut self) -> impl Stream<Item = Result<Bytes, actix_web::Error>> {
+        self.read_next();
         stream::unfold(self, |mut slices| async move {
-            if slices.next >= slices.ids.len() {
-                return None;
-            }
-            let end = (slices.next + SLICE).min(slices.ids.len());
-            let ids = slices.ids[slices.next..end].to_vec();
-            slices.next = end;
-            let (store, spec, relations) = (slices.store.clone(), slices.spec, slices.relations);
-            let read = web::block(move || store.objects(spec, &ids, relations)).await;
+            let read = slices.reading.take()?.await;
             let (records, related) = match read {
                 Ok(Ok(found)) => found,
                 // The status is sent already: the answer is cut short, which a client
@@ -253,6 +278,7 @@ impl Slices {
                 }
                 Err(e) => return Some((Err(e.into()), slices.stopped())),
             };
+            slices.read_next();
             let mut out = String::with_capacity(records.len() * bytes_per_object(slices.brief) + 1);
             if slices.written && !records.is_empty() {
                 out.push(',');
@@ -262,7 +288,7 @@ impl Slices {
                 related: &related,
                 base: &slices.base,
             }
-            .items(&mut out, spec, &records, slices.brief);
+            .items(&mut out, slices.spec, &records, slices.brief);
             Some((Ok(Bytes::from(out)), slices))
         })
     }
@@ -270,6 +296,7 @@ impl Slices {
     /// No more slices after a failure.
     fn stopped(mut self) -> Self {
         self.next = self.ids.len();
+        self.reading = None;
         self
     }
 }
