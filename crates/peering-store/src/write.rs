@@ -606,8 +606,9 @@ fn insert_rows(
 type ChangedRow = (i64, Vec<Bind>);
 
 /// Writes the columns that changed, in multi-row statements: rows changing the same columns
-/// are updated together from a `VALUES` list (`column1` is the id). Columns left as they
-/// were are not written, so the indexes over them are not rewritten.
+/// are updated together from a table of rows (`Sql::push_rows`, whose `column1` is the
+/// id). Columns left as they were are not written, so the indexes over them are not
+/// rewritten.
 fn update_rows(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -645,27 +646,23 @@ fn update_rows(
             .enumerate()
             .map(|(i, name)| format!("{name} = v.column{}", i + 2))
             .collect();
-        let per_statement = (8000 / (names.len() + 1)).clamp(1, 500);
-        for chunk in rows.chunks(per_statement) {
+        // One statement per group on PostgreSQL (a column per array parameter), chunks
+        // under SQLite's parameter limit there.
+        let per_statement = Sql::rows_per_statement(db.backend(), names.len() + 1);
+        let mut rows = rows.into_iter().peekable();
+        while rows.peek().is_some() {
+            let chunk: Vec<Vec<Bind>> = rows
+                .by_ref()
+                .take(per_statement)
+                .map(|(id, binds)| std::iter::once(Bind::Int(id)).chain(binds).collect())
+                .collect();
             let mut sql = Sql::new(&format!(
-                "UPDATE {table} SET {set} FROM (VALUES ",
+                "UPDATE {table} SET {set} FROM ",
                 table = spec.table,
                 set = set.join(", ")
             ));
-            for (n, (id, binds)) in chunk.iter().enumerate() {
-                if n > 0 {
-                    sql.push(", ");
-                }
-                sql.push("(").bind(Bind::Int(*id));
-                for b in binds {
-                    sql.push(", ").bind(b.clone());
-                }
-                sql.push(")");
-            }
-            sql.push(&format!(") AS v WHERE {}.id = v.column1", spec.table));
-            if chunk.len() != per_statement {
-                sql.uncacheable();
-            }
+            sql.push_rows(db.backend(), chunk);
+            sql.push(&format!(" WHERE {}.id = v.column1", spec.table));
             db.execute(&sql)?;
         }
     }
