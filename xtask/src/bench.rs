@@ -127,6 +127,10 @@ fn run_backend(
         (loaded, monitor.overall_peak_mib())
     };
     server.stop();
+    let after_load = database.settle()?;
+    if let Some(done) = &after_load {
+        eprintln!("== {name}: after the load: {done}");
+    }
 
     let (server, startup) = Server::restart(binary, database.url(), &token)?;
     eprintln!(
@@ -176,6 +180,7 @@ fn run_backend(
         connections: args.connections,
         load: &loaded.phases,
         load_peak_rss_mib,
+        after_load,
         startup: &startup,
         peak_rss_mib: monitor.overall_peak_mib().max(load_peak_rss_mib),
         scenarios: results,

@@ -67,6 +67,8 @@ pub struct Report<'a> {
     pub connections: u32,
     pub load: &'a [LoadPhase],
     pub load_peak_rss_mib: f64,
+    /// What was done to the database between the load and the measurements, if anything.
+    pub after_load: Option<String>,
     pub startup: &'a Startup,
     pub peak_rss_mib: f64,
     pub scenarios: Vec<ScenarioResult>,
@@ -161,6 +163,7 @@ impl Report<'_> {
                 "objects_per_s": r(objects as f64 / seconds, 1),
                 "peak_rss_mib": r(self.load_peak_rss_mib, 1),
             },
+            "after_load": self.after_load,
             "startup": {
                 "first_status_ms": r(ms(self.startup.first_status), 1),
                 "first_list_ms": r(ms(self.startup.first_list), 1),
@@ -204,6 +207,9 @@ impl Report<'_> {
             thousands(c.exchanges as f64),
             thousands(c.sessions as f64),
         );
+        if let Some(after_load) = &self.after_load {
+            let _ = writeln!(md, "- After the load: {after_load}");
+        }
         let _ = writeln!(
             md,
             "- Startup on the loaded database: first answer (`/api/status/`) {:.1} ms after the process started, first list page at {:.1} ms",
