@@ -802,7 +802,8 @@ fn load_by_ids(
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {
-        sql.push(" WHERE ").in_ids(db.backend(), "o.id", ids);
+        sql.push(" WHERE ")
+            .in_primary_key(db.backend(), "o.id", ids);
     }
     sql.push(" ORDER BY o.id");
     load_records(db, table, &sql)

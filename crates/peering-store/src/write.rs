@@ -84,7 +84,7 @@ impl Memo {
             }
             let ids: Vec<i64> = ids.into_iter().collect();
             let mut sql = Sql::new(&format!("SELECT id FROM {table} WHERE "));
-            sql.in_ids(db.backend(), "id", &ids);
+            sql.in_primary_key(db.backend(), "id", &ids);
             for row in db.load(&sql)? {
                 let id = row.int(0);
                 self.refs.insert((table, format!("#{id}")), id);
