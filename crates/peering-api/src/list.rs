@@ -2,6 +2,7 @@
 //! (`limit=0` with no maximum page size, or a page above [`STREAMED_ABOVE`]) written in
 //! slices as the client reads it, so that memory stays flat whatever the number of objects.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -27,6 +28,10 @@ use crate::AppState;
 pub const STREAMED_ABOVE: i64 = 1000;
 /// Objects read and rendered per slice of a streamed answer.
 const SLICE: usize = 500;
+/// Slices read ahead of the one being written, each on its own connection: the database
+/// (or, on SQLite, another core) works while the server renders and sends. Memory holds
+/// one slice more than this.
+const READ_AHEAD: usize = 2;
 
 /// `brief=1` (or any value but an explicit false) asks for the brief form.
 pub(crate) fn is_brief(pairs: &[(String, String)]) -> bool {
@@ -214,7 +219,7 @@ pub async fn streamed(
         brief: asked.brief,
         relations: asked.relations,
         base,
-        reading: None,
+        reading: VecDeque::new(),
     };
     let body = stream::once(async move { Ok(Bytes::from(head)) })
         .chain(slices.into_stream())
@@ -240,24 +245,26 @@ struct Slices {
     brief: bool,
     relations: bool,
     base: String,
-    /// The read of the slice to write next, started before the previous one was written
-    /// so that the database works while the server renders and sends (one slice ahead:
-    /// memory stays at two slices).
-    reading: Option<SliceRead>,
+    /// The reads of the next slices, in order, started before the previous one was
+    /// written so that the database works while the server renders and sends.
+    reading: VecDeque<SliceRead>,
 }
 
 impl Slices {
-    /// Starts reading the next slice, if any is left.
+    /// Starts reading the next slices, if any are left, up to `READ_AHEAD` in flight.
     fn read_next(&mut self) {
-        if self.next >= self.ids.len() {
-            return;
+        while self.reading.len() < READ_AHEAD && self.next < self.ids.len() {
+            self.read_one();
         }
+    }
+
+    fn read_one(&mut self) {
         let end = (self.next + SLICE).min(self.ids.len());
         let ids = self.ids[self.next..end].to_vec();
         self.next = end;
         let (store, spec, relations) = (self.store.clone(), self.spec, self.relations);
         // `web::block` starts the work at once; awaiting only collects it.
-        self.reading = Some(Box::pin(web::block(move || {
+        self.reading.push_back(Box::pin(web::block(move || {
             store.objects(spec, &ids, relations)
         })));
     }
@@ -265,7 +272,7 @@ impl Slices {
     fn into_stream(mut self) -> impl Stream<Item = Result<Bytes, actix_web::Error>> {
         self.read_next();
         stream::unfold(self, |mut slices| async move {
-            let read = slices.reading.take()?.await;
+            let read = slices.reading.pop_front()?.await;
             let (records, related) = match read {
                 Ok(Ok(found)) => found,
                 // The status is sent already: the answer is cut short, which a client
@@ -296,7 +303,7 @@ impl Slices {
     /// No more slices after a failure.
     fn stopped(mut self) -> Self {
         self.next = self.ids.len();
-        self.reading = None;
+        self.reading.clear();
         self
     }
 }
