@@ -152,30 +152,6 @@ fn change_row(
     ]
 }
 
-/// Records one change; the label reads what the object's display needs.
-pub(crate) fn record_change(
-    db: &mut Db<'_>,
-    ctx: &ChangeContext,
-    spec: &'static ResourceSpec,
-    record: &Record,
-    action: Action,
-    pre: Option<String>,
-    post: Option<String>,
-) -> Result<(), Error> {
-    let repr = crate::query::display_of(db, spec, record)?;
-    let change = Change {
-        record,
-        action,
-        pre,
-        post,
-    };
-    db.insert(
-        "object_changes",
-        COLUMNS,
-        vec![change_row(ctx, spec, &repr, change)],
-    )
-}
-
 /// Records the changes of a batch in a few multi-row statements; labels come from the
 /// related objects already loaded for the batch.
 pub(crate) fn record_changes(
@@ -185,12 +161,24 @@ pub(crate) fn record_changes(
     related: &Related,
     changes: Vec<Change<'_>>,
 ) -> Result<(), Error> {
-    let rows = changes
-        .into_iter()
-        .map(|change| {
+    record_labelled_changes(
+        db,
+        ctx,
+        changes.into_iter().map(|change| {
             let repr = change.record.display_with(spec, related);
-            change_row(ctx, spec, &repr, change)
-        })
+            (spec, repr, change)
+        }),
+    )
+}
+
+/// Records changes of objects of any resources, each with its label, in the order given.
+pub(crate) fn record_labelled_changes<'a>(
+    db: &mut Db<'_>,
+    ctx: &ChangeContext,
+    changes: impl Iterator<Item = (&'static ResourceSpec, String, Change<'a>)>,
+) -> Result<(), Error> {
+    let rows: Vec<Vec<Bind>> = changes
+        .map(|(spec, repr, change)| change_row(ctx, spec, &repr, change))
         .collect();
     db.insert("object_changes", COLUMNS, rows)
 }

@@ -5,6 +5,7 @@
 mod changes;
 mod checkpoint;
 mod connection;
+mod delete;
 mod error;
 mod query;
 mod schema;
@@ -311,7 +312,7 @@ impl Store {
         ids: &[i64],
         ctx: &ChangeContext,
     ) -> Result<(), Error> {
-        self.write(|db| write::delete(db, spec, ids, ctx))
+        self.write(|db| delete::delete(db, spec, ids, ctx))
     }
 
     pub fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, Error> {

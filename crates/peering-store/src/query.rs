@@ -737,21 +737,6 @@ pub(crate) fn load_reads(
     Ok(())
 }
 
-/// The label of an object read alone (for change records and messages).
-pub(crate) fn display_of(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    record: &Record,
-) -> Result<String, Error> {
-    if spec.reads.is_empty() {
-        return Ok(record.display(spec));
-    }
-    let mut related = Related::default();
-    let mut one = [record.clone()];
-    load_reads(db, spec, &mut one, &mut related)?;
-    Ok(record.display_with(spec, &related))
-}
-
 fn load_records(db: &mut Db<'_>, table: &Table, sql: &Sql) -> Result<Vec<Record>, Error> {
     Ok(db
         .load(sql)?
@@ -782,6 +767,31 @@ pub(crate) fn shallow_by_ids(
     ids: &[i64],
 ) -> Result<Vec<Record>, Error> {
     load_by_ids(db, spec, ids, false)
+}
+
+/// Reads, without relations, the objects of `spec` whose `column` holds one of `ids` (for a
+/// generic relation, `object_id`, with `content_type` naming the resource), in id order.
+pub(crate) fn shallow_referring(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    column: &str,
+    content_type: Option<String>,
+    ids: &[i64],
+) -> Result<Vec<Record>, Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let table = table(spec);
+    let mut sql = Sql::new(&table.select_columns);
+    sql.push(" WHERE ");
+    if let Some(content_type) = content_type {
+        sql.push("o.content_type = ")
+            .bind(Bind::Text(content_type))
+            .push(" AND ");
+    }
+    sql.in_ids(db.backend(), &format!("o.{column}"), ids)
+        .push(" ORDER BY o.id");
+    load_records(db, table, &sql)
 }
 
 fn load_by_ids(

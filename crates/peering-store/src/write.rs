@@ -4,16 +4,16 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use peering_domain::input::{apply, Draft, Input, Ref};
-use peering_domain::resources::{ALL, TAG};
-use peering_domain::spec::{Kind, OnDelete};
+use peering_domain::resources::TAG;
+use peering_domain::spec::Kind;
 use peering_domain::value::now;
 use peering_domain::{FieldErrors, Record, ResourceSpec, Value};
 use serde_json::{Map, Value as Json};
 
-use crate::changes::{record_change, record_changes, snapshot, Action, Change, ChangeContext};
+use crate::changes::{record_changes, snapshot, Action, Change, ChangeContext};
 use crate::connection::Db;
 use crate::error::Error;
-use crate::query::{shallow_by_ids, Related};
+use crate::query::Related;
 use crate::schema::{lower_bind, stored_value, table, value_to_bind, Column};
 use crate::sql::{Bind, Cell, Sql};
 
@@ -817,122 +817,4 @@ pub(crate) fn update(
             .collect();
     }
     Ok((records, related))
-}
-
-/// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole
-/// operation when any object is protected by a dependent.
-pub(crate) fn delete(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    ids: &[i64],
-    ctx: &ChangeContext,
-) -> Result<(), Error> {
-    let records = crate::query::by_ids(db, spec, ids)?.0;
-    let mut blockers = Vec::new();
-    for record in &records {
-        blockers.extend(dependents(db, spec, record.id, OnDelete::Protect)?);
-    }
-    if !blockers.is_empty() {
-        let mut listed = Vec::with_capacity(blockers.len());
-        for (s, r) in &blockers {
-            listed.push(format!(
-                "{} ({})",
-                crate::query::display_of(db, s, r)?,
-                r.id
-            ));
-        }
-        return Err(Error::Protected(format!(
-            "unable to delete object. {} dependent objects were found: {}",
-            blockers.len(),
-            listed.join(", ")
-        )));
-    }
-    for record in &records {
-        delete_one(db, spec, record, ctx, true)?;
-    }
-    Ok(())
-}
-
-fn delete_one(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    record: &Record,
-    ctx: &ChangeContext,
-    top_level: bool,
-) -> Result<(), Error> {
-    for (dep_spec, dep) in dependents(db, spec, record.id, OnDelete::Cascade)? {
-        delete_one(db, dep_spec, &dep, ctx, false)?;
-    }
-    if spec.change_logged {
-        // The reference keeps a snapshot only for the object the request named.
-        let pre = if top_level {
-            Some(snapshot(db, &mut HashMap::new(), spec, record)?)
-        } else {
-            None
-        };
-        record_change(db, ctx, spec, record, Action::Delete, pre, None)?;
-    }
-    let mut tags = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
-    tags.bind(Bind::Text(spec.content_type()))
-        .push(" AND object_id = ")
-        .bind(Bind::Int(record.id));
-    db.execute(&tags)?;
-    let mut sql = Sql::new(&format!("DELETE FROM {} WHERE id = ", spec.table));
-    sql.bind(Bind::Int(record.id));
-    db.execute(&sql)?;
-    Ok(())
-}
-
-/// Objects of any resource whose foreign key with the given rule points at `id`.
-fn dependents(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    id: i64,
-    rule: OnDelete,
-) -> Result<Vec<(&'static ResourceSpec, Record)>, Error> {
-    let mut out = Vec::new();
-    // Generic relations (assignments of contacts and config contexts) go with their object.
-    if rule == OnDelete::Cascade {
-        for other in ALL.iter().copied() {
-            if !other
-                .fields
-                .iter()
-                .any(|f| matches!(f.kind, Kind::GenericObject))
-            {
-                continue;
-            }
-            let mut sql = Sql::new(&format!(
-                "SELECT id FROM {} WHERE content_type = ",
-                other.table
-            ));
-            sql.bind(Bind::Text(spec.content_type()))
-                .push(" AND object_id = ")
-                .bind(Bind::Int(id))
-                .push(" ORDER BY id");
-            let ids: Vec<i64> = db.load(&sql)?.iter().map(|r| r.int(0)).collect();
-            for r in shallow_by_ids(db, other, &ids)? {
-                out.push((other, r));
-            }
-        }
-    }
-    for other in ALL.iter().copied() {
-        for field in other.fields {
-            let Kind::ForeignKey { target, on_delete } = field.kind else {
-                continue;
-            };
-            if on_delete != rule || !std::ptr::eq(target(), spec) {
-                continue;
-            }
-            let mut sql = Sql::new(&format!(
-                "SELECT id FROM {} WHERE {}_id = ",
-                other.table, field.name
-            ));
-            sql.bind(Bind::Int(id)).push(" ORDER BY id");
-            let ids: Vec<i64> = db.load(&sql)?.iter().map(|r| r.int(0)).collect();
-            for r in shallow_by_ids(db, other, &ids)? {
-                out.push((other, r));
-            }
-        }
-    }
-    Ok(out)
 }

@@ -1,0 +1,293 @@
+//! Deletes: objects and, by the on-delete rules, what depends on them, with a number of
+//! queries that depends on the resources involved, not on the number of objects.
+//!
+//! The objects to delete are gathered a generation at a time (one query per kind of
+//! dependent for a whole generation), their change records are written in the order in
+//! which the reference deletes them one by one (each object after what it takes with it),
+//! then the rows go, deepest generation first.
+
+use std::collections::{HashMap, HashSet};
+
+use peering_domain::resources::ALL;
+use peering_domain::spec::{Kind, OnDelete};
+use peering_domain::{Record, ResourceSpec};
+
+use crate::changes::{record_labelled_changes, snapshot, Action, Change, ChangeContext};
+use crate::connection::Db;
+use crate::error::Error;
+use crate::query::{by_ids, load_reads, shallow_referring, Related};
+use crate::sql::{Bind, Sql};
+
+/// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole
+/// operation when any object is protected by a dependent. Unknown ids are skipped.
+pub(crate) fn delete(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    ctx: &ChangeContext,
+) -> Result<(), Error> {
+    let (records, mut related) = by_ids(db, spec, ids)?;
+    refuse_protected(db, spec, &records)?;
+    let doomed = Doomed::gather(db, spec, records)?;
+    doomed.record_changes(db, ctx, &mut related)?;
+    doomed.delete_rows(db)
+}
+
+/// The 409 listing the objects that protect some of `records`, if there are any.
+fn refuse_protected(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &[Record],
+) -> Result<(), Error> {
+    let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
+    let mut blockers = Vec::new();
+    for (kind, (other, found)) in dependents(db, spec, &ids, OnDelete::Protect)?
+        .into_iter()
+        .enumerate()
+    {
+        for (parent, record) in found {
+            blockers.push((parent, kind, other, record));
+        }
+    }
+    if blockers.is_empty() {
+        return Ok(());
+    }
+    // Listed as the reference finds them: by protected object, then kind, then id.
+    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    blockers.sort_by_key(|(parent, kind, _, record)| (position[parent], *kind, record.id));
+    // Labelled with what their display rules read, one query per resource and reference.
+    let mut related = Related::default();
+    let mut kinds: Vec<&'static ResourceSpec> = Vec::new();
+    for (_, _, other, _) in &blockers {
+        if !kinds.iter().any(|k| std::ptr::eq(*k, *other)) {
+            kinds.push(other);
+        }
+    }
+    for other in kinds {
+        let mut records: Vec<Record> = blockers
+            .iter()
+            .filter(|(_, _, s, _)| std::ptr::eq(*s, other))
+            .map(|(_, _, _, r)| r.clone())
+            .collect();
+        load_reads(db, other, &mut records, &mut related)?;
+    }
+    let listed: Vec<String> = blockers
+        .iter()
+        .map(|(_, _, other, record)| {
+            format!("{} ({})", record.display_with(other, &related), record.id)
+        })
+        .collect();
+    Err(Error::Protected(format!(
+        "unable to delete object. {} dependent objects were found: {}",
+        blockers.len(),
+        listed.join(", ")
+    )))
+}
+
+/// For each kind of dependent of `spec` under `rule` (generic relations first, then foreign
+/// keys, in declaration order): its resource and the dependents of the objects `ids`, each
+/// with the id of the object it depends on, in id order.
+type Dependents = Vec<(&'static ResourceSpec, Vec<(i64, Record)>)>;
+
+fn dependents(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    rule: OnDelete,
+) -> Result<Dependents, Error> {
+    let mut out = Vec::new();
+    // Generic relations (assignments of contacts and config contexts) go with their object.
+    if rule == OnDelete::Cascade {
+        for other in ALL.iter().copied() {
+            if !other
+                .fields
+                .iter()
+                .any(|f| matches!(f.kind, Kind::GenericObject))
+            {
+                continue;
+            }
+            let found = shallow_referring(db, other, "object_id", Some(spec.content_type()), ids)?;
+            let object_id = other
+                .index_of("object_id")
+                .expect("generic relations have one");
+            out.push((other, with_parent(found, object_id)));
+        }
+    }
+    for other in ALL.iter().copied() {
+        for (fi, field) in other.fields.iter().enumerate() {
+            let Kind::ForeignKey { target, on_delete } = field.kind else {
+                continue;
+            };
+            if on_delete != rule || !std::ptr::eq(target(), spec) {
+                continue;
+            }
+            let column = format!("{}_id", field.name);
+            let found = shallow_referring(db, other, &column, None, ids)?;
+            out.push((other, with_parent(found, fi)));
+        }
+    }
+    Ok(out)
+}
+
+/// Each record with the id its field `fi` holds.
+fn with_parent(records: Vec<Record>, fi: usize) -> Vec<(i64, Record)> {
+    records
+        .into_iter()
+        .filter_map(|r| Some((r.values[fi].as_int()?, r)))
+        .collect()
+}
+
+/// One object to delete, and the objects deleted with it, in the order they go.
+struct Node {
+    spec: &'static ResourceSpec,
+    record: Record,
+    children: Vec<usize>,
+}
+
+/// Everything a delete takes: the objects named (the first generation), then each
+/// generation of the objects that cascade from the previous one.
+struct Doomed {
+    nodes: Vec<Node>,
+    generations: Vec<Vec<usize>>,
+}
+
+impl Doomed {
+    fn gather(
+        db: &mut Db<'_>,
+        spec: &'static ResourceSpec,
+        records: Vec<Record>,
+    ) -> Result<Doomed, Error> {
+        let mut seen: HashSet<(&'static str, i64)> =
+            records.iter().map(|r| (spec.table, r.id)).collect();
+        let mut nodes: Vec<Node> = records
+            .into_iter()
+            .map(|record| Node {
+                spec,
+                record,
+                children: Vec::new(),
+            })
+            .collect();
+        let mut generations = vec![(0..nodes.len()).collect::<Vec<usize>>()];
+        loop {
+            let last = generations.last().expect("one generation at least");
+            let mut next = Vec::new();
+            for (parent_spec, parents) in by_resource(&nodes, last) {
+                let ids: Vec<i64> = parents.iter().map(|&i| nodes[i].record.id).collect();
+                let position: HashMap<i64, usize> =
+                    parents.iter().map(|&i| (nodes[i].record.id, i)).collect();
+                for (other, found) in dependents(db, parent_spec, &ids, OnDelete::Cascade)? {
+                    for (parent, record) in found {
+                        // An object reached twice (two foreign keys to the deleted objects)
+                        // goes once, with the first object that takes it.
+                        if !seen.insert((other.table, record.id)) {
+                            continue;
+                        }
+                        // Found by kind, then id: each parent's dependents come in the
+                        // order the reference finds them.
+                        let index = nodes.len();
+                        nodes.push(Node {
+                            spec: other,
+                            record,
+                            children: Vec::new(),
+                        });
+                        nodes[position[&parent]].children.push(index);
+                        next.push(index);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            generations.push(next);
+        }
+        Ok(Doomed { nodes, generations })
+    }
+
+    /// One change record per object, each object's after those of what it takes with it;
+    /// the objects named keep a snapshot of what they were.
+    fn record_changes(
+        &self,
+        db: &mut Db<'_>,
+        ctx: &ChangeContext,
+        related: &mut Related,
+    ) -> Result<(), Error> {
+        // Labels read what their display rule needs, one query per resource and reference.
+        for generation in &self.generations[1..] {
+            for (spec, members) in by_resource(&self.nodes, generation) {
+                let mut records: Vec<Record> = members
+                    .iter()
+                    .map(|&i| self.nodes[i].record.clone())
+                    .collect();
+                load_reads(db, spec, &mut records, related)?;
+            }
+        }
+        let mut order = Vec::with_capacity(self.nodes.len());
+        for &root in &self.generations[0] {
+            self.post_order(root, &mut order);
+        }
+        let named = self.generations[0].len();
+        let mut tag_names = HashMap::new();
+        let mut changes = Vec::with_capacity(order.len());
+        for i in order {
+            let node = &self.nodes[i];
+            if !node.spec.change_logged {
+                continue;
+            }
+            let pre = if i < named {
+                Some(snapshot(db, &mut tag_names, node.spec, &node.record)?)
+            } else {
+                None
+            };
+            let repr = node.record.display_with(node.spec, related);
+            let change = Change {
+                record: &node.record,
+                action: Action::Delete,
+                pre,
+                post: None,
+            };
+            changes.push((node.spec, repr, change));
+        }
+        record_labelled_changes(db, ctx, changes.into_iter())
+    }
+
+    fn post_order(&self, i: usize, out: &mut Vec<usize>) {
+        for &child in &self.nodes[i].children {
+            self.post_order(child, out);
+        }
+        out.push(i);
+    }
+
+    /// Deletes the rows (and tags) of each generation, the last first, so that no row goes
+    /// before what refers to it.
+    fn delete_rows(&self, db: &mut Db<'_>) -> Result<(), Error> {
+        for generation in self.generations.iter().rev() {
+            for (spec, members) in by_resource(&self.nodes, generation) {
+                let ids: Vec<i64> = members.iter().map(|&i| self.nodes[i].record.id).collect();
+                if spec.fields.iter().any(|f| matches!(f.kind, Kind::Tags)) {
+                    let mut tags = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
+                    tags.bind(Bind::Text(spec.content_type()))
+                        .push(" AND ")
+                        .in_ids(db.backend(), "object_id", &ids);
+                    db.execute(&tags)?;
+                }
+                let mut rows = Sql::new(&format!("DELETE FROM {} WHERE ", spec.table));
+                rows.in_primary_key(db.backend(), "id", &ids);
+                db.execute(&rows)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The members of a generation grouped by resource, in order of first appearance.
+fn by_resource(nodes: &[Node], members: &[usize]) -> Vec<(&'static ResourceSpec, Vec<usize>)> {
+    let mut groups: Vec<(&'static ResourceSpec, Vec<usize>)> = Vec::new();
+    for &i in members {
+        let spec = nodes[i].spec;
+        match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
+            Some((_, group)) => group.push(i),
+            None => groups.push((spec, vec![i])),
+        }
+    }
+    groups
+}
