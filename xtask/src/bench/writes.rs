@@ -1,5 +1,6 @@
 //! The write scenarios, timed by the harness itself (wrk would repeat one body): bulk POSTs
-//! of 1,000 new sessions, then bulk PATCHes of the same sessions, a few batches each.
+//! of 1,000 new sessions, then bulk PATCHes of the same sessions, then bulk DELETEs of
+//! them, a few batches each.
 
 use std::time::{Duration, Instant};
 
@@ -99,7 +100,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// Runs both write scenarios on our server, after the reads (they add sessions).
+/// Runs the write scenarios on our server, after the reads (they add sessions, and take
+/// them away again).
 pub fn measure(target: &Target, loaded: &Loaded, monitor: &RssMonitor) -> Vec<ScenarioResult> {
     monitor.take_window_peak_mib();
     let mut posts = Batches::new();
@@ -149,13 +151,35 @@ pub fn measure(target: &Target, loaded: &Loaded, monitor: &RssMonitor) -> Vec<Sc
         name: "session_bulk_patch",
         request,
         connections: 1,
-        outcome: if created.is_empty() {
-            Outcome::Skipped("no session was created to patch".into())
-        } else {
-            Outcome::Measured(patches.measurement(monitor))
-        },
+        outcome: of_created(&created, "patch", &patches, monitor),
     };
-    vec![post, patch]
+
+    let mut deletes = Batches::new();
+    for ids in &created {
+        let batch: Vec<Value> = ids.iter().map(|id| json!({"id": id})).collect();
+        deletes.send(target, "DELETE", &batch, 204);
+    }
+    let delete = ScenarioResult {
+        name: "session_bulk_delete",
+        request: format!("DELETE {SESSIONS} with 1,000 {{id}}, once per created batch"),
+        connections: 1,
+        outcome: of_created(&created, "delete", &deletes, monitor),
+    };
+    vec![post, patch, delete]
+}
+
+/// The measurement of batches sent to the created sessions, if any were created.
+fn of_created(
+    created: &[Vec<i64>],
+    what: &str,
+    batches: &Batches,
+    monitor: &RssMonitor,
+) -> Outcome {
+    if created.is_empty() {
+        Outcome::Skipped(format!("no session was created to {what}"))
+    } else {
+        Outcome::Measured(batches.measurement(monitor))
+    }
 }
 
 #[cfg(test)]
