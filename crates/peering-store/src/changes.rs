@@ -9,6 +9,7 @@ use peering_domain::value::{now, Iso8601};
 use peering_domain::{Record, ResourceSpec, Value};
 
 use crate::connection::Db;
+use crate::copy::OBJECT_CHANGES_COLUMNS;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
 use crate::sql::Bind;
@@ -109,23 +110,7 @@ pub(crate) struct Change<'a> {
     pub post: Option<String>,
 }
 
-const COLUMNS: &[&str] = &[
-    "time",
-    "user_id",
-    "user_name",
-    "user_name_lc",
-    "request_id",
-    "action",
-    "changed_object_type",
-    "changed_object_type_lc",
-    "changed_object_id",
-    "object_repr",
-    "object_repr_lc",
-    "prechange_data",
-    "postchange_data",
-];
-
-/// The values of a change record's columns, in `COLUMNS` order.
+/// The values of a change record's columns, in `OBJECT_CHANGES_COLUMNS` order.
 fn change_row(
     ctx: &ChangeContext,
     spec: &ResourceSpec,
@@ -180,5 +165,5 @@ pub(crate) fn record_labelled_changes<'a>(
     let rows: Vec<Vec<Bind>> = changes
         .map(|(spec, repr, change)| change_row(ctx, spec, &repr, change))
         .collect();
-    db.insert("object_changes", COLUMNS, rows)
+    db.insert_object_changes(OBJECT_CHANGES_COLUMNS, rows)
 }

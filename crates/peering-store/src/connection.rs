@@ -193,6 +193,23 @@ impl Db<'_> {
         Ok(())
     }
 
+    /// Inserts change records: copied on PostgreSQL (`copy.rs`), in multi-row inserts on
+    /// SQLite.
+    pub fn insert_object_changes(
+        &mut self,
+        columns: &[&str],
+        rows: Vec<Vec<Bind>>,
+    ) -> Result<(), Error> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.count();
+        match self {
+            Db::Postgres(c, _) => crate::copy::object_changes(c, &rows),
+            Db::Sqlite(..) => self.insert("object_changes", columns, rows),
+        }
+    }
+
     /// The first column of the first row, as an integer.
     pub fn scalar(&mut self, sql: &Sql) -> Result<Option<i64>, Error> {
         Ok(self.load(sql)?.first().map(|r| r.int(0)))

@@ -5,6 +5,7 @@
 mod changes;
 mod checkpoint;
 mod connection;
+mod copy;
 mod delete;
 mod error;
 mod query;
