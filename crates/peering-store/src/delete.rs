@@ -55,22 +55,14 @@ fn refuse_protected(
     // Listed as the reference finds them: by protected object, then kind, then id.
     let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     blockers.sort_by_key(|(parent, kind, _, record)| (position[parent], *kind, record.id));
-    // Labelled with what their display rules read, one query per resource and reference.
     let mut related = Related::default();
-    let mut kinds: Vec<&'static ResourceSpec> = Vec::new();
-    for (_, _, other, _) in &blockers {
-        if !kinds.iter().any(|k| std::ptr::eq(*k, *other)) {
-            kinds.push(other);
-        }
-    }
-    for other in kinds {
-        let mut records: Vec<Record> = blockers
+    load_labels(
+        db,
+        blockers
             .iter()
-            .filter(|(_, _, s, _)| std::ptr::eq(*s, other))
-            .map(|(_, _, _, r)| r.clone())
-            .collect();
-        load_reads(db, other, &mut records, &mut related)?;
-    }
+            .map(|(_, _, other, record)| (*other, record)),
+        &mut related,
+    )?;
     let listed: Vec<String> = blockers
         .iter()
         .map(|(_, _, other, record)| {
@@ -211,16 +203,12 @@ impl Doomed {
         ctx: &ChangeContext,
         related: &mut Related,
     ) -> Result<(), Error> {
-        // Labels read what their display rule needs, one query per resource and reference.
-        for generation in &self.generations[1..] {
-            for (spec, members) in by_resource(&self.nodes, generation) {
-                let mut records: Vec<Record> = members
-                    .iter()
-                    .map(|&i| self.nodes[i].record.clone())
-                    .collect();
-                load_reads(db, spec, &mut records, related)?;
-            }
-        }
+        let dependents = self.generations[1..].iter().flatten();
+        load_labels(
+            db,
+            dependents.map(|&i| (self.nodes[i].spec, &self.nodes[i].record)),
+            related,
+        )?;
         let mut order = Vec::with_capacity(self.nodes.len());
         for &root in &self.generations[0] {
             self.post_order(root, &mut order);
@@ -277,6 +265,26 @@ impl Doomed {
         }
         Ok(())
     }
+}
+
+/// Loads what the display rules of `objects` read (their labels), one query per resource
+/// and reference whatever the number of objects.
+fn load_labels<'r>(
+    db: &mut Db<'_>,
+    objects: impl Iterator<Item = (&'static ResourceSpec, &'r Record)>,
+    related: &mut Related,
+) -> Result<(), Error> {
+    let mut groups: Vec<(&'static ResourceSpec, Vec<Record>)> = Vec::new();
+    for (spec, record) in objects {
+        match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
+            Some((_, group)) => group.push(record.clone()),
+            None => groups.push((spec, vec![record.clone()])),
+        }
+    }
+    for (spec, records) in groups {
+        load_reads(db, spec, &records, related)?;
+    }
+    Ok(())
 }
 
 /// The members of a generation grouped by resource, in order of first appearance.

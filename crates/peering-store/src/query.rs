@@ -644,7 +644,7 @@ pub(crate) fn list(
     if relations {
         attach_relations(db, spec, &mut page.records, &mut page.related)?;
     } else {
-        load_reads(db, spec, &mut page.records, &mut page.related)?;
+        load_reads(db, spec, &page.records, &mut page.related)?;
     }
     Ok(page)
 }
@@ -678,7 +678,7 @@ pub(crate) fn in_order(
     if relations {
         attach_relations(db, spec, &mut records, &mut related)?;
     } else {
-        load_reads(db, spec, &mut records, &mut related)?;
+        load_reads(db, spec, &records, &mut related)?;
     }
     Ok((records, related))
 }
@@ -688,7 +688,7 @@ pub(crate) fn in_order(
 pub(crate) fn load_reads(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    records: &mut [Record],
+    records: &[Record],
     related: &mut Related,
 ) -> Result<(), Error> {
     for name in spec.reads {
@@ -727,9 +727,9 @@ pub(crate) fn load_reads(
             continue;
         }
         let ids: Vec<i64> = ids.into_iter().collect();
-        let mut loaded = shallow_by_ids(db, target, &ids)?;
+        let loaded = shallow_by_ids(db, target, &ids)?;
         // What those objects read in turn (declarations form no cycles of reads).
-        load_reads(db, target, &mut loaded, related)?;
+        load_reads(db, target, &loaded, related)?;
         for r in loaded {
             related.insert(target, r);
         }
@@ -957,8 +957,8 @@ pub(crate) fn load_related(
         if ids.is_empty() {
             continue;
         }
-        let mut loaded = shallow_by_ids(db, target, &ids)?;
-        load_reads(db, target, &mut loaded, related)?;
+        let loaded = shallow_by_ids(db, target, &ids)?;
+        load_reads(db, target, &loaded, related)?;
         for r in loaded {
             related.insert(target, r);
         }
