@@ -200,13 +200,12 @@ impl Db<'_> {
         columns: &[&str],
         rows: Vec<Vec<Bind>>,
     ) -> Result<(), Error> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        self.count();
         match self {
-            Db::Postgres(c, _) => crate::copy::object_changes(c, &rows),
-            Db::Sqlite(..) => self.insert("object_changes", columns, rows),
+            Db::Postgres(c, counter) if !rows.is_empty() => {
+                counter.fetch_add(1, Ordering::Relaxed);
+                crate::copy::object_changes(c, &rows)
+            }
+            _ => self.insert("object_changes", columns, rows),
         }
     }
 
