@@ -374,6 +374,11 @@ impl ResourceSpec {
     }
 
     /// `app.model`, the content type label used by change records and tags.
+    /// Whether objects of this resource carry tags.
+    pub fn taggable(&self) -> bool {
+        self.fields.iter().any(|f| matches!(f.kind, Kind::Tags))
+    }
+
     pub fn content_type(&self) -> String {
         format!("{}.{}", self.app, self.model)
     }

@@ -1,6 +1,6 @@
 //! Change records: one per created, updated or deleted object, with its request id.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 
 use peering_domain::resources::TAG;
@@ -9,7 +9,6 @@ use peering_domain::value::{now, Iso8601};
 use peering_domain::{Record, ResourceSpec, Value};
 
 use crate::connection::Db;
-use crate::copy::OBJECT_CHANGES_COLUMNS;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
 use crate::sql::Bind;
@@ -44,11 +43,10 @@ impl Action {
 /// straight to compact JSON text, fields in declaration order (what serializing a map of
 /// them wrote, without building one per object).
 pub(crate) fn snapshot(
-    db: &mut Db<'_>,
-    tag_names: &mut HashMap<i64, String>,
+    tag_names: &HashMap<i64, String>,
     spec: &'static ResourceSpec,
     record: &Record,
-) -> Result<String, Error> {
+) -> String {
     let mut out = Vec::with_capacity(64 * spec.fields.len());
     out.push(b'{');
     let mut first = true;
@@ -64,16 +62,6 @@ pub(crate) fn snapshot(
         out.push(b':');
         match (field.kind, value) {
             (Kind::Tags, Value::Ids(ids)) => {
-                let missing: Vec<i64> = ids
-                    .iter()
-                    .filter(|i| !tag_names.contains_key(i))
-                    .copied()
-                    .collect();
-                if !missing.is_empty() {
-                    for t in shallow_by_ids(db, &TAG, &missing)? {
-                        tag_names.insert(t.id, t.text(&TAG, "name").to_string());
-                    }
-                }
                 let mut names: Vec<&str> = ids
                     .iter()
                     .filter_map(|i| tag_names.get(i))
@@ -94,7 +82,41 @@ pub(crate) fn snapshot(
         }
     }
     out.push(b'}');
-    Ok(String::from_utf8(out).expect("JSON text is UTF-8"))
+    String::from_utf8(out).expect("JSON text is UTF-8")
+}
+
+/// The names of the tags `records` carry, for their snapshots: those in `related` as they
+/// are, the others read in one query for the whole batch.
+pub(crate) fn tag_names<'r>(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: impl Iterator<Item = &'r Record>,
+    related: &Related,
+) -> Result<HashMap<i64, String>, Error> {
+    let mut names = HashMap::new();
+    let Some(field) = spec
+        .fields
+        .iter()
+        .position(|f| matches!(f.kind, Kind::Tags))
+    else {
+        return Ok(names);
+    };
+    let mut missing = BTreeSet::new();
+    for id in records.flat_map(|r| r.values[field].as_ids()) {
+        match related.get(&TAG, *id) {
+            Some(tag) => {
+                names.insert(*id, tag.text(&TAG, "name").to_string());
+            }
+            None => {
+                missing.insert(*id);
+            }
+        }
+    }
+    let missing: Vec<i64> = missing.into_iter().collect();
+    for tag in shallow_by_ids(db, &TAG, &missing)? {
+        names.insert(tag.id, tag.text(&TAG, "name").to_string());
+    }
+    Ok(names)
 }
 
 /// Appends a value's compact JSON text (writing to memory cannot fail).
@@ -165,5 +187,5 @@ pub(crate) fn record_labelled_changes<'a>(
     let rows: Vec<Vec<Bind>> = changes
         .map(|(spec, repr, change)| change_row(ctx, spec, &repr, change))
         .collect();
-    db.insert_object_changes(OBJECT_CHANGES_COLUMNS, rows)
+    db.insert_object_changes(rows)
 }

@@ -195,17 +195,13 @@ impl Db<'_> {
 
     /// Inserts change records: copied on PostgreSQL (`copy.rs`), in multi-row inserts on
     /// SQLite.
-    pub fn insert_object_changes(
-        &mut self,
-        columns: &[&str],
-        rows: Vec<Vec<Bind>>,
-    ) -> Result<(), Error> {
+    pub fn insert_object_changes(&mut self, rows: Vec<Vec<Bind>>) -> Result<(), Error> {
         match self {
             Db::Postgres(c, counter) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
                 crate::copy::object_changes(c, &rows)
             }
-            _ => self.insert("object_changes", columns, rows),
+            _ => self.insert("object_changes", crate::copy::OBJECT_CHANGES_COLUMNS, rows),
         }
     }
 

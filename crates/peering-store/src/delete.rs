@@ -12,7 +12,7 @@ use peering_domain::resources::ALL;
 use peering_domain::spec::{Kind, OnDelete};
 use peering_domain::{Record, ResourceSpec};
 
-use crate::changes::{record_labelled_changes, snapshot, Action, Change, ChangeContext};
+use crate::changes::{record_labelled_changes, snapshot, tag_names, Action, Change, ChangeContext};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{by_ids, load_reads, shallow_referring, Related};
@@ -139,6 +139,8 @@ struct Node {
 /// Everything a delete takes: the objects named (the first generation), then each
 /// generation of the objects that cascade from the previous one.
 struct Doomed {
+    /// The resource of the objects named.
+    spec: &'static ResourceSpec,
     nodes: Vec<Node>,
     generations: Vec<Vec<usize>>,
 }
@@ -163,7 +165,7 @@ impl Doomed {
         loop {
             let last = generations.last().expect("one generation at least");
             let mut next = Vec::new();
-            for (parent_spec, parents) in by_resource(&nodes, last) {
+            for (parent_spec, parents) in by_resource(last.iter().map(|&i| (nodes[i].spec, i))) {
                 let ids: Vec<i64> = parents.iter().map(|&i| nodes[i].record.id).collect();
                 let position: HashMap<i64, usize> =
                     parents.iter().map(|&i| (nodes[i].record.id, i)).collect();
@@ -192,7 +194,11 @@ impl Doomed {
             }
             generations.push(next);
         }
-        Ok(Doomed { nodes, generations })
+        Ok(Doomed {
+            spec,
+            nodes,
+            generations,
+        })
     }
 
     /// One change record per object, each object's after those of what it takes with it;
@@ -213,19 +219,21 @@ impl Doomed {
         for &root in &self.generations[0] {
             self.post_order(root, &mut order);
         }
-        let named = self.generations[0].len();
-        let mut tag_names = HashMap::new();
+        let named = &self.generations[0];
+        let names = tag_names(
+            db,
+            self.spec,
+            named.iter().map(|&i| &self.nodes[i].record),
+            related,
+        )?;
         let mut changes = Vec::with_capacity(order.len());
         for i in order {
             let node = &self.nodes[i];
             if !node.spec.change_logged {
                 continue;
             }
-            let pre = if i < named {
-                Some(snapshot(db, &mut tag_names, node.spec, &node.record)?)
-            } else {
-                None
-            };
+            // The objects named come first among the nodes.
+            let pre = (i < named.len()).then(|| snapshot(&names, node.spec, &node.record));
             let repr = node.record.display_with(node.spec, related);
             let change = Change {
                 record: &node.record,
@@ -249,9 +257,10 @@ impl Doomed {
     /// before what refers to it.
     fn delete_rows(&self, db: &mut Db<'_>) -> Result<(), Error> {
         for generation in self.generations.iter().rev() {
-            for (spec, members) in by_resource(&self.nodes, generation) {
+            for (spec, members) in by_resource(generation.iter().map(|&i| (self.nodes[i].spec, i)))
+            {
                 let ids: Vec<i64> = members.iter().map(|&i| self.nodes[i].record.id).collect();
-                if spec.fields.iter().any(|f| matches!(f.kind, Kind::Tags)) {
+                if spec.taggable() {
                     let mut tags = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
                     tags.bind(Bind::Text(spec.content_type()))
                         .push(" AND ")
@@ -274,27 +283,21 @@ fn load_labels<'r>(
     objects: impl Iterator<Item = (&'static ResourceSpec, &'r Record)>,
     related: &mut Related,
 ) -> Result<(), Error> {
-    let mut groups: Vec<(&'static ResourceSpec, Vec<Record>)> = Vec::new();
-    for (spec, record) in objects {
-        match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
-            Some((_, group)) => group.push(record.clone()),
-            None => groups.push((spec, vec![record.clone()])),
-        }
-    }
-    for (spec, records) in groups {
+    for (spec, records) in by_resource(objects.map(|(spec, r)| (spec, r.clone()))) {
         load_reads(db, spec, &records, related)?;
     }
     Ok(())
 }
 
-/// The members of a generation grouped by resource, in order of first appearance.
-fn by_resource(nodes: &[Node], members: &[usize]) -> Vec<(&'static ResourceSpec, Vec<usize>)> {
-    let mut groups: Vec<(&'static ResourceSpec, Vec<usize>)> = Vec::new();
-    for &i in members {
-        let spec = nodes[i].spec;
+/// Items grouped by resource, resources in order of first appearance.
+fn by_resource<T>(
+    items: impl Iterator<Item = (&'static ResourceSpec, T)>,
+) -> Vec<(&'static ResourceSpec, Vec<T>)> {
+    let mut groups: Vec<(&'static ResourceSpec, Vec<T>)> = Vec::new();
+    for (spec, item) in items {
         match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
-            Some((_, group)) => group.push(i),
-            None => groups.push((spec, vec![i])),
+            Some((_, group)) => group.push(item),
+            None => groups.push((spec, vec![item])),
         }
     }
     groups

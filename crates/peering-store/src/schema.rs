@@ -387,7 +387,7 @@ impl Table {
                 targets.insert(param, FilterTarget::ChangeRequest(actions));
             }
         }
-        if spec.fields.iter().any(|f| matches!(f.kind, Kind::Tags)) {
+        if spec.taggable() {
             filters.push(FilterField {
                 name: "tag",
                 kind: FilterKind::Tag,

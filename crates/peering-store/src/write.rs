@@ -10,7 +10,7 @@ use peering_domain::value::now;
 use peering_domain::{FieldErrors, Record, ResourceSpec, Value};
 use serde_json::{Map, Value as Json};
 
-use crate::changes::{record_changes, snapshot, Action, Change, ChangeContext};
+use crate::changes::{record_changes, snapshot, tag_names, Action, Change, ChangeContext};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::Related;
@@ -41,7 +41,6 @@ fn python_repr(map: &Map<String, Json>) -> String {
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     refs: HashMap<(&'static str, String), i64>,
-    pub tag_names: HashMap<i64, String>,
 }
 
 impl Memo {
@@ -719,9 +718,10 @@ pub(crate) fn create(
     insert_rows(db, spec, &records)?;
     write_links(db, spec, &records.iter().collect::<Vec<_>>(), None)?;
     if spec.change_logged {
+        let names = tag_names(db, spec, records.iter(), &related)?;
         let mut changes = Vec::with_capacity(records.len());
         for record in &records {
-            let post = snapshot(db, &mut memo.tag_names, spec, record)?;
+            let post = snapshot(&names, spec, record);
             changes.push(Change {
                 record,
                 action: Action::Create,
@@ -797,10 +797,11 @@ pub(crate) fn update(
         .collect();
     write_links(db, spec, &finals, Some(&named))?;
     if spec.change_logged {
+        let names = tag_names(db, spec, before.iter().chain(&records), &related)?;
         let mut changes = Vec::with_capacity(records.len());
         for (old, record) in before.iter().zip(&records) {
-            let pre = snapshot(db, &mut memo.tag_names, spec, old)?;
-            let post = snapshot(db, &mut memo.tag_names, spec, record)?;
+            let pre = snapshot(&names, spec, old);
+            let post = snapshot(&names, spec, record);
             changes.push(Change {
                 record,
                 action: Action::Update,
