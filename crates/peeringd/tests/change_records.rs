@@ -15,17 +15,6 @@ fn tag(s: &TestServer, name: &str) -> i64 {
         .unwrap()
 }
 
-/// The change records of the request `response` answered, oldest first.
-fn changes_of(s: &TestServer, response: &common::Response) -> Vec<Json> {
-    let request_id = response.header("X-Request-ID").unwrap();
-    let page = s
-        .get(&format!(
-            "/api/extras/object-changes/?request_id={request_id}&ordering=id&limit=1000"
-        ))
-        .json();
-    page["results"].as_array().unwrap().clone()
-}
-
 #[test]
 fn snapshots_name_the_tags_of_created_updated_and_deleted_objects() {
     let s = TestServer::start();
@@ -35,7 +24,7 @@ fn snapshots_name_the_tags_of_created_updated_and_deleted_objects() {
         json!([{"asn": 64501, "name": "a", "tags": [silver, gold]}, {"asn": 64502, "name": "b"}]),
     );
     assert_eq!(r.status, 201, "{}", r.text);
-    let created = changes_of(&s, &r);
+    let created = s.changes_of(&r);
     assert_eq!(
         created[0]["postchange_data"]["tags"],
         json!(["Gold", "Silver"])
@@ -55,7 +44,7 @@ fn snapshots_name_the_tags_of_created_updated_and_deleted_objects() {
         json!([{"id": ids[0], "tags": [bronze]}, {"id": ids[1], "tags": [gold]}]),
     );
     assert_eq!(r.status, 200, "{}", r.text);
-    let updated = changes_of(&s, &r);
+    let updated = s.changes_of(&r);
     assert_eq!(
         updated[0]["prechange_data"]["tags"],
         json!(["Gold", "Silver"])
@@ -66,7 +55,7 @@ fn snapshots_name_the_tags_of_created_updated_and_deleted_objects() {
 
     let r = s.delete(AS, Some(json!([{"id": ids[0]}, {"id": ids[1]}])));
     assert_eq!(r.status, 204, "{}", r.text);
-    let deleted = changes_of(&s, &r);
+    let deleted = s.changes_of(&r);
     assert_eq!(deleted[0]["prechange_data"]["tags"], json!(["Bronze"]));
     assert_eq!(deleted[1]["prechange_data"]["tags"], json!(["Gold"]));
 }

@@ -16,16 +16,6 @@ fn id(object: &Json) -> i64 {
     object["id"].as_i64().expect("an id")
 }
 
-/// The changes a request made, oldest first.
-fn changes_of(s: &TestServer, request_id: &str) -> Vec<Json> {
-    let page = s
-        .get(&format!(
-            "/api/extras/object-changes/?request_id={request_id}&ordering=id&limit=1000"
-        ))
-        .json();
-    page["results"].as_array().expect("a list").clone()
-}
-
 /// A local AS with two exchanges, a connection at each, and three sessions of two peers
 /// (two at the first connection, tagged); the first exchange has a contact.
 struct Network {
@@ -96,7 +86,6 @@ fn a_bulk_delete_takes_every_dependent_with_a_change_record_in_the_reference_ord
         Some(json!([{"id": n.exchanges[0]}, {"id": n.exchanges[1]}])),
     );
     assert_eq!(r.status, 204, "{}", r.text);
-    let request_id = r.header("X-Request-ID").unwrap().to_string();
 
     for path in [
         IX,
@@ -117,7 +106,7 @@ fn a_bulk_delete_takes_every_dependent_with_a_change_record_in_the_reference_ord
 
     // Each exchange after what it takes: its contact assignment (generic relations
     // first), then each connection after its sessions.
-    let changes = changes_of(&s, &request_id);
+    let changes = s.changes_of(&r);
     let order: Vec<(String, i64)> = changes
         .iter()
         .map(|c| {
@@ -185,8 +174,7 @@ fn an_object_reached_twice_is_deleted_once() {
     );
     let r = s.delete(AS, Some(json!([{"id": n.local}, {"id": n.peers[0]}])));
     assert_eq!(r.status, 204, "{}", r.text);
-    let request_id = r.header("X-Request-ID").unwrap().to_string();
-    let changes = changes_of(&s, &request_id);
+    let changes = s.changes_of(&r);
     let of_direct: Vec<&Json> = changes
         .iter()
         .filter(|c| c["changed_object_type"] == "peering.directpeeringsession")

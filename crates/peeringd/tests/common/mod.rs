@@ -287,6 +287,19 @@ impl TestServer {
         assert_eq!(r.status, 201, "create {path}: {}", r.text);
         r.json()
     }
+
+    /// The change records of the request that gave `response`, oldest first.
+    pub fn changes_of(&self, response: &Response) -> Vec<Json> {
+        let request_id = response
+            .header("X-Request-ID")
+            .expect("every answer has one");
+        let page = self
+            .get(&format!(
+                "/api/extras/object-changes/?request_id={request_id}&ordering=id&limit=1000"
+            ))
+            .json();
+        page["results"].as_array().expect("a list").clone()
+    }
 }
 
 impl Drop for TestServer {
