@@ -24,10 +24,18 @@ pub struct Key {
 }
 
 impl Key {
-    pub fn new(version: i64, req: &HttpRequest) -> Key {
+    /// The key of `req`'s answer at `version`; answers showing secrets are kept apart
+    /// from those that hide them.
+    pub fn new(version: i64, req: &HttpRequest, secrets: bool) -> Key {
+        let shown = if secrets { "#secrets" } else { "" };
         Key {
             version,
-            url: format!("{}{}?{}", base_url(req), req.path(), req.query_string()),
+            url: format!(
+                "{}{}?{}{shown}",
+                base_url(req),
+                req.path(),
+                req.query_string()
+            ),
         }
     }
 }
@@ -100,7 +108,11 @@ mod tests {
     use actix_web::test::TestRequest;
 
     fn key(version: i64, uri: &str) -> Key {
-        Key::new(version, &TestRequest::get().uri(uri).to_http_request())
+        Key::new(
+            version,
+            &TestRequest::get().uri(uri).to_http_request(),
+            false,
+        )
     }
 
     #[test]

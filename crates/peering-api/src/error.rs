@@ -64,7 +64,15 @@ impl From<peering_store::Error> for ApiError {
             S::Invalid { errors, .. } => ApiError::BadRequest(errors.into_json()),
             S::Protected(message) => ApiError::Conflict(message),
             S::NotFound => ApiError::NotFound,
+            S::Forbidden(message) => ApiError::Forbidden(message),
             S::Unavailable(m) => ApiError::Unavailable(format!("Database unavailable: {m}")),
+            S::Busy(m) => {
+                log::warn!("write refused after retries: {m}");
+                ApiError::Unavailable(
+                    "The database is busy with other writes; nothing was written. Try again."
+                        .into(),
+                )
+            }
             S::Config(m) => ApiError::Detail400(m),
             S::Backend(m) => ApiError::Internal(m),
         }

@@ -67,6 +67,8 @@ pub struct ListRequest {
     brief: bool,
     /// Whether the representation shows related objects (so they must be loaded).
     relations: bool,
+    /// Whether the caller may see secret fields (they may change the objects).
+    pub show_secrets: bool,
 }
 
 impl ListRequest {
@@ -74,6 +76,7 @@ impl ListRequest {
         req: &HttpRequest,
         state: &AppState,
         spec: &'static ResourceSpec,
+        show_secrets: bool,
     ) -> Result<ListRequest, ApiError> {
         let pairs = query_pairs(req)?;
         let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
@@ -84,6 +87,7 @@ impl ListRequest {
             page,
             brief,
             relations: !brief || shows_relations(spec, spec.brief),
+            show_secrets,
             pairs,
         })
     }
@@ -180,6 +184,7 @@ pub async fn render(
     Renderer {
         related: &page.related,
         base: &base,
+        show_secrets: asked.show_secrets,
     }
     .many(&mut body, spec, &page.records, asked.brief);
     body.push('}');
@@ -218,6 +223,7 @@ pub async fn streamed(
         written: false,
         brief: asked.brief,
         relations: asked.relations,
+        show_secrets: asked.show_secrets,
         base,
         reading: VecDeque::new(),
     };
@@ -244,6 +250,7 @@ struct Slices {
     written: bool,
     brief: bool,
     relations: bool,
+    show_secrets: bool,
     base: String,
     /// The reads of the next slices, in order, started before the previous one was
     /// written so that the database works while the server renders and sends.
@@ -294,6 +301,7 @@ impl Slices {
             Renderer {
                 related: &related,
                 base: &slices.base,
+                show_secrets: slices.show_secrets,
             }
             .items(&mut out, slices.spec, &records, slices.brief);
             Some((Ok(Bytes::from(out)), slices))

@@ -14,6 +14,9 @@ pub struct Renderer<'a> {
     pub related: &'a Related,
     /// `scheme://host` of the request, so that URLs are absolute.
     pub base: &'a str,
+    /// Whether secret fields are shown (to callers who may change the objects); others
+    /// see them as null.
+    pub show_secrets: bool,
 }
 
 /// Appends `s` as a JSON string literal.
@@ -121,7 +124,9 @@ impl Renderer<'_> {
             out.push(',');
             write_name(out, field.name);
             out.push(':');
-            if matches!(field.kind, Kind::DisplayCopy) {
+            if field.secret && !self.show_secrets {
+                out.push_str("null");
+            } else if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
             } else if matches!(field.kind, Kind::GenericObject) {
                 self.generic(out, spec, record);
@@ -152,6 +157,9 @@ impl Renderer<'_> {
                 "url" if spec.field("url").is_none() => self.write_url(out, spec, record.id),
                 "display" => write_str(out, &record.display_with(spec, self.related)),
                 other => match spec.index_of(other) {
+                    // Nested forms stand for objects of other resources, whose permissions
+                    // were not checked: they never show a secret.
+                    Some(i) if spec.fields[i].secret => out.push_str("null"),
                     Some(i) if matches!(spec.fields[i].kind, Kind::DisplayCopy) => {
                         write_str(out, &record.display_with(spec, self.related))
                     }

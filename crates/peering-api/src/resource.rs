@@ -5,6 +5,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
+use peering_domain::grants::Authority;
 use peering_domain::input::{self, Draft, Mode};
 use peering_domain::permission::Action;
 use peering_domain::spec::{Kind, TextFormat};
@@ -37,6 +38,12 @@ fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
             .unwrap_or_default(),
         user_id: user.map(|u| u.id),
         user_name: user.map(|u| u.username.clone()).unwrap_or_default(),
+        // Writes always have a caller (they need a permission); without one nothing is
+        // held.
+        authority: match user {
+            Some(u) => Authority::user(u.id, u.superuser, u.permissions.clone()),
+            None => Authority::user(0, false, Default::default()),
+        },
     }
 }
 
@@ -185,7 +192,9 @@ pub async fn detail(
     match method {
         Method::GET | Method::HEAD => {
             caller.require_read(&state, Some(spec))?;
-            let body = cached(&req, &state, render_detail(&req, &state, spec, id)).await?;
+            let secrets = caller.may(Action::Change, spec);
+            let render = render_detail(&req, &state, spec, id, secrets);
+            let body = cached(&req, &state, secrets, render).await?;
             return Ok(respond_bytes(&req, StatusCode::OK, body));
         }
         Method::PUT | Method::PATCH => {
@@ -227,6 +236,8 @@ pub async fn detail(
             let r = Renderer {
                 related: &related,
                 base: &base,
+                // The caller may change the object: they just did.
+                show_secrets: true,
             };
             let record = records.first().ok_or(ApiError::NotFound)?;
             let mut body = String::with_capacity(1024);
@@ -243,6 +254,7 @@ pub async fn detail(
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
+    secrets: bool,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<Bytes, ApiError> {
     if !state.responses.enabled() {
@@ -255,7 +267,7 @@ async fn cached(
             web::block(move || store.data_version()).await??
         }
     };
-    let key = cache::Key::new(version, req);
+    let key = cache::Key::new(version, req, secrets);
     if let Some(body) = state.responses.get(&key) {
         return Ok(body);
     }
@@ -270,6 +282,7 @@ async fn render_detail(
     state: &AppState,
     spec: &'static ResourceSpec,
     id: i64,
+    show_secrets: bool,
 ) -> Result<String, ApiError> {
     let pairs = query_pairs(req)?;
     let store = state.store.clone();
@@ -281,6 +294,7 @@ async fn render_detail(
     let r = Renderer {
         related: &related,
         base: &base,
+        show_secrets,
     };
     let mut body = String::with_capacity(1024);
     if crate::list::is_brief(&pairs) {
@@ -298,11 +312,18 @@ async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let asked = ListRequest::parse(req, state, spec)?;
+    let asked = ListRequest::parse(req, state, spec, caller.may(Action::Change, spec))?;
     let mut res = if asked.is_large() && !respond::indents(req) {
         crate::list::streamed(req, state, spec, asked).await?
     } else {
-        let body = cached(req, state, crate::list::render(req, state, spec, asked)).await?;
+        let secrets = asked.show_secrets;
+        let body = cached(
+            req,
+            state,
+            secrets,
+            crate::list::render(req, state, spec, asked),
+        )
+        .await?;
         respond_bytes(req, StatusCode::OK, body)
     };
     set_allow(&mut res, spec, caller, false);
@@ -369,6 +390,8 @@ async fn create(
     let r = Renderer {
         related: &related,
         base: &base,
+        // The caller wrote these objects and the secrets in them.
+        show_secrets: true,
     };
     let mut body = String::new();
     if many {
@@ -445,6 +468,8 @@ async fn bulk_update(
     let r = Renderer {
         related: &related,
         base: &base,
+        // The caller wrote these objects and the secrets in them.
+        show_secrets: true,
     };
     let mut body = String::new();
     r.many(&mut body, spec, &records, false);

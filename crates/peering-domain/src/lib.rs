@@ -3,6 +3,7 @@
 
 pub mod choices;
 pub mod errors;
+pub mod grants;
 pub mod input;
 pub mod net;
 pub mod password;

@@ -137,6 +137,9 @@ pub struct Field {
     pub hidden: bool,
     /// Accepted on write, never shown (a password).
     pub write_only: bool,
+    /// Shown only to callers who may change the object (null to others), and kept out of
+    /// change records (a session's BGP password, an API secret).
+    pub secret: bool,
     pub help: &'static str,
 }
 
@@ -155,6 +158,7 @@ impl Field {
             filter: false,
             hidden: false,
             write_only: false,
+            secret: false,
             help: "",
         }
     }
@@ -192,6 +196,11 @@ impl Field {
 
     pub const fn hidden(mut self) -> Self {
         self.hidden = true;
+        self
+    }
+
+    pub const fn secret(mut self) -> Self {
+        self.secret = true;
         self
     }
 

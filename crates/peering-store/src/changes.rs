@@ -3,6 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 
+use peering_domain::grants::Authority;
 use peering_domain::resources::TAG;
 use peering_domain::spec::Kind;
 use peering_domain::value::{now, Iso8601};
@@ -19,6 +20,8 @@ pub struct ChangeContext {
     pub request_id: String,
     pub user_id: Option<i64>,
     pub user_name: String,
+    /// Whose permissions bound what the write may grant (users and groups).
+    pub authority: Authority,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -38,14 +41,21 @@ impl Action {
     }
 }
 
+/// What a change record keeps of a secret that is set.
+pub const SECRET_MARK: &str = "********";
+/// What an update's record keeps of a secret it changed.
+pub const CHANGED_SECRET_MARK: &str = "******** (changed)";
+
 /// The stored form of an object in a change record: relations as ids, tags as names,
 /// times with millisecond precision, as the reference's serializer writes them. Written
 /// straight to compact JSON text, fields in declaration order (what serializing a map of
-/// them wrote, without building one per object).
+/// them wrote, without building one per object). A secret is never written: a mark says
+/// it is set, and whether it changed since `before` (the object before an update).
 pub(crate) fn snapshot(
     tag_names: &HashMap<i64, String>,
     spec: &'static ResourceSpec,
     record: &Record,
+    before: Option<&Record>,
 ) -> String {
     let mut out = Vec::with_capacity(64 * spec.fields.len());
     out.push(b'{');
@@ -61,6 +71,15 @@ pub(crate) fn snapshot(
         write_json(&mut out, field.name);
         out.push(b':');
         match (field.kind, value) {
+            (_, Value::Text(t)) if field.secret && !t.is_empty() => {
+                let changed = before.is_some_and(|b| b.get(spec, field.name) != value);
+                let mark = if changed {
+                    CHANGED_SECRET_MARK
+                } else {
+                    SECRET_MARK
+                };
+                write_json(&mut out, mark);
+            }
             (Kind::Tags, Value::Ids(ids)) => {
                 let mut names: Vec<&str> = ids
                     .iter()

@@ -233,7 +233,7 @@ impl Doomed {
                 continue;
             }
             // The objects named come first among the nodes.
-            let pre = (i < named.len()).then(|| snapshot(&names, node.spec, &node.record));
+            let pre = (i < named.len()).then(|| snapshot(&names, node.spec, &node.record, None));
             let repr = node.record.display_with(node.spec, related);
             let change = Change {
                 record: &node.record,

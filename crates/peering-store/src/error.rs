@@ -8,6 +8,10 @@ pub enum Error {
     Config(String),
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// Other writes held what this one needed for too long (a lock wait past its limit, a
+    /// deadlock, a serialization failure), and retrying did not help: nothing was written.
+    #[error("database busy: {0}")]
+    Busy(String),
     /// Validation of one object failed; `index` is its position in a list body.
     #[error("invalid object")]
     Invalid {
@@ -19,6 +23,9 @@ pub enum Error {
     Protected(String),
     #[error("not found")]
     NotFound,
+    /// The caller may not make this change (403).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("database error: {0}")]
     Backend(String),
 }
@@ -66,8 +73,31 @@ impl From<diesel::result::Error> for Error {
             D::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
                 Error::Unavailable(info.message().to_string())
             }
+            D::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
+                Error::Busy(info.message().to_string())
+            }
+            D::DatabaseError(_, info) if is_contention(info.message()) => {
+                Error::Busy(info.message().to_string())
+            }
             other => Error::Backend(other.to_string()),
         }
+    }
+}
+
+/// Whether a database's message says the statement lost a race with other writers, so
+/// that the transaction may succeed if run again. PostgreSQL's deadlock (40P01) and
+/// SQLite's busy errors have no kind of their own in diesel.
+fn is_contention(message: &str) -> bool {
+    message.starts_with("deadlock detected")
+        || message.starts_with("could not serialize access")
+        || message.starts_with("database is locked")
+        || message.starts_with("database table is locked")
+}
+
+impl Error {
+    /// Whether running the same transaction again may succeed.
+    pub fn is_contention(&self) -> bool {
+        matches!(self, Error::Busy(_))
     }
 }
 

@@ -2,6 +2,7 @@
 //! queries derived from the resources' declarations, writes with their change records.
 #![doc = include_str!("../README.md")]
 
+mod accounts;
 mod changes;
 mod checkpoint;
 mod connection;
@@ -14,6 +15,7 @@ mod sql;
 pub mod testing;
 mod users;
 mod write;
+mod writers;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -43,6 +45,8 @@ pub struct Store {
     queries: Arc<AtomicU64>,
     /// SQLite's log checkpointer, told of each write.
     checkpoints: Option<Arc<checkpoint::Checkpoints>>,
+    /// SQLite's writers of this process, in the order they arrived.
+    writers: Option<Arc<writers::WriterQueue>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -51,6 +55,23 @@ impl std::fmt::Debug for Store {
             .field("backend", &self.backend)
             .finish()
     }
+}
+
+/// How long a SQLite writer waits for the writers queued before it.
+const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
+/// How many times a transaction that lost a race with other writers runs again.
+const WRITE_RETRIES: u32 = 6;
+
+/// A pause before running a transaction again: growing, and random so that the writers
+/// that collided do not collide again.
+fn retry_pause(attempt: u32) -> std::time::Duration {
+    let base_ms = 5u64 << attempt.min(6);
+    let jitter_ms = (uuid::Uuid::new_v4().as_u128() % 1000) as u64 * base_ms / 1000;
+    std::time::Duration::from_millis(base_ms + jitter_ms)
+}
+
+fn ids_of(records: &[Record]) -> Vec<i64> {
+    records.iter().map(|r| r.id).collect()
 }
 
 /// Applies pending migrations; returns how many were applied.
@@ -104,6 +125,7 @@ impl Store {
             backend,
             queries: Arc::new(AtomicU64::new(0)),
             checkpoints,
+            writers: (backend == Backend::Sqlite).then(Arc::default),
         })
     }
 
@@ -132,11 +154,35 @@ impl Store {
 
     /// Runs `f` in one transaction: everything it writes lands, or nothing does. The data
     /// version changes in the same transaction, last (so that writers never wait on its row
-    /// while holding it).
-    fn write<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+    /// while holding it). On SQLite, the process's writers take turns (`writers.rs`). A
+    /// transaction that lost a race with other writers (a deadlock, a serialization
+    /// failure, a lock wait past its limit) wrote nothing and runs again, a few times, after
+    /// a short random pause; then it fails with `Error::Busy`.
+    fn write<T>(&self, mut f: impl FnMut(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        let _turn = match &self.writers {
+            Some(queue) => Some(queue.enter(WRITER_PATIENCE)?),
+            None => None,
+        };
+        let mut attempt = 0;
+        loop {
+            match self.write_once(&mut f) {
+                Err(e) if e.is_contention() && attempt < WRITE_RETRIES => {
+                    attempt += 1;
+                    log::info!("write retried ({attempt}): {e}");
+                    std::thread::sleep(retry_pause(attempt));
+                }
+                done => return done,
+            }
+        }
+    }
+
+    fn write_once<T>(
+        &self,
+        f: &mut impl FnMut(&mut Db<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let mut conn = self.pool.get()?;
         let counter = &self.queries;
-        let versioned = |db: &mut Db<'_>| {
+        let mut versioned = |db: &mut Db<'_>| {
             let out = f(db)?;
             next_data_version(db)?;
             Ok(out)
@@ -287,7 +333,9 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
-            let (records, related) = write::create(db, spec, drafts, ctx)?;
+            let guard = accounts::Guard::before(db, spec, &[], &ctx.authority)?;
+            let (records, related) = write::create(db, spec, drafts.clone(), ctx)?;
+            guard.after(db, &ids_of(&records))?;
             with_related(db, spec, records, related)
         })
     }
@@ -300,8 +348,12 @@ impl Store {
         items: Vec<(i64, Draft)>,
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
+        let ids: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
         self.write(|db| {
-            let (records, related) = write::update(db, spec, items, ctx)?;
+            write::lock_rows(db, spec, &ids, write::Lock::NoKeyUpdate)?;
+            let guard = accounts::Guard::before(db, spec, &ids, &ctx.authority)?;
+            let (records, related) = write::update(db, spec, items.clone(), ctx)?;
+            guard.after(db, &ids_of(&records))?;
             with_related(db, spec, records, related)
         })
     }
@@ -313,7 +365,12 @@ impl Store {
         ids: &[i64],
         ctx: &ChangeContext,
     ) -> Result<(), Error> {
-        self.write(|db| delete::delete(db, spec, ids, ctx))
+        self.write(|db| {
+            write::lock_rows(db, spec, ids, write::Lock::Update)?;
+            let guard = accounts::Guard::before(db, spec, ids, &ctx.authority)?;
+            delete::delete(db, spec, ids, ctx)?;
+            guard.after(db, &[])
+        })
     }
 
     pub fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, Error> {

@@ -721,7 +721,7 @@ pub(crate) fn create(
         let names = tag_names(db, spec, records.iter(), &related)?;
         let mut changes = Vec::with_capacity(records.len());
         for record in &records {
-            let post = snapshot(&names, spec, record);
+            let post = snapshot(&names, spec, record, None);
             changes.push(Change {
                 record,
                 action: Action::Create,
@@ -800,8 +800,8 @@ pub(crate) fn update(
         let names = tag_names(db, spec, before.iter().chain(&records), &related)?;
         let mut changes = Vec::with_capacity(records.len());
         for (old, record) in before.iter().zip(&records) {
-            let pre = snapshot(&names, spec, old);
-            let post = snapshot(&names, spec, record);
+            let pre = snapshot(&names, spec, old, None);
+            let post = snapshot(&names, spec, record, Some(old));
             changes.push(Change {
                 record,
                 action: Action::Update,
@@ -818,4 +818,40 @@ pub(crate) fn update(
             .collect();
     }
     Ok((records, related))
+}
+
+/// How `lock_rows` locks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Lock {
+    /// For an update, which changes no key: inserts that refer to the rows still go on.
+    NoKeyUpdate,
+    /// For a delete.
+    Update,
+}
+
+/// On PostgreSQL, locks the rows `ids` of `spec`, in the order of their ids, before a
+/// write reads them. Two writes of the same rows then wait for each other instead of each
+/// reading the state the other is about to change (their change records would not match
+/// the object), and never take their locks in opposite orders (a deadlock). SQLite's
+/// writers run one at a time: nothing to do there.
+pub(crate) fn lock_rows(
+    db: &mut Db<'_>,
+    spec: &ResourceSpec,
+    ids: &[i64],
+    lock: Lock,
+) -> Result<(), Error> {
+    if db.backend() != crate::Backend::Postgres || ids.is_empty() {
+        return Ok(());
+    }
+    let mut sorted = ids.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE ", spec.table));
+    sql.in_primary_key(db.backend(), "id", &sorted);
+    sql.push(match lock {
+        Lock::NoKeyUpdate => " ORDER BY id FOR NO KEY UPDATE",
+        Lock::Update => " ORDER BY id FOR UPDATE",
+    });
+    db.load(&sql)?;
+    Ok(())
 }

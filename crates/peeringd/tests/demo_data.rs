@@ -268,6 +268,7 @@ fn a_database_with_peering_data_is_left_alone() {
         request_id: "00000000-0000-4000-8000-000000000000".into(),
         user_id: None,
         user_name: "test".into(),
+        authority: peering_domain::grants::Authority::operator(),
     };
     store.create(&TAG, vec![draft], &ctx).unwrap();
 

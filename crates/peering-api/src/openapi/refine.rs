@@ -213,9 +213,11 @@ fn refine_form(schema: &mut v3::Schema, spec: &'static ResourceSpec, form: Form)
 fn refine_member(property: &mut v3::ReferenceOr<Box<v3::Schema>>, member: Member, form: Form) {
     let read = !form.is_write();
     let (nullable, read_only) = match member {
-        Member::Field(field) | Member::PlainChoice(field) => {
-            (field.nullable, read && field.read_only)
-        }
+        // A secret reads as null to callers who may not change the object.
+        Member::Field(field) | Member::PlainChoice(field) => (
+            field.nullable || (read && field.secret),
+            read && field.read_only,
+        ),
         _ => (false, read),
     };
     if let v3::ReferenceOr::Item(schema) = property {

@@ -146,6 +146,13 @@ fn member_schema(member: Member, write: bool) -> DefaultSchemaRaw {
         if !f.help.is_empty() {
             schema.description = Some(f.help.into());
         }
+        if f.secret {
+            schema.description = Some(
+                "A secret: shown only to callers who may change the object, null to others; \
+                 never kept in change records."
+                    .into(),
+            );
+        }
     }
     schema
 }

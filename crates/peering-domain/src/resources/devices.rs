@@ -193,6 +193,7 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
             .default(Default::Null),
         Field::new("napalm_password", "NAPALM password", kinds::plain_text(256))
             .nullable()
+            .secret()
             .default(Default::Null),
         Field::new(
             "napalm_timeout",

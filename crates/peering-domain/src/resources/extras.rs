@@ -269,7 +269,9 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
         Field::new("additional_headers", "Additional headers", kinds::LONG_TEXT)
             .default(Default::Text("")),
         Field::new("body_template", "Body template", kinds::LONG_TEXT).default(Default::Text("")),
-        Field::new("secret", "Secret", kinds::plain_text(255)).default(Default::Text("")),
+        Field::new("secret", "Secret", kinds::plain_text(255))
+            .secret()
+            .default(Default::Text("")),
         Field::new("conditions", "Conditions", kinds::JSON)
             .nullable()
             .default(Default::Null),
@@ -327,8 +329,12 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
     fields: &[
         Field::new("name", "Name", kinds::text(100)).required(),
         Field::new("url", "URL", kinds::plain_text(2000)).required(),
-        Field::new("api_key", "API key", kinds::plain_text(2000)).required(),
-        Field::new("api_secret", "API secret", kinds::plain_text(2000)).required(),
+        Field::new("api_key", "API key", kinds::plain_text(2000))
+            .required()
+            .secret(),
+        Field::new("api_secret", "API secret", kinds::plain_text(2000))
+            .required()
+            .secret(),
         Field::new("identity", "Identity", kinds::plain_text(256)).required(),
         HIDDEN_CREATED,
         HIDDEN_UPDATED,

@@ -36,6 +36,7 @@ const STATUS: Field = Field::new("status", "Status", kinds::status(&BGP_SESSION_
     .filter();
 const PASSWORD: Field = Field::new("password", "Password", kinds::plain_text(255))
     .nullable()
+    .secret()
     .default(Default::Null);
 const ENCRYPTED_PASSWORD: Field = Field::new(
     "encrypted_password",
@@ -43,6 +44,7 @@ const ENCRYPTED_PASSWORD: Field = Field::new(
     kinds::plain_text(255),
 )
 .nullable()
+.secret()
 .default(Default::Null);
 const MULTIHOP_TTL: Field = Field::new("multihop_ttl", "Multihop TTL", kinds::int(1, 255))
     .default(Default::Int(1))
@@ -117,6 +119,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
             .filter(),
         Field::new("password", "Password", kinds::plain_text(255))
             .nullable()
+            .secret()
             .default(Default::Null),
         Field::new(
             "encrypted_password",
@@ -124,6 +127,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
             kinds::plain_text(255),
         )
         .nullable()
+        .secret()
         .default(Default::Null),
         Field::new("multihop_ttl", "Multihop TTL", kinds::int(1, 255))
             .default(Default::Int(1))

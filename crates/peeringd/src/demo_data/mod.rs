@@ -66,6 +66,7 @@ pub fn run(database_url: &str, scale: u32, seed: Option<u64>) -> Result<(), Stri
         request_id: uuid::Uuid::new_v4().to_string(),
         user_id: None,
         user_name: "demo-data".into(),
+        authority: peering_domain::grants::Authority::operator(),
     };
     let request_id = ctx.request_id.clone();
     let mut w = Writer::new(store.clone(), ctx);

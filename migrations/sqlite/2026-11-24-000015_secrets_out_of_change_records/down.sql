@@ -1,0 +1,2 @@
+-- The secrets removed from change records cannot be restored; nothing to undo.
+SELECT 1;
