@@ -21,6 +21,8 @@ pub enum ApiError {
     Conflict(String),
     #[error("Request body exceeds {0} bytes.")]
     TooLarge(usize),
+    #[error("The request body did not arrive within {0} s.")]
+    BodyTimeout(u64),
     #[error("{0}")]
     TooManyRequests(String),
     #[error("{0}")]
@@ -38,6 +40,7 @@ impl ResponseError for ApiError {
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -1,8 +1,11 @@
-//! Headers on every response, errors included: `API-Version` and `X-Request-ID`.
+//! Headers on every response, errors included: `API-Version`, `X-Request-ID`,
+//! `X-Content-Type-Options`; on HTML pages a content security policy that forbids framing
+//! and scripts from elsewhere; `Cache-Control: no-store` where a token key or a session
+//! may be in the answer.
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::HttpMessage;
 
@@ -15,6 +18,7 @@ pub async fn request_headers(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = uuid::Uuid::new_v4().to_string();
+    let path = req.path().to_string();
     req.extensions_mut().insert(RequestId(id.clone()));
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
@@ -25,5 +29,40 @@ pub async fn request_headers(
     if let Ok(v) = HeaderValue::from_str(&id) {
         headers.insert(HeaderName::from_static("x-request-id"), v);
     }
+    security_headers(&path, headers);
     Ok(res)
+}
+
+/// The policy of every HTML page: our own scripts, styles and images only (inline styles
+/// for the pages' own style sheet and Swagger UI's), no framing, forms posted only to us.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Paths whose answers may carry a token key or set a session: never kept by a cache.
+const PRIVATE_PATHS: &[&str] = &["/api/users/tokens/", "/user/", "/login/", "/logout/"];
+
+fn security_headers(path: &str, headers: &mut HeaderMap) {
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if html {
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+        headers.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        );
+    }
+    if PRIVATE_PATHS.iter().any(|p| path.starts_with(p)) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
 }

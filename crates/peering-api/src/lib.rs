@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod cache;
+pub mod client;
 pub mod error;
 pub mod headers;
 pub mod list;
@@ -44,6 +45,12 @@ pub struct Settings {
     pub exempt_view_permissions: ExemptViews,
     /// Memory for rendered list and detail answers, in bytes; 0 turns the cache off.
     pub response_cache_bytes: usize,
+    /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The longest a request body may take to arrive.
+    pub body_timeout: std::time::Duration,
+    /// The shortest password a user may be given.
+    pub min_password_length: usize,
 }
 
 impl Default for Settings {
@@ -55,6 +62,9 @@ impl Default for Settings {
             max_body_bytes: 10 * 1024 * 1024,
             exempt_view_permissions: ExemptViews::All,
             response_cache_bytes: 32 * 1024 * 1024,
+            trusted_proxies: Vec::new(),
+            body_timeout: std::time::Duration::from_secs(30),
+            min_password_length: 10,
         }
     }
 }

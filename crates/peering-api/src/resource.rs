@@ -47,8 +47,32 @@ fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
     }
 }
 
-/// Reads the body, refusing more than the configured size, and parses it as JSON.
-pub(crate) async fn read_json(mut payload: web::Payload, limit: usize) -> Result<Json, ApiError> {
+/// Reads the body, refusing more than `limit` bytes or a body slower to arrive than the
+/// configured timeout, and parses it as JSON.
+pub(crate) async fn read_json(
+    payload: web::Payload,
+    state: &AppState,
+    limit: usize,
+) -> Result<Json, ApiError> {
+    let body = read_limited(payload, state, limit).await?;
+    serde_json::from_slice(&body)
+        .map_err(|e| ApiError::Detail400(format!("JSON parse error - {e}")))
+}
+
+/// Reads the body, refusing more than `limit` bytes or a body slower to arrive than the
+/// configured timeout.
+pub(crate) async fn read_limited(
+    payload: web::Payload,
+    state: &AppState,
+    limit: usize,
+) -> Result<web::BytesMut, ApiError> {
+    let timeout = state.settings.body_timeout;
+    actix_web::rt::time::timeout(timeout, read_body(payload, limit))
+        .await
+        .map_err(|_| ApiError::BodyTimeout(timeout.as_secs()))?
+}
+
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::BytesMut, ApiError> {
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| match e {
@@ -60,8 +84,7 @@ pub(crate) async fn read_json(mut payload: web::Payload, limit: usize) -> Result
         }
         body.extend_from_slice(&chunk);
     }
-    serde_json::from_slice(&body)
-        .map_err(|e| ApiError::Detail400(format!("JSON parse error - {e}")))
+    Ok(body)
 }
 
 fn expected_list(body: &Json) -> ApiError {
@@ -102,9 +125,13 @@ fn set_allow(res: &mut HttpResponse, spec: &ResourceSpec, caller: &Caller, detai
     }
 }
 
-/// Passwords are hashed before they reach the store (here, on the blocking pool: hashing is
-/// slow on purpose).
-fn hash_passwords(spec: &ResourceSpec, draft: &mut Draft) -> Result<(), peering_store::Error> {
+/// Passwords are checked against the minimum length and hashed before they reach the
+/// store (here, on the blocking pool: hashing is slow on purpose).
+fn hash_passwords(
+    spec: &ResourceSpec,
+    draft: &mut Draft,
+    min_length: usize,
+) -> Result<(), peering_store::Error> {
     for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
         let is_password = matches!(
             field.kind,
@@ -114,11 +141,24 @@ fn hash_passwords(spec: &ResourceSpec, draft: &mut Draft) -> Result<(), peering_
             }
         );
         if let (true, Some(input::Input::Value(Value::Text(plain)))) = (is_password, input) {
+            if plain.chars().count() < min_length {
+                return Err(peering_store::Error::invalid(FieldErrors::single(
+                    field.name,
+                    format!("This password is too short. It must contain at least {min_length} characters."),
+                )));
+            }
             *plain = peering_auth::password::hash(plain)
                 .map_err(|e| peering_store::Error::Backend(e.to_string()))?;
         }
     }
     Ok(())
+}
+
+/// After a write to users or groups, permissions and statuses kept with tokens are stale.
+fn forget_cached_principals(state: &AppState, spec: &ResourceSpec) {
+    if spec.app == "users" {
+        state.tokens.clear();
+    }
 }
 
 /// `/api/<app>/<resource>/`
@@ -145,12 +185,12 @@ pub async fn collection(
         }
         Method::POST => {
             caller.require(Action::Add, spec)?;
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             create(&req, &state, &caller, spec, body).await
         }
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
@@ -160,7 +200,7 @@ pub async fn collection(
         }
         Method::DELETE => {
             caller.require(Action::Delete, spec)?;
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             bulk_delete(&req, &state, &caller, spec, body).await
         }
         other => Err(ApiError::MethodNotAllowed(other.to_string())),
@@ -214,10 +254,11 @@ pub async fn detail(
             let ctx = change_context(&req, &caller);
             let store = state.store.clone();
             web::block(move || store.delete(spec, &[id], &ctx)).await??;
+            forget_cached_principals(&state, spec);
             Ok(HttpResponse::NoContent().finish())
         }
         Method::PUT | Method::PATCH => {
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
@@ -227,11 +268,13 @@ pub async fn detail(
                 input::parse(spec, &body, mode).map_err(|e| ApiError::BadRequest(e.into_json()))?;
             let ctx = change_context(&req, &caller);
             let store = state.store.clone();
+            let min = state.settings.min_password_length;
             let (records, related) = web::block(move || {
-                hash_passwords(spec, &mut draft)?;
+                hash_passwords(spec, &mut draft, min)?;
                 store.update(spec, vec![(id, draft)], &ctx)
             })
             .await??;
+            forget_cached_principals(&state, spec);
             let base = base_url(&req);
             let r = Renderer {
                 related: &related,
@@ -347,33 +390,27 @@ async fn create(
         one => vec![one],
     };
     let mut drafts = Vec::with_capacity(items.len());
-    let mut errors: Vec<Json> = Vec::with_capacity(items.len());
-    let mut failed = false;
-    for item in &items {
+    let mut errors = ItemErrors::default();
+    for (index, item) in items.iter().enumerate() {
         match input::parse(spec, item, Mode::Create) {
-            Ok(d) => {
-                drafts.push(d);
-                errors.push(json!({}));
-            }
+            Ok(d) => drafts.push(d),
             Err(e) => {
-                failed = true;
-                errors.push(e.into_json());
+                if errors.add(index, e.into_json()).is_break() {
+                    break;
+                }
             }
         }
     }
-    if failed {
-        return Err(ApiError::BadRequest(if many {
-            Json::Array(errors)
-        } else {
-            errors.pop().unwrap_or(json!({}))
-        }));
+    if let Some(body) = errors.into_body(items.len(), many) {
+        return Err(ApiError::BadRequest(body));
     }
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     let count = items.len();
+    let min = state.settings.min_password_length;
     let result = web::block(move || {
-        for draft in &mut drafts {
-            hash_passwords(spec, draft)?;
+        for (i, draft) in drafts.iter_mut().enumerate() {
+            hash_passwords(spec, draft, min).map_err(|e| e.at(i))?;
         }
         store.create(spec, drafts, &ctx)
     })
@@ -402,36 +439,77 @@ async fn create(
     Ok(respond_text(req, StatusCode::CREATED, body))
 }
 
+/// The errors of a list body's items, in the reference's shape (one object per item, `{}`
+/// for a valid one) but bounded: after `MAX_ITEM_ERRORS` invalid items the rest is not
+/// checked, and the list ends with an object saying how many items were left unchecked.
+/// A body of a million bad items then costs a short answer, not a huge one.
+#[derive(Debug, Default)]
+struct ItemErrors {
+    /// `(index, errors)` of the invalid items seen, in order.
+    found: Vec<(usize, Json)>,
+}
+
+const MAX_ITEM_ERRORS: usize = 100;
+
+impl ItemErrors {
+    /// Notes item `index`'s errors; `Break` when no more items should be checked.
+    fn add(&mut self, index: usize, errors: Json) -> std::ops::ControlFlow<()> {
+        self.found.push((index, errors));
+        if self.found.len() >= MAX_ITEM_ERRORS {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    }
+
+    /// The 400 body, if any item was invalid: a list for a list body (`many`), else the one
+    /// item's errors.
+    fn into_body(self, count: usize, many: bool) -> Option<Json> {
+        let last = self.found.last()?.0;
+        if !many {
+            return self.found.into_iter().next().map(|(_, e)| e);
+        }
+        let mut list = vec![json!({}); last + 1];
+        for (index, errors) in self.found {
+            list[index] = errors;
+        }
+        let unchecked = count - (last + 1);
+        if unchecked > 0 {
+            list.push(json!({"non_field_errors": [format!(
+                "{unchecked} more items were not checked: at most {MAX_ITEM_ERRORS} invalid items are reported."
+            )]}));
+        }
+        Some(Json::Array(list))
+    }
+}
+
 /// The `id` of each item of a bulk body, with the reference's error shapes.
 fn item_ids(items: &[Json]) -> Result<Vec<i64>, ApiError> {
     let mut ids = Vec::with_capacity(items.len());
-    let mut errors = Vec::with_capacity(items.len());
-    let mut failed = false;
-    for item in items {
+    let mut errors = ItemErrors::default();
+    for (index, item) in items.iter().enumerate() {
         let id = item.get("id").and_then(|v| match v {
             Json::Number(n) => n.as_i64(),
             Json::String(s) => s.trim().parse().ok(),
             _ => None,
         });
-        match (item.is_object(), id) {
+        let error = match (item.is_object(), id) {
             (true, Some(id)) => {
                 ids.push(id);
-                errors.push(json!({}));
+                continue;
             }
             (true, None) if item.get("id").is_some() => {
-                failed = true;
-                errors.push(json!({"id": ["A valid integer is required."]}));
+                json!({"id": ["A valid integer is required."]})
             }
-            _ => {
-                failed = true;
-                errors.push(json!({"id": ["This field is required."]}));
-            }
+            _ => json!({"id": ["This field is required."]}),
+        };
+        if errors.add(index, error).is_break() {
+            break;
         }
     }
-    if failed {
-        Err(ApiError::BadRequest(Json::Array(errors)))
-    } else {
-        Ok(ids)
+    match errors.into_body(items.len(), true) {
+        Some(body) => Err(ApiError::BadRequest(body)),
+        None => Ok(ids),
     }
 }
 
@@ -457,13 +535,15 @@ async fn bulk_update(
     }
     let ctx = change_context(req, caller);
     let store = state.store.clone();
+    let min = state.settings.min_password_length;
     let (records, related) = web::block(move || {
         for (_, draft) in &mut work {
-            hash_passwords(spec, draft)?;
+            hash_passwords(spec, draft, min)?;
         }
         store.update(spec, work, &ctx)
     })
     .await??;
+    forget_cached_principals(state, spec);
     let base = base_url(req);
     let r = Renderer {
         related: &related,
@@ -490,5 +570,6 @@ async fn bulk_delete(
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     web::block(move || store.delete(spec, &ids, &ctx)).await??;
+    forget_cached_principals(state, spec);
     Ok(HttpResponse::NoContent().finish())
 }

@@ -53,6 +53,9 @@ pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> Http
 
 /// `scheme://host` of the request, for absolute URLs.
 pub fn base_url(req: &HttpRequest) -> String {
-    let info = req.connection_info();
-    format!("{}://{}", info.scheme(), info.host())
+    format!(
+        "{}://{}",
+        crate::client::scheme(req),
+        crate::client::host(req)
+    )
 }

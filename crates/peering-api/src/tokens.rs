@@ -19,14 +19,21 @@ use crate::resource::read_json;
 use crate::respond::{base_url, respond};
 use crate::AppState;
 
-/// Password attempts (login page and provisioning) per client address: a burst of ten,
-/// then one every six seconds.
-pub struct LoginLimiter(DefaultKeyedRateLimiter<IpAddr>);
+/// Password attempts (login page and provisioning), per client address and per account:
+/// a burst of ten, then one every six seconds. Counting per account too stops a guesser
+/// who spreads their attempts over many addresses.
+pub struct LoginLimiter {
+    by_address: DefaultKeyedRateLimiter<IpAddr>,
+    by_account: DefaultKeyedRateLimiter<String>,
+}
 
 impl Default for LoginLimiter {
     fn default() -> Self {
         let per_minute = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN);
-        LoginLimiter(RateLimiter::keyed(Quota::per_minute(per_minute)))
+        LoginLimiter {
+            by_address: RateLimiter::keyed(Quota::per_minute(per_minute)),
+            by_account: RateLimiter::keyed(Quota::per_minute(per_minute)),
+        }
     }
 }
 
@@ -36,19 +43,34 @@ impl std::fmt::Debug for LoginLimiter {
     }
 }
 
+/// Keys of a limiter are forgotten once there are this many (they refill within a minute).
+const MAX_LIMITER_KEYS: usize = 100_000;
+
 impl LoginLimiter {
-    /// Takes one attempt for the request's address; `false` when it has none left.
+    /// Takes one attempt for the request's address; `false` when it has none left. Called
+    /// before the request's body is read.
     pub fn allow(&self, req: &HttpRequest) -> bool {
-        let ip = req
-            .peer_addr()
-            .map(|a| a.ip())
-            .unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        if self.0.len() > 100_000 {
-            self.0.retain_recent();
+        let ip = crate::client::address(req).unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        if self.by_address.len() > MAX_LIMITER_KEYS {
+            self.by_address.retain_recent();
         }
-        self.0.check_key(&ip).is_ok()
+        self.by_address.check_key(&ip).is_ok()
+    }
+
+    /// Takes one attempt for the account named `username`.
+    pub fn allow_account(&self, username: &str) -> bool {
+        if self.by_account.len() > MAX_LIMITER_KEYS {
+            self.by_account.retain_recent();
+        }
+        self.by_account.check_key(&username.to_lowercase()).is_ok()
     }
 }
+
+/// The message of a text field holding a NUL character, which no database column takes.
+pub const NULL_CHARACTERS: &str = "Null characters are not allowed.";
+
+/// The largest body a password exchange takes: a username, a password and a few options.
+pub const CREDENTIALS_BODY_BYTES: usize = 4096;
 
 pub const TOO_MANY_ATTEMPTS: &str = "Too many login attempts; try again in a minute.";
 
@@ -110,6 +132,10 @@ fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError
     };
     let description = match body.get("description") {
         None | Some(Json::Null) => String::new(),
+        Some(Json::String(s)) if s.contains('\0') => {
+            errors.insert("description".into(), json!([NULL_CHARACTERS]));
+            String::new()
+        }
         Some(Json::String(s)) if s.chars().count() <= 200 => s.clone(),
         Some(Json::String(_)) => {
             errors.insert(
@@ -125,7 +151,7 @@ fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError
     };
     let key = match body.get("key") {
         None | Some(Json::Null) => None,
-        Some(Json::String(k)) => match TokenKey::parse(k) {
+        Some(Json::String(k)) => match TokenKey::parse_chosen(k) {
             Ok(key) => Some(key),
             Err(e) => {
                 errors.insert("key".into(), json!([e.to_string()]));
@@ -256,7 +282,7 @@ pub async fn collection(
         }
         Method::POST => {
             let user = require_token_writer(&caller)?.clone();
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let Json::Object(fields) = body else {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
@@ -333,26 +359,34 @@ pub async fn provision(
     if req.method() != Method::POST {
         return Err(ApiError::MethodNotAllowed(req.method().to_string()));
     }
-    let body = read_json(payload, state.settings.max_body_bytes).await?;
+    // Before anything is read: a caller out of attempts costs nothing more.
+    if !state.login_limiter.allow(&req) {
+        return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
+    }
+    let body = read_json(payload, &state, CREDENTIALS_BODY_BYTES).await?;
     let Json::Object(fields) = body else {
         return Err(ApiError::BadRequest(
             json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
         ));
     };
-    let mut missing = Map::new();
+    let mut invalid = Map::new();
     let mut text = |name: &str| match fields.get(name) {
+        Some(Json::String(s)) if s.contains('\0') => {
+            invalid.insert(name.into(), json!([NULL_CHARACTERS]));
+            String::new()
+        }
         Some(Json::String(s)) if !s.is_empty() => s.clone(),
         _ => {
-            missing.insert(name.into(), json!(["This field is required."]));
+            invalid.insert(name.into(), json!(["This field is required."]));
             String::new()
         }
     };
     let (username, password) = (text("username"), text("password"));
-    if !missing.is_empty() {
-        return Err(ApiError::BadRequest(Json::Object(missing)));
+    if !invalid.is_empty() {
+        return Err(ApiError::BadRequest(Json::Object(invalid)));
     }
     let request = token_request(&fields)?;
-    if !state.login_limiter.allow(&req) {
+    if !state.login_limiter.allow_account(&username) {
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
     let Some(user_id) = verify_password(&state, username, password).await? else {
@@ -382,7 +416,7 @@ pub async fn preferences(
         }
         Method::PATCH => {
             require_token_writer(&caller)?;
-            let body = read_json(payload, state.settings.max_body_bytes).await?;
+            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
             if !body.is_object() {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),

@@ -21,6 +21,8 @@ impl std::fmt::Debug for TokenKey {
 pub enum KeyError {
     #[error("A token key is 40 hexadecimal characters.")]
     Malformed,
+    #[error("This key is too easy to guess: use 40 random hexadecimal characters, or leave the key out and one is made for you.")]
+    Weak,
 }
 
 impl TokenKey {
@@ -39,6 +41,23 @@ impl TokenKey {
         } else {
             Err(KeyError::Malformed)
         }
+    }
+
+    /// A key a client or an operator chose for a new token: well-formed, and not one of
+    /// the keys a guesser tries first (few distinct characters, or a short pattern
+    /// repeated). A generated key fails this with a probability far below 10^-20.
+    pub fn parse_chosen(text: &str) -> Result<Self, KeyError> {
+        let key = Self::parse(text)?;
+        let bytes = key.0.as_bytes();
+        let distinct = bytes
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let repeats = (1..=20).any(|period| (period..40).all(|i| bytes[i] == bytes[i - period]));
+        if distinct < 8 || repeats {
+            return Err(KeyError::Weak);
+        }
+        Ok(key)
     }
 
     /// The key from an `Authorization` header value of the form `Token <key>`.
@@ -116,6 +135,23 @@ impl TokenState {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn chosen_keys_must_not_be_easy_to_guess() {
+        for weak in [
+            "0".repeat(40),
+            "ab".repeat(20),
+            "0123456789abcdef0123456789abcdef01234567".to_string(),
+            "0000000000000000000000000000000000000001".to_string(),
+        ] {
+            assert_eq!(TokenKey::parse_chosen(&weak), Err(KeyError::Weak), "{weak}");
+        }
+        for _ in 0..1000 {
+            let key = TokenKey::generate();
+            assert!(TokenKey::parse_chosen(key.as_str()).is_ok());
+        }
+        assert_eq!(TokenKey::parse_chosen("xyz"), Err(KeyError::Malformed));
+    }
+
     use super::*;
     use chrono::Duration;
 

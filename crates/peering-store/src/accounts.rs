@@ -10,7 +10,7 @@ use peering_domain::ResourceSpec;
 
 use crate::connection::Db;
 use crate::error::Error;
-use crate::sql::{DbRow, Sql};
+use crate::sql::{Bind, DbRow, Sql};
 
 /// What a write to users or groups looked like before it ran.
 pub(crate) enum Guard<'a> {
@@ -122,4 +122,68 @@ fn permission_set(row: &mut DbRow, column: usize) -> BTreeSet<String> {
         .unwrap_or_default()
         .into_iter()
         .collect()
+}
+
+/// Refuses a write by a user who was deactivated or deleted since their token or session
+/// was checked (the API keeps tokens a few seconds): one indexed read, in the write's
+/// transaction.
+pub(crate) fn require_active(db: &mut Db<'_>, by: &Authority) -> Result<(), Error> {
+    let Some(user_id) = by.user_id else {
+        return Ok(());
+    };
+    let mut sql = Sql::new("SELECT is_active FROM users WHERE id = ");
+    sql.bind(Bind::Int(user_id));
+    let active = db
+        .load(&sql)?
+        .pop()
+        .and_then(|mut row| row.take(0).bool())
+        .unwrap_or(false);
+    if active {
+        Ok(())
+    } else {
+        Err(Error::Forbidden("User inactive or deleted.".into()))
+    }
+}
+
+/// The password hashes of the users a write touches, to end the browser sessions of
+/// those whose password it changed.
+pub(crate) struct Passwords(Option<HashMap<i64, String>>);
+
+impl Passwords {
+    pub fn before(db: &mut Db<'_>, spec: &ResourceSpec, ids: &[i64]) -> Result<Passwords, Error> {
+        if !std::ptr::eq(spec, &USER) || ids.is_empty() {
+            return Ok(Passwords(None));
+        }
+        Ok(Passwords(Some(password_hashes(db, ids)?)))
+    }
+
+    /// Someone who learnt the old password, or a session cookie, loses the access it gave.
+    pub fn end_sessions_of_changed(self, db: &mut Db<'_>) -> Result<(), Error> {
+        let Some(before) = self.0 else {
+            return Ok(());
+        };
+        let ids: Vec<i64> = before.keys().copied().collect();
+        let changed: Vec<i64> = password_hashes(db, &ids)?
+            .into_iter()
+            .filter(|(id, hash)| before.get(id) != Some(hash))
+            .map(|(id, _)| id)
+            .collect();
+        if changed.is_empty() {
+            return Ok(());
+        }
+        let mut sql = Sql::new("DELETE FROM sessions WHERE ");
+        sql.in_ids(db.backend(), "user_id", &changed);
+        db.execute(&sql)?;
+        Ok(())
+    }
+}
+
+fn password_hashes(db: &mut Db<'_>, ids: &[i64]) -> Result<HashMap<i64, String>, Error> {
+    let mut sql = Sql::new("SELECT id, password FROM users WHERE ");
+    sql.in_primary_key(db.backend(), "id", ids);
+    Ok(db
+        .load(&sql)?
+        .into_iter()
+        .map(|mut row| (row.int(0), row.take(1).into_text().unwrap_or_default()))
+        .collect())
 }

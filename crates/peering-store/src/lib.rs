@@ -333,6 +333,7 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
             let guard = accounts::Guard::before(db, spec, &[], &ctx.authority)?;
             let (records, related) = write::create(db, spec, drafts.clone(), ctx)?;
             guard.after(db, &ids_of(&records))?;
@@ -350,10 +351,13 @@ impl Store {
     ) -> Result<(Vec<Record>, Related), Error> {
         let ids: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
         self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
             write::lock_rows(db, spec, &ids, write::Lock::NoKeyUpdate)?;
             let guard = accounts::Guard::before(db, spec, &ids, &ctx.authority)?;
+            let passwords = accounts::Passwords::before(db, spec, &ids)?;
             let (records, related) = write::update(db, spec, items.clone(), ctx)?;
             guard.after(db, &ids_of(&records))?;
+            passwords.end_sessions_of_changed(db)?;
             with_related(db, spec, records, related)
         })
     }
@@ -366,6 +370,7 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(), Error> {
         self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
             write::lock_rows(db, spec, ids, write::Lock::Update)?;
             let guard = accounts::Guard::before(db, spec, ids, &ctx.authority)?;
             delete::delete(db, spec, ids, ctx)?;

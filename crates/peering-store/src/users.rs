@@ -187,7 +187,15 @@ pub(crate) fn set_password(db: &mut Db<'_>, username: &str, hash: &str) -> Resul
     sql.bind(Bind::Text(hash.to_string()))
         .push(" WHERE username = ")
         .bind(Bind::Text(username.to_string()));
-    Ok(db.execute(&sql)? > 0)
+    if db.execute(&sql)? == 0 {
+        return Ok(false);
+    }
+    // A new password ends the user's browser sessions.
+    let mut sessions =
+        Sql::new("DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE username = ");
+    sessions.bind(Bind::Text(username.to_string())).push(")");
+    db.execute(&sessions)?;
+    Ok(true)
 }
 
 pub(crate) fn create_session(

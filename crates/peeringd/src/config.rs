@@ -34,6 +34,19 @@ pub struct SettingsArgs {
     /// Memory for rendered list and detail answers, in MiB; 0 turns the cache off.
     #[arg(long, env = "PEERING_RESPONSE_CACHE_MIB", global = true)]
     pub response_cache_mib: Option<usize>,
+    /// Reverse proxies (comma-separated addresses or CIDRs) whose `X-Forwarded-For` and
+    /// `X-Forwarded-Proto` are believed.
+    #[arg(long, env = "PEERING_TRUSTED_PROXIES", global = true)]
+    pub trusted_proxies: Option<String>,
+    /// Seconds a client has to send a request's headers.
+    #[arg(long, env = "PEERING_REQUEST_TIMEOUT_SECS", global = true)]
+    pub request_timeout_secs: Option<u64>,
+    /// Seconds a client has to send a request's whole body.
+    #[arg(long, env = "PEERING_BODY_TIMEOUT_SECS", global = true)]
+    pub body_timeout_secs: Option<u64>,
+    /// The shortest password a user may be given.
+    #[arg(long, env = "PEERING_MIN_PASSWORD_LENGTH", global = true)]
+    pub min_password_length: Option<usize>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -51,6 +64,10 @@ struct FileSettings {
     max_body_bytes: Option<usize>,
     exempt_view_permissions: Option<String>,
     response_cache_mib: Option<usize>,
+    trusted_proxies: Option<String>,
+    request_timeout_secs: Option<u64>,
+    body_timeout_secs: Option<u64>,
+    min_password_length: Option<usize>,
 }
 
 /// The settings in force.
@@ -64,12 +81,31 @@ pub struct Settings {
     pub max_body_bytes: usize,
     pub exempt_view_permissions: peering_api::ExemptViews,
     pub response_cache_mib: usize,
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    pub request_timeout_secs: u64,
+    pub body_timeout_secs: u64,
+    pub min_password_length: usize,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     toml::from_str(&text).map_err(|e| format!("invalid {}: {e}", path.display()))
+}
+
+/// A comma-separated list of networks (`10.0.0.0/8`) or single addresses (`192.0.2.1`).
+fn parse_networks(text: &str) -> Result<Vec<ipnet::IpNet>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            item.parse::<ipnet::IpNet>()
+                .or_else(|_| item.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| {
+                    format!("PEERING_TRUSTED_PROXIES: {item:?} is not an address or a network")
+                })
+        })
+        .collect()
 }
 
 impl SettingsArgs {
@@ -106,7 +142,32 @@ impl SettingsArgs {
                 .response_cache_mib
                 .or(file.response_cache_mib)
                 .unwrap_or(32),
+            trusted_proxies: parse_networks(
+                &self
+                    .trusted_proxies
+                    .clone()
+                    .or(file.trusted_proxies)
+                    .unwrap_or_default(),
+            )?,
+            request_timeout_secs: self
+                .request_timeout_secs
+                .or(file.request_timeout_secs)
+                .unwrap_or(5),
+            body_timeout_secs: self
+                .body_timeout_secs
+                .or(file.body_timeout_secs)
+                .unwrap_or(30),
+            min_password_length: self
+                .min_password_length
+                .or(file.min_password_length)
+                .unwrap_or(10),
         };
+        if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
+            return Err(
+                "PEERING_REQUEST_TIMEOUT_SECS and PEERING_BODY_TIMEOUT_SECS must be at least 1"
+                    .into(),
+            );
+        }
         if settings.paginate_count < 1 {
             return Err("PEERING_PAGINATE_COUNT must be at least 1".into());
         }

@@ -140,7 +140,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
             let hash = if password_stdin {
-                password_from_stdin()?
+                password_from_stdin(settings.min_password_length)?
             } else {
                 String::new()
             };
@@ -173,7 +173,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 })
                 .transpose()?;
             let key = match key {
-                Some(k) => TokenKey::parse(&k).map_err(|e| e.to_string())?,
+                Some(k) => TokenKey::parse_chosen(&k).map_err(|e| e.to_string())?,
                 None => TokenKey::generate(),
             };
             store
@@ -193,7 +193,7 @@ fn run(cli: Cli) -> Result<(), String> {
             command: UserCommand::SetPassword { username },
         } => {
             let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            let hash = password_from_stdin()?;
+            let hash = password_from_stdin(settings.min_password_length)?;
             if !store
                 .set_password(&username, &hash)
                 .map_err(|e| e.to_string())?
@@ -254,7 +254,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// A password from standard input (one line), hashed.
-fn password_from_stdin() -> Result<String, String> {
+fn password_from_stdin(min_length: usize) -> Result<String, String> {
     let mut password = String::new();
     std::io::stdin()
         .read_to_string(&mut password)
@@ -262,6 +262,11 @@ fn password_from_stdin() -> Result<String, String> {
     let password = password.trim_end_matches(['\r', '\n']);
     if password.is_empty() {
         return Err("empty password".into());
+    }
+    if password.chars().count() < min_length {
+        return Err(format!(
+            "password too short: at least {min_length} characters (PEERING_MIN_PASSWORD_LENGTH)"
+        ));
     }
     peering_auth::password::hash(password).map_err(|e| e.to_string())
 }

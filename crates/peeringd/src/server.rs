@@ -21,6 +21,9 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         max_body_bytes: s.max_body_bytes,
         exempt_view_permissions: s.exempt_view_permissions.clone(),
         response_cache_bytes: s.response_cache_mib << 20,
+        trusted_proxies: s.trusted_proxies.clone(),
+        body_timeout: std::time::Duration::from_secs(s.body_timeout_secs),
+        min_password_length: s.min_password_length,
     }
 }
 
@@ -71,6 +74,12 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
             App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
         })
         .worker_max_blocking_threads((POOL_SIZE as usize).div_ceil(workers()))
+        // A client that is slow to send its headers is dropped (its body has its own limit,
+        // `PEERING_BODY_TIMEOUT_SECS`), so slow clients cannot hold connections open.
+        .client_request_timeout(std::time::Duration::from_secs(
+            settings.request_timeout_secs,
+        ))
+        .client_disconnect_timeout(std::time::Duration::from_secs(1))
         .bind(&settings.listen)?
         .run()
         .await

@@ -127,7 +127,21 @@ fn users_and_tokens_from_the_command_line() {
     assert_eq!(key.trim_end().len(), 40, "only the key on stdout: {key:?}");
     assert!(key.trim_end().bytes().all(|b| b.is_ascii_hexdigit()));
 
-    let explicit = "0123456789abcdef0123456789abcdef01234567";
+    // A key chosen by the operator is taken, unless it is easy to guess.
+    let weak = peeringd(&db)
+        .args([
+            "token",
+            "create",
+            "--user",
+            "alice",
+            "--key",
+            &"ab".repeat(20),
+        ])
+        .output()
+        .unwrap();
+    assert!(!weak.status.success());
+    assert!(String::from_utf8_lossy(&weak.stderr).contains("too easy to guess"));
+    let explicit = "3f1c9a07d2e85b46c0917fe2a38d5b6c4e1f0a92";
     let out = peeringd(&db)
         .args([
             "token",
@@ -253,7 +267,7 @@ fn tokens_are_listed_and_revoked_and_passwords_set_from_the_command_line() {
     ));
     let (ok, _, err) = run(
         &["user", "set-password", "--username", "nobody"],
-        Some("x\n"),
+        Some("long enough password\n"),
     );
     assert!(!ok && err.contains("no user"), "{err}");
 }

@@ -174,8 +174,17 @@ fn swagger_ui_is_served_from_the_binary() {
         assert!(r.header("Content-Type").unwrap().starts_with("text/html"));
         assert!(r.header("API-Version").is_some());
         assert!(r.text.contains("swagger-ui-bundle.js"));
-        assert!(r.text.contains("url: \"/api/schema/\""));
+        assert!(r.text.contains("swagger-initializer.js"));
     }
+    let init = s.request(
+        "GET",
+        "/api/schema/swagger-ui/swagger-initializer.js",
+        None,
+        None,
+        &[],
+    );
+    assert_eq!(init.status, 200);
+    assert!(init.text.contains("url: \"/api/schema/\""));
     let bundle = s.request(
         "GET",
         "/api/schema/swagger-ui/swagger-ui-bundle.js",

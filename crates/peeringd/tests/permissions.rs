@@ -420,7 +420,7 @@ fn users_are_managed_through_the_api_with_hashed_passwords() {
         &s,
         "POST",
         "/api/users/users/",
-        Some(json!({"username": "gina", "password": "x"})),
+        Some(json!({"username": "gina", "password": "long enough password"})),
         Some(&s.key),
     );
     assert_eq!(status, 400);

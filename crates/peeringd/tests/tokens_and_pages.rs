@@ -65,7 +65,7 @@ fn tokens_are_listed_created_and_revoked_by_their_owner() {
     assert_eq!(s.request("GET", AS, None, Some(&key), &[]).status, 200);
 
     // An explicit key restores a token; the same key twice is refused.
-    let restored = "0123456789abcdef0123456789abcdef01234567";
+    let restored = "9b2e47c01f5a83d6e7c4b1a0f92d3e8c5a6b7d41";
     let r = s.request(
         "POST",
         TOKENS,
@@ -606,12 +606,21 @@ fn the_browsable_api_renders_pages_with_links() {
 
 #[test]
 fn cookies_are_secure_when_served_over_tls() {
-    let s = TestServer::start();
+    // Anyone can send X-Forwarded-Proto: it counts only from a trusted proxy.
+    let untrusted = TestServer::start();
+    let mut b = Browser::new(&untrusted);
+    let https = [("X-Forwarded-Proto", "https")];
+    b.send("GET", "/login/", None, &https, None);
+    assert!(b.set_cookies.iter().all(|c| !c.contains("; Secure")));
+
+    let s = TestServer::start_with(peering_api::Settings {
+        trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
+        ..peering_api::Settings::default()
+    });
     s.token("ivy", false, true, None);
     set_password(&s, "ivy", "behind a proxy");
     let mut b = Browser::new(&s);
     // A TLS-terminating proxy says so in X-Forwarded-Proto.
-    let https = [("X-Forwarded-Proto", "https")];
     let form = b.send("GET", "/login/", None, &https, None);
     assert!(
         b.set_cookies.iter().all(|c| c.contains("; Secure")),
@@ -635,4 +644,129 @@ fn cookies_are_secure_when_served_over_tls() {
         session.contains("; Secure") && session.contains("HttpOnly"),
         "{session}"
     );
+}
+
+/// Logs in with `next` as the page after; the answer.
+fn log_in_to(b: &mut Browser, username: &str, password: &str, next: &str) -> Page {
+    let form = b.get("/login/");
+    let csrf = csrf_of(&form.body);
+    b.post(
+        "/login/",
+        &[
+            ("csrfmiddlewaretoken", &csrf),
+            ("username", username),
+            ("password", password),
+            ("next", next),
+        ],
+    )
+}
+
+#[test]
+fn after_login_the_browser_stays_on_this_server() {
+    let s = TestServer::start();
+    s.token("lea", false, true, None);
+    set_password(&s, "lea", "correct horse");
+    for next in [
+        "/\t/evil.example/",
+        "/\r\n/evil.example/",
+        "/\\evil.example/",
+        "//evil.example/",
+        "https://evil.example/",
+    ] {
+        let mut b = Browser::new(&s);
+        let page = log_in_to(&mut b, "lea", "correct horse", next);
+        assert_eq!(page.status, 302, "{next:?}");
+        assert_eq!(
+            page.location.as_deref(),
+            Some("/user/api-tokens/"),
+            "{next:?}"
+        );
+        // The login page itself never carries such a target either.
+        let encoded: String = next.bytes().map(|b| format!("%{b:02X}")).collect();
+        let form = b.get(&format!("/login/?next={encoded}"));
+        assert!(form.status == 200 || form.status == 302, "{next:?}");
+        assert!(!form.body.contains("evil.example"), "{next:?}");
+    }
+    let mut b = Browser::new(&s);
+    let page = log_in_to(&mut b, "lea", "correct horse", "/api/peering/?limit=5");
+    assert_eq!(page.location.as_deref(), Some("/api/peering/?limit=5"));
+}
+
+#[test]
+fn a_new_password_ends_the_users_browser_sessions() {
+    let s = TestServer::start();
+    s.token("max", false, true, None);
+    set_password(&s, "max", "correct horse");
+    let mut b = Browser::new(&s);
+    assert_eq!(log_in(&mut b, "max", "correct horse").status, 302);
+    assert_eq!(b.get("/user/api-tokens/").status, 200);
+    let id = s.store.user_id("max").unwrap().unwrap();
+    let r = s.patch(
+        &format!("/api/users/users/{id}/"),
+        json!({"password": "battery staple"}),
+    );
+    assert_eq!(r.status, 200);
+    let page = b.get("/user/api-tokens/");
+    assert_eq!(page.status, 302, "the session ended");
+    // Changing something else keeps a new session alive.
+    assert_eq!(log_in(&mut b, "max", "battery staple").status, 302);
+    let r = s.patch(
+        &format!("/api/users/users/{id}/"),
+        json!({"first_name": "Max"}),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(b.get("/user/api-tokens/").status, 200);
+}
+
+#[test]
+fn login_refuses_nul_bytes_with_400() {
+    let s = TestServer::start();
+    let mut b = Browser::new(&s);
+    let page = log_in(&mut b, "ad\u{0}min", "whatever");
+    assert_eq!(page.status, 400);
+    assert!(page.body.contains("Null characters are not allowed."));
+}
+
+#[test]
+fn pages_carry_security_headers() {
+    let s = TestServer::start();
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let get = |path: &str| {
+        let r = agent.get(&format!("{}{path}", s.base)).call().unwrap();
+        let header = |n: &str| r.header(n).map(str::to_string);
+        (
+            header("X-Content-Type-Options"),
+            header("X-Frame-Options"),
+            header("Content-Security-Policy"),
+            header("Cache-Control"),
+        )
+    };
+    for path in ["/login/", "/api/schema/swagger-ui/"] {
+        let (nosniff, frame, csp, _) = get(path);
+        assert_eq!(nosniff.as_deref(), Some("nosniff"), "{path}");
+        assert_eq!(frame.as_deref(), Some("DENY"), "{path}");
+        let csp = csp.unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+    }
+    assert_eq!(get("/login/").3.as_deref(), Some("no-store"));
+    let (nosniff, frame, _, _) = get("/api/");
+    assert_eq!(nosniff.as_deref(), Some("nosniff"));
+    assert_eq!(frame, None);
+    // Swagger UI starts from a script file of ours: no inline script to allow.
+    let page = agent
+        .get(&format!("{}/api/schema/swagger-ui/", s.base))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(!page.contains("<script>"));
+    let init = agent
+        .get(&format!(
+            "{}/api/schema/swagger-ui/swagger-initializer.js",
+            s.base
+        ))
+        .call()
+        .unwrap();
+    assert_eq!(init.status(), 200);
 }

@@ -67,7 +67,8 @@ impl Op {
     }
 
     /// A JSON body: a 400 when it is invalid (`bad_request`, the component of its shapes),
-    /// a 413 when it is larger than `MAX_BODY_BYTES`.
+    /// a 413 when it is larger than `MAX_BODY_BYTES`, a 408 when it is slower to arrive
+    /// than `BODY_TIMEOUT_SECS`.
     pub(super) fn body(self, schema: DefaultSchemaRaw, bad_request: &str) -> Op {
         self.param(DefaultParameterRaw {
             in_: ParameterIn::Body,
@@ -78,6 +79,11 @@ impl Op {
         })
         .respond(400, "Invalid input.", Some(reference(bad_request)))
         .respond(413, "Request body too large.", Some(reference("Detail")))
+        .respond(
+            408,
+            "Request body too slow to arrive.",
+            Some(reference("Detail")),
+        )
     }
 
     pub(super) fn respond(

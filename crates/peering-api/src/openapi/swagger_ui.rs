@@ -22,17 +22,20 @@ const INDEX: &str = r##"<!DOCTYPE html>
 <body>
 <div id="swagger-ui"></div>
 <script src="swagger-ui-bundle.js"></script>
-<script>
-window.ui = SwaggerUIBundle({
+<script src="swagger-initializer.js"></script>
+</body>
+</html>
+"##;
+
+/// Starts the UI on our document; a file of its own, as the pages' policy allows no inline
+/// script.
+const INITIALIZER: &str = r##"window.ui = SwaggerUIBundle({
   url: "/api/schema/",
   dom_id: "#swagger-ui",
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis],
   layout: "BaseLayout",
 });
-</script>
-</body>
-</html>
 "##;
 
 /// `(name, content type, bytes)` of every file besides the page.
@@ -41,6 +44,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "swagger-ui-bundle.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js"),
+    ),
+    (
+        "swagger-initializer.js",
+        "text/javascript; charset=utf-8",
+        INITIALIZER.as_bytes(),
     ),
     (
         "swagger-ui.css",

@@ -13,7 +13,8 @@ use super::{
 };
 use crate::auth::{session_user, Caller, CSRF_FAILED, SESSION_COOKIE};
 use crate::error::ApiError;
-use crate::tokens::{verify_password, TOO_MANY_ATTEMPTS};
+use crate::resource::read_limited;
+use crate::tokens::{verify_password, CREDENTIALS_BODY_BYTES, NULL_CHARACTERS, TOO_MANY_ATTEMPTS};
 use crate::AppState;
 
 #[derive(Debug, Deserialize)]
@@ -89,9 +90,21 @@ pub async fn page(
 pub async fn submit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<LoginForm>,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let form = form.into_inner();
+    // Before the body is read: a caller out of attempts costs nothing more.
+    if !state.login_limiter.allow(&req) {
+        return Ok(form_page(
+            &req,
+            StatusCode::TOO_MANY_REQUESTS,
+            "/user/api-tokens/",
+            "",
+            Some(TOO_MANY_ATTEMPTS),
+        ));
+    }
+    let body = read_limited(payload, &state, CREDENTIALS_BODY_BYTES).await?;
+    let form: LoginForm = serde_urlencoded::from_bytes(&body)
+        .map_err(|_| ApiError::Detail400("Malformed form.".into()))?;
     let next = local_path(form.next.as_deref());
     if !csrf_ok(&req, &Caller::anonymous(), &form.csrfmiddlewaretoken) {
         return Ok(form_page(
@@ -102,7 +115,16 @@ pub async fn submit(
             Some("The form expired (CSRF check failed); please try again."),
         ));
     }
-    if !state.login_limiter.allow(&req) {
+    if form.username.contains('\0') || form.password.contains('\0') {
+        return Ok(form_page(
+            &req,
+            StatusCode::BAD_REQUEST,
+            &next,
+            "",
+            Some(NULL_CHARACTERS),
+        ));
+    }
+    if !state.login_limiter.allow_account(&form.username) {
         return Ok(form_page(
             &req,
             StatusCode::TOO_MANY_REQUESTS,

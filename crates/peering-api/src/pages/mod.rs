@@ -39,7 +39,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 }
 
 fn is_tls(req: &HttpRequest) -> bool {
-    req.connection_info().scheme() == "https"
+    crate::client::scheme(req) == "https"
 }
 
 /// A cookie as every cookie here is set: HttpOnly, SameSite=Lax, Secure over TLS, site-wide.
@@ -79,9 +79,19 @@ fn random_token() -> String {
 /// A path to return to after login: only a local path, never another site.
 fn local_path(next: Option<&str>) -> String {
     match next {
-        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.contains('\\') => p.to_string(),
+        Some(p) if is_local_path(p) => p.to_string(),
         _ => "/user/api-tokens/".to_string(),
     }
+}
+
+/// Whether `p` can only lead to a page of ours: an absolute path, not `//host`, made of
+/// visible ASCII only. Browsers drop tabs and line breaks from a `Location` and read `\`
+/// as `/`, so `/\t/host` or `/\\host` would leave the origin; and a line break would not
+/// make a valid header at all.
+pub(crate) fn is_local_path(p: &str) -> bool {
+    p.starts_with('/')
+        && !p.starts_with("//")
+        && p.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
 }
 
 /// The frame of every page.
@@ -158,9 +168,38 @@ mod tests {
             "//evil.example/",
             "/\\evil",
             "api/",
+            "/\t/evil.example/",
+            "/\n/evil.example/",
+            "/\r\nSet-Cookie: a=b",
+            "/ /evil.example/",
+            "/\u{85}/evil",
         ] {
             assert_eq!(local_path(Some(bad)), "/user/api-tokens/", "{bad}");
         }
         assert_eq!(local_path(None), "/user/api-tokens/");
+        assert_eq!(
+            local_path(Some("/api/peering/?q=a%2Fb&x=1")),
+            "/api/peering/?q=a%2Fb&x=1"
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever is accepted stays on our origin the way a browser reads it: one
+        /// leading slash, once tabs and line breaks are dropped and `\\` read as `/`,
+        /// and it is a valid header value.
+        #[test]
+        fn an_accepted_path_stays_on_our_origin(p in "/[\t\n\r -~\u{85}]{0,12}") {
+            if is_local_path(&p) {
+                let browser: String = p
+                    .chars()
+                    .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                    .map(|c| if c == '\\' { '/' } else { c })
+                    .collect();
+                proptest::prop_assert!(browser.starts_with('/') && !browser.starts_with("//"));
+                proptest::prop_assert!(
+                    actix_web::http::header::HeaderValue::from_str(&p).is_ok()
+                );
+            }
+        }
     }
 }

@@ -151,7 +151,12 @@ pub async fn create(
         return Err(ApiError::Forbidden(CSRF_FAILED.into()));
     }
     let form = form.into_inner();
-    let expires = match parse_expiry(&form.expires) {
+    let checked = if form.description.contains('\0') {
+        Err(crate::tokens::NULL_CHARACTERS.to_string())
+    } else {
+        parse_expiry(&form.expires)
+    };
+    let expires = match checked {
         Ok(e) => e,
         Err(message) => {
             let tokens = tokens_of(&state, user_id).await?;
