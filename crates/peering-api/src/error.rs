@@ -23,6 +23,10 @@ pub enum ApiError {
     TooLarge(usize),
     #[error("The request body did not arrive within {0} s.")]
     BodyTimeout(u64),
+    #[error("Request address too long: at most {0} bytes.")]
+    UriTooLong(usize),
+    #[error("Request headers too large: at most {0} bytes.")]
+    HeadersTooLarge(usize),
     #[error("{0}")]
     TooManyRequests(String),
     #[error("{0}")]
@@ -41,6 +45,8 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
+            ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -60,6 +66,21 @@ impl ResponseError for ApiError {
     }
 }
 
+/// A full disk or a read-only database fails every write until someone acts: said once in
+/// the log, not once per request.
+fn log_storage_problem_once(problem: peering_store::StorageProblem) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static DISK_FULL: AtomicBool = AtomicBool::new(false);
+    static READ_ONLY: AtomicBool = AtomicBool::new(false);
+    let said = match problem {
+        peering_store::StorageProblem::DiskFull => &DISK_FULL,
+        peering_store::StorageProblem::ReadOnly => &READ_ONLY,
+    };
+    if !said.swap(true, Ordering::Relaxed) {
+        log::error!("{problem} Writes fail until it is fixed.");
+    }
+}
+
 impl From<peering_store::Error> for ApiError {
     fn from(e: peering_store::Error) -> Self {
         use peering_store::Error as S;
@@ -68,7 +89,15 @@ impl From<peering_store::Error> for ApiError {
             S::Protected(message) => ApiError::Conflict(message),
             S::NotFound => ApiError::NotFound,
             S::Forbidden(message) => ApiError::Forbidden(message),
-            S::Unavailable(m) => ApiError::Unavailable(format!("Database unavailable: {m}")),
+            S::Unavailable(m) => {
+                // The database's own words stay in the log: they may name hosts and users.
+                log::error!("database unavailable: {m}");
+                ApiError::Unavailable("The database is unavailable; try again later.".into())
+            }
+            S::Storage(problem) => {
+                log_storage_problem_once(problem);
+                ApiError::Unavailable(problem.to_string())
+            }
             S::Busy(m) => {
                 log::warn!("write refused after retries: {m}");
                 ApiError::Unavailable(

@@ -3,7 +3,9 @@
 //! and scripts from elsewhere; `Cache-Control: no-store` where a token key or a session
 //! may be in the answer.
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
+
+use crate::error::ApiError;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
@@ -64,5 +66,39 @@ fn security_headers(path: &str, headers: &mut HeaderMap) {
     }
     if PRIVATE_PATHS.iter().any(|p| path.starts_with(p)) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+}
+
+/// The longest request address (path and query) served.
+pub const MAX_URI_BYTES: usize = 8192;
+/// The most header bytes a request may carry.
+pub const MAX_HEADER_BYTES: usize = 16384;
+
+/// Refuses, with a JSON answer, a request whose address or headers are larger than any
+/// client of ours sends (the HTTP server's own limits are higher and answer without a
+/// body).
+pub async fn request_limits(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let uri_bytes = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    let header_bytes: usize = req
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    let refusal = if uri_bytes > MAX_URI_BYTES {
+        Some(ApiError::UriTooLong(MAX_URI_BYTES))
+    } else if header_bytes > MAX_HEADER_BYTES {
+        Some(ApiError::HeadersTooLarge(MAX_HEADER_BYTES))
+    } else {
+        None
+    };
+    match refusal {
+        Some(e) => Ok(req.error_response(e).map_into_right_body()),
+        None => next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_left_body),
     }
 }

@@ -223,6 +223,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     cfg.app_data(web::Data::new(state)).service(
         web::scope("")
             .wrap(from_fn(pages::browsable::middleware))
+            .wrap(from_fn(headers::request_limits))
             .wrap(from_fn(headers::request_headers))
             .configure(pages::configure)
             .service(read_only("/api/", root::api_root))

@@ -62,6 +62,17 @@ pub fn parse_host(text: &str, family: Option<Family>) -> Result<IpAddr, String> 
     parse_any(text, family).map(|net| net.addr())
 }
 
+/// The text a write stores for an address given as `text`: an interface address
+/// (`2001:db8::c8/128`), or with `host_only` the bare host (`2001:db8::c8`), lower-case and
+/// shortened; `None` when `text` is not an address of `family`.
+pub fn canonical(text: &str, family: Option<Family>, host_only: bool) -> Option<String> {
+    if host_only {
+        parse_host(text, family).ok().map(|a| a.to_string())
+    } else {
+        parse_interface(text, family).ok().map(|n| n.to_string())
+    }
+}
+
 /// A key whose text order is the numeric order: IPv4 before IPv6, then the address, then
 /// the prefix length.
 pub fn sort_key(addr: &IpAddr, prefix_len: Option<u8>) -> String {

@@ -8,6 +8,9 @@ pub enum Error {
     Config(String),
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// The database cannot take writes: its disk is full, or it is read-only.
+    #[error("{0}")]
+    Storage(StorageProblem),
     /// Other writes held what this one needed for too long (a lock wait past its limit, a
     /// deadlock, a serialization failure), and retrying did not help: nothing was written.
     #[error("database busy: {0}")]
@@ -28,6 +31,47 @@ pub enum Error {
     Forbidden(String),
     #[error("database error: {0}")]
     Backend(String),
+}
+
+/// Why the database cannot take writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageProblem {
+    DiskFull,
+    ReadOnly,
+}
+
+impl std::fmt::Display for StorageProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StorageProblem::DiskFull => "The database's disk is full: nothing was written.",
+            StorageProblem::ReadOnly => "The database is read-only: nothing was written.",
+        })
+    }
+}
+
+/// What a database's message says of the connection or the storage, where diesel has no
+/// kind for it.
+fn classify(message: &str) -> Option<Error> {
+    const LOST: &[&str] = &[
+        "server closed the connection",
+        "terminating connection",
+        "no connection to the server",
+        "connection to server",
+        "could not connect",
+        "SSL SYSCALL",
+        "the database system is",
+    ];
+    if is_contention(message) {
+        Some(Error::Busy(message.to_string()))
+    } else if LOST.iter().any(|m| message.contains(m)) {
+        Some(Error::Unavailable(message.to_string()))
+    } else if message.starts_with("database or disk is full") {
+        Some(Error::Storage(StorageProblem::DiskFull))
+    } else if message.starts_with("attempt to write a readonly database") {
+        Some(Error::Storage(StorageProblem::ReadOnly))
+    } else {
+        None
+    }
 }
 
 impl Error {
@@ -76,10 +120,11 @@ impl From<diesel::result::Error> for Error {
             D::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
                 Error::Busy(info.message().to_string())
             }
-            D::DatabaseError(_, info) if is_contention(info.message()) => {
-                Error::Busy(info.message().to_string())
+            D::DatabaseError(kind, info) => classify(info.message())
+                .unwrap_or_else(|| Error::Backend(D::DatabaseError(kind, info).to_string())),
+            other => {
+                classify(&other.to_string()).unwrap_or_else(|| Error::Backend(other.to_string()))
             }
-            other => Error::Backend(other.to_string()),
         }
     }
 }
@@ -104,5 +149,46 @@ impl Error {
 impl From<diesel::r2d2::PoolError> for Error {
     fn from(e: diesel::r2d2::PoolError) -> Self {
         Error::Unavailable(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+
+    #[test]
+    fn a_full_or_read_only_sqlite_database_is_a_storage_problem() {
+        let mut c = diesel::sqlite::SqliteConnection::establish(":memory:").unwrap();
+        c.batch_execute("CREATE TABLE t (x TEXT); PRAGMA max_page_count = 3;")
+            .unwrap();
+        let full = c
+            .batch_execute("INSERT INTO t VALUES (printf('%.100000c', 'x'))")
+            .unwrap_err();
+        assert!(matches!(
+            Error::from(full),
+            Error::Storage(StorageProblem::DiskFull)
+        ));
+        c.batch_execute("PRAGMA query_only = ON").unwrap();
+        let read_only = c.batch_execute("INSERT INTO t VALUES ('x')").unwrap_err();
+        let mapped = Error::from(read_only);
+        assert!(
+            matches!(mapped, Error::Storage(StorageProblem::ReadOnly)),
+            "{mapped:?}"
+        );
+    }
+
+    #[test]
+    fn lost_connections_and_lost_races_are_classified() {
+        assert!(matches!(
+            classify("terminating connection due to administrator command"),
+            Some(Error::Unavailable(_))
+        ));
+        assert!(matches!(
+            classify("deadlock detected"),
+            Some(Error::Busy(_))
+        ));
+        assert!(classify("syntax error at or near").is_none());
     }
 }

@@ -9,6 +9,7 @@ mod connection;
 mod copy;
 mod delete;
 mod error;
+mod migrations;
 mod query;
 mod schema;
 mod sql;
@@ -21,14 +22,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use diesel::connection::Connection;
-use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use peering_domain::input::Draft;
 use peering_domain::{Record, ResourceSpec};
 use peering_filter::{Catalog, Filter};
 
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
-pub use error::Error;
+pub use error::{Error, StorageProblem};
 pub use query::{Page, Related, Window};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 
@@ -74,28 +75,9 @@ fn ids_of(records: &[Record]) -> Vec<i64> {
     records.iter().map(|r| r.id).collect()
 }
 
-/// Applies pending migrations; returns how many were applied.
+/// Applies pending migrations; returns how many were applied (see `migrations.rs`).
 pub fn migrate(url: &str) -> Result<usize, Error> {
-    let target = Target::parse(url)?;
-    let map = |e: Box<dyn std::error::Error + Send + Sync>| {
-        Error::Backend(format!("migration failed: {e}"))
-    };
-    match target {
-        Target::Sqlite(path) => {
-            let mut c = diesel::sqlite::SqliteConnection::establish(&path)
-                .map_err(|e| Error::Unavailable(e.to_string()))?;
-            c.run_pending_migrations(SQLITE_MIGRATIONS)
-                .map(|v| v.len())
-                .map_err(map)
-        }
-        Target::Postgres(url) => {
-            let mut c = diesel::pg::PgConnection::establish(&url)
-                .map_err(|e| Error::Unavailable(e.to_string()))?;
-            c.run_pending_migrations(POSTGRES_MIGRATIONS)
-                .map(|v| v.len())
-                .map_err(map)
-        }
-    }
+    migrations::migrate(url, SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS)
 }
 
 /// Names of the embedded migrations of each backend, for the drift check.

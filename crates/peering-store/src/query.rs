@@ -87,7 +87,15 @@ fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
             Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid => Bind::Text(i.to_string()),
             _ => Bind::Int(*i),
         },
-        FilterValue::Text(t) => Bind::Text(t.clone()),
+        // An address is compared in the form a write stores it, so that a filter finds
+        // what a write would call the same address (`2001:DB8::C8` is `2001:db8::c8/128`).
+        FilterValue::Text(t) => match kind {
+            Kind::Ip { family, host_only } => Bind::Text(
+                peering_domain::net::canonical(t, *family, *host_only)
+                    .unwrap_or_else(|| t.to_lowercase()),
+            ),
+            _ => Bind::Text(t.clone()),
+        },
         FilterValue::Bool(b) => Bind::Bool(*b),
         FilterValue::Uuid(u) => Bind::Text(u.to_string()),
         FilterValue::DateTime(t) => Bind::Int(time_to_micros(*t)),

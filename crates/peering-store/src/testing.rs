@@ -96,3 +96,18 @@ impl Drop for TestDatabase {
         }
     }
 }
+
+/// Ends every connection to the PostgreSQL database at `url` but this call's own, as a
+/// restart of the database server would (for tests of lost connections); nothing on SQLite.
+pub fn end_connections(url: &str) -> Result<(), crate::Error> {
+    let crate::Target::Postgres(url) = crate::Target::parse(url)? else {
+        return Ok(());
+    };
+    PgConnection::establish(&url)
+        .map_err(|e| crate::Error::Unavailable(e.to_string()))?
+        .batch_execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )?;
+    Ok(())
+}

@@ -217,3 +217,77 @@ fn a_body_slower_than_the_timeout_is_answered_with_408() {
         "{answer}"
     );
 }
+
+#[test]
+fn filter_values_are_read_as_writes_read_them() {
+    let s = TestServer::start();
+    let local = s.create(AS, json!({"asn": 64500, "name": "Local"}));
+    let peer = s.create(AS, json!({"asn": 65001, "name": "Peer"}));
+    let relationship = s.create(
+        "/api/bgp/relationships/",
+        json!({"name": "Transit", "slug": "transit"}),
+    );
+    let sessions = "/api/peering/direct-peering-sessions/";
+    s.create(
+        sessions,
+        json!({"local_autonomous_system": local["id"], "autonomous_system": peer["id"],
+               "relationship": relationship["id"], "ip_address": "2001:db8::c8"}),
+    );
+    // A write would call this address a duplicate: a filter finds it.
+    for value in ["2001:DB8::C8", "2001:0db8::00c8", "2001:db8::c8/128"] {
+        let r = s.get(&format!("{sessions}?ip_address={value}"));
+        assert_eq!(r.status, 200, "{value}: {}", r.text);
+        assert_eq!(r.json()["count"], 1, "{value}");
+    }
+    let r = s.get("/api/peering/routing-policies/?address_family=5");
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.json()["address_family"].is_array(), "{}", r.text);
+}
+
+/// PostgreSQL only (the suite runs on both backends in CI): SQLite has no connection to
+/// lose.
+#[test]
+fn lost_database_connections_are_a_503_without_the_databases_words() {
+    if peering_store::testing::postgres_url().is_none() {
+        return;
+    }
+    let s = TestServer::start();
+    assert_eq!(s.get(AS).status, 200);
+    // Every connection of the server's pool is ended, as a restart of the database would.
+    peering_store::testing::end_connections(&s.database_url()).unwrap();
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        let r = s.post(AS, json!({"asn": 64600 + i, "name": format!("AS {i}")}));
+        if r.status == 503 {
+            assert_eq!(
+                r.json(),
+                json!({"detail": "The database is unavailable; try again later."})
+            );
+        }
+        statuses.push(r.status);
+    }
+    assert!(
+        statuses.iter().all(|&st| st == 201 || st == 503),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.last(), Some(&201), "{statuses:?}");
+}
+
+#[test]
+fn long_addresses_and_large_headers_get_json_answers() {
+    let s = TestServer::start();
+    let long = format!("{AS}?name={}", "a".repeat(9_000));
+    let r = s.send("GET", &long, None, None, &[]);
+    assert_eq!(r.status, 414);
+    assert_eq!(
+        r.json(),
+        json!({"detail": "Request address too long: at most 8192 bytes."})
+    );
+    let big = "b".repeat(20_000);
+    let r = s.send("GET", AS, None, None, &[("X-Big", big.as_str())]);
+    assert_eq!(r.status, 431);
+    assert_eq!(
+        r.json(),
+        json!({"detail": "Request headers too large: at most 16384 bytes."})
+    );
+}

@@ -115,6 +115,12 @@ impl TestServer {
         }
     }
 
+    /// The URL of the server's database.
+    #[allow(dead_code)]
+    pub fn database_url(&self) -> String {
+        self._db.url.clone()
+    }
+
     /// A second server (its own store, pool and caches) over the same database, as another
     /// instance of a deployment would be; stopped when dropped.
     pub fn another_instance(&self, settings: Settings) -> Instance {
