@@ -76,6 +76,13 @@ impl ResponseCache {
         self.entries.is_some()
     }
 
+    /// How many answers are kept, and their weight in bytes.
+    pub fn usage(&self) -> (usize, u64) {
+        self.entries
+            .as_ref()
+            .map_or((0, 0), |e| (e.len(), e.weight()))
+    }
+
     /// The answer for `key`, if kept. Seeing a new version empties the cache.
     pub fn get(&self, key: &Key) -> Option<Bytes> {
         let entries = self.entries.as_ref()?;

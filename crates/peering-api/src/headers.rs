@@ -69,6 +69,40 @@ fn security_headers(path: &str, headers: &mut HeaderMap) {
     }
 }
 
+/// Whether the request names a host of `PEERING_ALLOWED_HOSTS` (any when it is empty).
+/// Probes are answered whatever they name: orchestrators call them by address.
+fn host_allowed(req: &ServiceRequest) -> bool {
+    let allowed = match req.app_data::<actix_web::web::Data<crate::AppState>>() {
+        Some(state) if !state.settings.allowed_hosts.is_empty() => &state.settings.allowed_hosts,
+        _ => return true,
+    };
+    if matches!(req.path(), "/healthz" | "/readyz") {
+        return true;
+    }
+    let host = crate::client::host(req.request());
+    let name = host_name(&host);
+    allowed.iter().any(|a| {
+        a == "*"
+            || a.eq_ignore_ascii_case(name)
+            || a.strip_prefix('.').is_some_and(|domain| {
+                name.eq_ignore_ascii_case(domain)
+                    || name
+                        .to_ascii_lowercase()
+                        .ends_with(&format!(".{}", domain.to_ascii_lowercase()))
+            })
+    })
+}
+
+/// `host` without its port (`[::1]:8000` gives `[::1]`).
+fn host_name(host: &str) -> &str {
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) && !name.ends_with(':') => {
+            name
+        }
+        _ => host,
+    }
+}
+
 /// The longest request address (path and query) served.
 pub const MAX_URI_BYTES: usize = 8192;
 /// The most header bytes a request may carry.
@@ -87,7 +121,9 @@ pub async fn request_limits(
         .iter()
         .map(|(name, value)| name.as_str().len() + value.len() + 4)
         .sum();
-    let refusal = if uri_bytes > MAX_URI_BYTES {
+    let refusal = if !host_allowed(&req) {
+        Some(ApiError::Detail400("Invalid Host header.".into()))
+    } else if uri_bytes > MAX_URI_BYTES {
         Some(ApiError::UriTooLong(MAX_URI_BYTES))
     } else if header_bytes > MAX_HEADER_BYTES {
         Some(ApiError::HeadersTooLarge(MAX_HEADER_BYTES))

@@ -2,12 +2,16 @@
 //! the OpenAPI document.
 #![doc = include_str!("../README.md")]
 
+pub mod access;
 pub mod auth;
 pub mod cache;
 pub mod client;
+pub mod conditional;
 pub mod error;
 pub mod headers;
+pub mod health;
 pub mod list;
+pub mod metrics;
 pub mod openapi;
 pub mod options;
 pub mod page;
@@ -51,6 +55,12 @@ pub struct Settings {
     pub body_timeout: std::time::Duration,
     /// The shortest password a user may be given.
     pub min_password_length: usize,
+    /// The host names requests may name (`Host`); empty allows any. A name starting with
+    /// a dot also allows its subdomains.
+    pub allowed_hosts: Vec<String>,
+    /// Origins whose scripts may call the API from a browser (`*` for any); empty turns
+    /// cross-origin requests off.
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for Settings {
@@ -65,6 +75,8 @@ impl Default for Settings {
             trusted_proxies: Vec::new(),
             body_timeout: std::time::Duration::from_secs(30),
             min_password_length: 10,
+            allowed_hosts: Vec::new(),
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -121,6 +133,7 @@ pub struct AppState {
     pub tokens: std::sync::Arc<auth::TokenCache>,
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
+    pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Reads the data version for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<version::VersionProbe<peering_store::Error>>>,
@@ -146,6 +159,7 @@ impl AppState {
             settings,
             tokens: Default::default(),
             login_limiter: Default::default(),
+            metrics: Default::default(),
         }
     }
 }
@@ -218,13 +232,50 @@ async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, ApiError> 
     Err(ApiError::MethodNotAllowed(req.method().to_string()))
 }
 
+/// Cross-origin requests for the origins of `PEERING_CORS_ORIGINS`; `None` when there
+/// are none. Tokens travel in a header, so no cookie is ever sent across origins.
+fn cors(settings: &Settings) -> Option<actix_cors::Cors> {
+    if settings.cors_origins.is_empty() {
+        return None;
+    }
+    let mut cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::IF_MATCH,
+            header::IF_NONE_MATCH,
+        ])
+        .expose_headers(["API-Version", "X-Request-ID", "ETag"])
+        .max_age(3600);
+    for origin in &settings.cors_origins {
+        cors = if origin == "*" {
+            cors.allow_any_origin()
+        } else {
+            cors.allowed_origin(origin)
+        };
+    }
+    Some(cors)
+}
+
 /// Registers every route of the API on an actix app.
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
+    let cors = cors(&state.settings);
     cfg.app_data(web::Data::new(state)).service(
         web::scope("")
             .wrap(from_fn(pages::browsable::middleware))
             .wrap(from_fn(headers::request_limits))
             .wrap(from_fn(headers::request_headers))
+            .wrap(from_fn(access::observe))
+            .wrap(actix_web::middleware::Condition::new(
+                cors.is_some(),
+                cors.unwrap_or_default(),
+            ))
+            .wrap(actix_web::middleware::Compress::default())
+            .service(read_only("/healthz", health::healthz))
+            .service(read_only("/readyz", health::readyz))
+            .service(read_only("/metrics", metrics::guarded))
             .configure(pages::configure)
             .service(read_only("/api/", root::api_root))
             .service(read_only("/api/status/", root::status))

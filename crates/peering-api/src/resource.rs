@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller};
 use crate::cache;
+use crate::conditional;
 use crate::error::ApiError;
 use crate::headers::RequestId;
 use crate::list::ListRequest;
@@ -235,7 +236,17 @@ pub async fn detail(
             let secrets = caller.may(Action::Change, spec);
             let render = render_detail(&req, &state, spec, id, secrets);
             let body = cached(&req, &state, secrets, render).await?;
-            return Ok(respond_bytes(&req, StatusCode::OK, body));
+            let etag = conditional::etag(&body);
+            let mut res = if conditional::not_modified(&req, &etag) {
+                HttpResponse::NotModified().finish()
+            } else {
+                respond_bytes(&req, StatusCode::OK, body)
+            };
+            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&etag) {
+                res.headers_mut()
+                    .insert(actix_web::http::header::ETAG, value);
+            }
+            return Ok(res);
         }
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
@@ -248,6 +259,14 @@ pub async fn detail(
     let store = state.store.clone();
     if web::block(move || store.get(spec, id)).await??.is_none() {
         return Err(ApiError::NotFound);
+    }
+    if let Some(tags) = conditional::required(&req) {
+        // The caller may change the object, so the tag is that of the form with secrets,
+        // which their reads received.
+        let current = render_detail(&req, &state, spec, id, true).await?;
+        if !tags.contains(&conditional::etag(current.as_bytes())) {
+            return Err(ApiError::PreconditionFailed);
+        }
     }
     match method {
         Method::DELETE => {
@@ -312,8 +331,10 @@ async fn cached(
     };
     let key = cache::Key::new(version, req, secrets);
     if let Some(body) = state.responses.get(&key) {
+        state.metrics.cache_hit();
         return Ok(body);
     }
+    state.metrics.cache_miss();
     let body = Bytes::from(render.await?);
     state.responses.put(key, body.clone());
     Ok(body)

@@ -38,6 +38,13 @@ use connection::{AnyConnection, Db, Pool};
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
+/// What the connection pool holds, for metrics.
+#[derive(Debug, Clone, Copy)]
+pub struct PoolState {
+    pub connections: u32,
+    pub idle: u32,
+}
+
 /// A handle on the database; cheap to clone, shared by every request.
 #[derive(Clone)]
 pub struct Store {
@@ -210,6 +217,54 @@ impl Store {
     }
 
     /// Whether the database answers.
+    /// Deletes the change records older than `days` days; how many went. Run as a write,
+    /// so that cached lists of change records are read anew.
+    pub fn purge_changes(&self, days: u32) -> Result<usize, Error> {
+        let cutoff = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
+        let cutoff = peering_domain::value::time_to_micros(cutoff);
+        self.write(|db| {
+            let mut sql = sql::Sql::new("DELETE FROM object_changes WHERE time < ");
+            sql.bind(sql::Bind::Int(cutoff));
+            db.execute(&sql)
+        })
+    }
+
+    /// Writes a consistent copy of a SQLite database to `path` while it is in use
+    /// (`VACUUM INTO`: a snapshot, compacted); PostgreSQL has its own tools (`pg_dump`).
+    pub fn backup_to(&self, path: &std::path::Path) -> Result<(), Error> {
+        if self.backend != Backend::Sqlite {
+            return Err(Error::Config(
+                "peeringd backup copies SQLite databases; for PostgreSQL use pg_dump".into(),
+            ));
+        }
+        if path.exists() {
+            return Err(Error::Config(format!("{} already exists", path.display())));
+        }
+        let target = path
+            .to_str()
+            .ok_or_else(|| Error::Config("the backup path is not UTF-8".into()))?;
+        self.read(|db| {
+            let mut sql = sql::Sql::new("VACUUM INTO ");
+            sql.bind(sql::Bind::Text(target.to_string()));
+            db.execute(&sql).map(|_| ())
+        })
+    }
+
+    /// The pool's connections: open, and open but unused.
+    pub fn pool_state(&self) -> PoolState {
+        let state = self.pool.state();
+        PoolState {
+            connections: state.connections,
+            idle: state.idle_connections,
+        }
+    }
+
+    /// Whether the database answers and every migration of this binary is applied.
+    pub fn ready(&self) -> Result<bool, Error> {
+        let mut conn = self.pool.get()?;
+        migrations::current(&mut conn, SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS)
+    }
+
     pub fn ping(&self) -> bool {
         self.read(|db| db.scalar(&sql::Sql::new("SELECT 1")))
             .is_ok()

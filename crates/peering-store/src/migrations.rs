@@ -82,3 +82,17 @@ where
         None => Ok(()),
     }
 }
+
+/// Whether every migration this binary knows is applied (for readiness probes): a
+/// database another instance is still migrating, or an older one, is not ready.
+pub(crate) fn current(
+    conn: &mut crate::connection::AnyConnection,
+    sqlite: EmbeddedMigrations,
+    postgres: EmbeddedMigrations,
+) -> Result<bool, Error> {
+    let pending = match conn {
+        crate::connection::AnyConnection::Sqlite(c) => c.has_pending_migration(sqlite),
+        crate::connection::AnyConnection::Postgresql(c) => c.has_pending_migration(postgres),
+    };
+    pending.map(|p| !p).map_err(failed)
+}

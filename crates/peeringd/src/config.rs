@@ -47,6 +47,24 @@ pub struct SettingsArgs {
     /// The shortest password a user may be given.
     #[arg(long, env = "PEERING_MIN_PASSWORD_LENGTH", global = true)]
     pub min_password_length: Option<usize>,
+    /// How log lines are written: `text` or `json`.
+    #[arg(long, env = "PEERING_LOG_FORMAT", global = true)]
+    pub log_format: Option<String>,
+    /// A second address serving `/metrics` to anyone who can reach it (keep it private);
+    /// without it, `/metrics` is served on the main address to staff and superusers.
+    #[arg(long, env = "PEERING_METRICS_LISTEN", global = true)]
+    pub metrics_listen: Option<String>,
+    /// Host names requests may name (comma-separated; `.example.net` also allows its
+    /// subdomains); empty or `*` allows any.
+    #[arg(long, env = "PEERING_ALLOWED_HOSTS", global = true)]
+    pub allowed_hosts: Option<String>,
+    /// Origins allowed to call the API from a browser's scripts (comma-separated, `*` for
+    /// any); empty turns cross-origin requests off.
+    #[arg(long, env = "PEERING_CORS_ORIGINS", global = true)]
+    pub cors_origins: Option<String>,
+    /// Days change records are kept; 0 keeps them all.
+    #[arg(long, env = "PEERING_CHANGELOG_RETENTION_DAYS", global = true)]
+    pub changelog_retention_days: Option<u32>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -68,6 +86,11 @@ struct FileSettings {
     request_timeout_secs: Option<u64>,
     body_timeout_secs: Option<u64>,
     min_password_length: Option<usize>,
+    log_format: Option<String>,
+    metrics_listen: Option<String>,
+    allowed_hosts: Option<String>,
+    cors_origins: Option<String>,
+    changelog_retention_days: Option<u32>,
 }
 
 /// The settings in force.
@@ -85,12 +108,27 @@ pub struct Settings {
     pub request_timeout_secs: u64,
     pub body_timeout_secs: u64,
     pub min_password_length: usize,
+    pub log_format: crate::logging::LogFormat,
+    pub metrics_listen: Option<String>,
+    pub allowed_hosts: Vec<String>,
+    pub cors_origins: Vec<String>,
+    pub changelog_retention_days: u32,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     toml::from_str(&text).map_err(|e| format!("invalid {}: {e}", path.display()))
+}
+
+/// The items of a comma-separated setting, without blanks.
+fn list(text: Option<String>) -> Vec<String> {
+    text.unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// A comma-separated list of networks (`10.0.0.0/8`) or single addresses (`192.0.2.1`).
@@ -161,6 +199,23 @@ impl SettingsArgs {
                 .min_password_length
                 .or(file.min_password_length)
                 .unwrap_or(10),
+            log_format: self
+                .log_format
+                .clone()
+                .or(file.log_format)
+                .unwrap_or_else(|| "text".into())
+                .parse()?,
+            metrics_listen: self
+                .metrics_listen
+                .clone()
+                .or(file.metrics_listen)
+                .filter(|a| !a.is_empty()),
+            allowed_hosts: list(self.allowed_hosts.clone().or(file.allowed_hosts)),
+            cors_origins: list(self.cors_origins.clone().or(file.cors_origins)),
+            changelog_retention_days: self
+                .changelog_retention_days
+                .or(file.changelog_retention_days)
+                .unwrap_or(90),
         };
         if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
             return Err(

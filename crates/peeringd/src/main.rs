@@ -3,6 +3,7 @@
 
 mod config;
 mod demo_data;
+mod logging;
 mod server;
 
 use std::io::Read;
@@ -38,6 +39,11 @@ enum Command {
     Serve,
     /// Apply pending migrations and exit.
     Migrate,
+    /// Copy the SQLite database to FILE, consistently, while the server runs.
+    Backup {
+        /// Where the copy goes (must not exist).
+        file: std::path::PathBuf,
+    },
     /// Manage users.
     User {
         #[command(subcommand)]
@@ -110,7 +116,6 @@ enum TokenCommand {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -123,8 +128,15 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     let settings = cli.settings.resolve()?;
+    logging::init(settings.log_format);
     match cli.command {
         Command::Serve => server::serve(settings).map_err(|e| e.to_string()),
+        Command::Backup { file } => {
+            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
+            store.backup_to(&file).map_err(|e| e.to_string())?;
+            eprintln!("copied the database to {}", file.display());
+            Ok(())
+        }
         Command::Migrate => {
             let n = peering_store::migrate(&settings.database_url).map_err(|e| e.to_string())?;
             eprintln!("applied {n} migration(s)");

@@ -24,6 +24,8 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         trusted_proxies: s.trusted_proxies.clone(),
         body_timeout: std::time::Duration::from_secs(s.body_timeout_secs),
         min_password_length: s.min_password_length,
+        allowed_hosts: s.allowed_hosts.clone(),
+        cors_origins: s.cors_origins.clone(),
     }
 }
 
@@ -55,6 +57,24 @@ fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
     Ok(())
 }
 
+/// Deletes change records older than `days` now, then every hour, on a thread of its own
+/// (it ends with the process).
+fn purge_changes_hourly(store: Store, days: u32) {
+    let spawned = std::thread::Builder::new()
+        .name("changelog-retention".into())
+        .spawn(move || loop {
+            match store.purge_changes(days) {
+                Ok(0) => {}
+                Ok(n) => log::info!("deleted {n} change records older than {days} days"),
+                Err(e) => log::warn!("change record retention: {e}"),
+            }
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        });
+    if let Err(e) = spawned {
+        log::warn!("change record retention not started: {e}");
+    }
+}
+
 fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -64,12 +84,29 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
     let state = AppState::new(store.clone(), api_settings(&settings));
+    if settings.changelog_retention_days > 0 {
+        purge_changes_hourly(store.clone(), settings.changelog_retention_days);
+    }
     log::info!(
         "serving on http://{} ({})",
         settings.listen,
         state.store.backend().name()
     );
+    let metrics_state = state.clone();
+    let metrics_listen = settings.metrics_listen.clone();
     actix_web::rt::System::new().block_on(async move {
+        if let Some(address) = metrics_listen {
+            let metrics = HttpServer::new(move || {
+                App::new().configure(|cfg| {
+                    peering_api::metrics::configure_listener(cfg, metrics_state.clone())
+                })
+            })
+            .workers(1)
+            .bind(&address)?
+            .run();
+            log::info!("metrics on http://{address}/metrics");
+            actix_web::rt::spawn(metrics);
+        }
         HttpServer::new(move || {
             App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
         })

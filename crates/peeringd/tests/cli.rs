@@ -1,6 +1,6 @@
 //! The command line as a user runs it: first-start bootstrap, users, tokens, migrations.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 
 use peering_store::testing::TestDatabase;
@@ -296,4 +296,138 @@ fn a_stopped_server_leaves_no_write_ahead_log_to_read_back() {
     let exit = child.wait().unwrap();
     assert!(exit.success(), "peeringd exited with {exit}");
     assert_eq!(log_size(), 0, "the log was copied back and emptied");
+}
+
+/// Waits (up to 5 s) for `url` to answer; its status and body.
+fn get_when_up(url: &str, key: Option<&str>) -> (u16, String) {
+    for _ in 0..100 {
+        let mut req = ureq::get(url);
+        if let Some(k) = key {
+            req = req.set("Authorization", &format!("Token {k}"));
+        }
+        match req.call() {
+            Ok(r) => return (r.status(), r.into_string().unwrap_or_default()),
+            Err(ureq::Error::Status(code, r)) => {
+                return (code, r.into_string().unwrap_or_default())
+            }
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
+    panic!("{url} never answered");
+}
+
+#[test]
+fn the_access_log_in_json_and_metrics_on_their_own_address() {
+    let db = TestDatabase::new();
+    let (port, metrics_port) = (free_port(), free_port());
+    let mut child = peeringd(&db)
+        .arg("serve")
+        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
+        .env(
+            "PEERING_METRICS_LISTEN",
+            format!("127.0.0.1:{metrics_port}"),
+        )
+        .env("PEERING_LOG_FORMAT", "json")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let key = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.strip_prefix("Created superuser 'admin' with API token: ")
+                .map(|rest| rest.trim().to_string())
+        })
+        .expect("token printed");
+    let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/?limit=7");
+    assert_eq!(get_when_up(&url, Some(&key)).0, 200);
+    // The metrics address answers anyone; the main one only staff.
+    let (status, text) = get_when_up(&format!("http://127.0.0.1:{metrics_port}/metrics"), None);
+    assert_eq!(status, 200);
+    assert!(text.contains("peeringd_http_requests_total{method=\"GET\",route=\"/api/peering/autonomous-systems/\",status=\"200\"} 1"), "{text}");
+    assert_eq!(
+        get_when_up(&format!("http://127.0.0.1:{port}/metrics"), None).0,
+        403
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    let access: Vec<serde_json::Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["target"] == "peeringd::access")
+        .collect();
+    let line = access
+        .iter()
+        .find(|v| v["path"] == "/api/peering/autonomous-systems/?limit=7")
+        .unwrap_or_else(|| panic!("no access line in {log}"));
+    assert_eq!(line["method"], "GET");
+    assert_eq!(line["status"], 200);
+    assert_eq!(line["user"], "admin");
+    assert!(line["bytes"].as_str().unwrap().parse::<u64>().unwrap() > 0);
+    assert!(line["duration_ms"].as_f64().unwrap() >= 0.0);
+    assert_eq!(line["request_id"].as_str().unwrap().len(), 36);
+    assert_eq!(line["level"], "INFO");
+}
+
+#[test]
+fn backup_copies_a_sqlite_database_while_it_is_in_use() {
+    let db = TestDatabase::new();
+    let (mut child, port, key) = first_start(&db);
+    let body = serde_json::json!({"asn": 65001, "name": "Kept"});
+    assert_eq!(post_autonomous_systems(port, &key, &body), 201);
+    let copy = std::env::temp_dir().join(format!("peeringd-backup-{}.sqlite3", uuid_like()));
+    let (ok, _, err) = {
+        let out = peeringd(&db).arg("backup").arg(&copy).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    if db.url.starts_with("postgres") {
+        assert!(!ok && err.contains("pg_dump"), "{err}");
+        return;
+    }
+    assert!(ok, "{err}");
+    let restored = peering_store::Store::open(&format!("sqlite://{}", copy.display()), 1).unwrap();
+    let (found, _) = restored
+        .list(
+            &peering_domain::resources::AUTONOMOUS_SYSTEM,
+            &peering_filter::Filter::default(),
+            peering_store::Window {
+                limit: Some(10),
+                offset: 0,
+            },
+            false,
+        )
+        .map(|p| (p.count, ()))
+        .unwrap();
+    assert_eq!(found, 1);
+    // A second backup to the same file is refused rather than overwriting it.
+    let again = peeringd(&db).arg("backup").arg(&copy).output().unwrap();
+    assert!(!again.status.success());
+    let _ = std::fs::remove_file(&copy);
+}
+
+fn uuid_like() -> String {
+    format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    )
 }

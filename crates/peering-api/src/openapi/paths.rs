@@ -86,6 +86,15 @@ impl Op {
         )
     }
 
+    /// A write that takes `If-Match`: a 412 when the object's `ETag` is another one.
+    pub(super) fn unless_changed(self) -> Op {
+        self.respond(
+            412,
+            "The object changed since it was read: its `ETag` is not the one in `If-Match`.",
+            Some(reference("Detail")),
+        )
+    }
+
     pub(super) fn respond(
         mut self,
         code: u16,
@@ -199,6 +208,11 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     let get = op("retrieve", "Get", false)
         .param(brief_parameter())
         .respond(200, "The object.", full())
+        .respond(
+            304,
+            "Not modified: the `ETag` given in `If-None-Match`.",
+            None,
+        )
         .respond(400, "Malformed query string.", Some(reference("Detail")));
     item.methods.insert(HttpMethod::Get, get.0);
     let options = metadata(spec, "detail_metadata", "detail").not_found();
@@ -211,7 +225,8 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
             HttpMethod::Put,
             op("update", "Replace", true)
                 .body(reference(&Form::Writable.name(spec)), "ObjectBadRequest")
-                .respond(200, "The updated object.", full()),
+                .respond(200, "The updated object.", full())
+                .unless_changed(),
         ),
         (
             HttpMethod::Patch,
@@ -220,13 +235,15 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
                     reference(&Form::PatchedWritable.name(spec)),
                     "ObjectBadRequest",
                 )
-                .respond(200, "The updated object.", full()),
+                .respond(200, "The updated object.", full())
+                .unless_changed(),
         ),
         (
             HttpMethod::Delete,
             op("destroy", "Delete", true)
                 .respond(204, "Deleted.", None)
-                .protected(),
+                .protected()
+                .unless_changed(),
         ),
     ];
     item.methods.extend(ops.map(|(method, op)| (method, op.0)));

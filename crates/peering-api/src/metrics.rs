@@ -1,0 +1,196 @@
+//! `/metrics` in the Prometheus text format: requests and their latency by route and
+//! status, database connections, the answer cache. Served to staff and superusers on the
+//! API's address, or to anyone on a separate address (`PEERING_METRICS_LISTEN`), which is
+//! meant to be private.
+
+use std::sync::atomic::AtomicU64;
+
+use actix_web::http::header::ContentType;
+use actix_web::{web, HttpRequest, HttpResponse};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+use crate::auth::{authenticate, NO_PERMISSION};
+use crate::error::ApiError;
+use crate::AppState;
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    pub method: String,
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub method: String,
+    pub route: String,
+}
+
+type Durations = Family<RouteLabels, Histogram, fn() -> Histogram>;
+
+fn durations() -> Histogram {
+    // 0.25 ms to about 4 s.
+    Histogram::new(exponential_buckets(0.000_25, 2.0, 15))
+}
+
+/// The server's metrics, registered once.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    durations: Durations,
+    connections: Gauge,
+    idle_connections: Gauge,
+    cache_entries: Gauge,
+    cache_bytes: Gauge,
+    cache_hits: Counter<u64, AtomicU64>,
+    cache_misses: Counter<u64, AtomicU64>,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("peeringd");
+        let requests = Family::<RequestLabels, Counter>::default();
+        let durations = Durations::new_with_constructor(durations);
+        let (connections, idle_connections) = (Gauge::default(), Gauge::default());
+        let (cache_entries, cache_bytes) = (Gauge::default(), Gauge::default());
+        let (cache_hits, cache_misses) = (Counter::default(), Counter::default());
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by method, route and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer HTTP requests, by method and route",
+            durations.clone(),
+        );
+        registry.register(
+            "db_connections",
+            "Database connections open in the pool",
+            connections.clone(),
+        );
+        registry.register(
+            "db_idle_connections",
+            "Database connections open and unused",
+            idle_connections.clone(),
+        );
+        registry.register(
+            "answer_cache_entries",
+            "Rendered answers kept",
+            cache_entries.clone(),
+        );
+        registry.register(
+            "answer_cache_bytes",
+            "Bytes of rendered answers kept",
+            cache_bytes.clone(),
+        );
+        registry.register(
+            "answer_cache_hits",
+            "Reads answered from the answer cache",
+            cache_hits.clone(),
+        );
+        registry.register(
+            "answer_cache_misses",
+            "Reads rendered anew",
+            cache_misses.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            durations,
+            connections,
+            idle_connections,
+            cache_entries,
+            cache_bytes,
+            cache_hits,
+            cache_misses,
+        }
+    }
+}
+
+impl Metrics {
+    /// Counts one answered request.
+    pub fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.to_string(),
+                route: route.to_string(),
+                status,
+            })
+            .inc();
+        self.durations
+            .get_or_create(&RouteLabels {
+                method: method.to_string(),
+                route: route.to_string(),
+            })
+            .observe(seconds);
+    }
+
+    pub fn cache_hit(&self) {
+        self.cache_hits.inc();
+    }
+
+    pub fn cache_miss(&self) {
+        self.cache_misses.inc();
+    }
+
+    /// The text exposition, with the gauges read now.
+    pub fn render(&self, state: &AppState) -> String {
+        let pool = state.store.pool_state();
+        self.connections.set(i64::from(pool.connections));
+        self.idle_connections.set(i64::from(pool.idle));
+        let (entries, bytes) = state.responses.usage();
+        self.cache_entries.set(entries as i64);
+        self.cache_bytes.set(bytes as i64);
+        let mut out = String::new();
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
+            out.clear();
+        }
+        out
+    }
+}
+
+fn exposition(state: &AppState) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(ContentType(
+            "text/plain; version=0.0.4; charset=utf-8"
+                .parse()
+                .expect("a media type"),
+        ))
+        .body(state.metrics.render(state))
+}
+
+/// `/metrics` on the API's address: staff and superusers only.
+pub async fn guarded(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = authenticate(&req, &state).await?;
+    let user = caller.require_user()?;
+    if !(user.staff || user.superuser) {
+        return Err(ApiError::Forbidden(NO_PERMISSION.into()));
+    }
+    Ok(exposition(&state))
+}
+
+/// `/metrics` on the separate metrics address: anyone who can reach it.
+pub async fn open(state: web::Data<AppState>) -> HttpResponse {
+    exposition(&state)
+}
+
+/// The app served on `PEERING_METRICS_LISTEN`: `/metrics` alone.
+pub fn configure_listener(cfg: &mut web::ServiceConfig, state: AppState) {
+    cfg.app_data(web::Data::new(state))
+        .route("/metrics", web::get().to(open));
+}

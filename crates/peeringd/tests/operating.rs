@@ -1,0 +1,226 @@
+//! What operators run the server with: health probes, metrics, conditional requests,
+//! compression, cross-origin requests, allowed hosts, change-record retention.
+
+mod common;
+
+use common::{TestServer, AS};
+use peering_api::Settings;
+use serde_json::{json, Value as Json};
+
+#[test]
+fn probes_answer_without_a_token_even_when_login_is_required() {
+    let s = TestServer::start_with(Settings {
+        login_required: true,
+        allowed_hosts: vec!["peering.example".into()],
+        ..Settings::default()
+    });
+    let r = s.send("GET", "/healthz", None, None, &[]);
+    assert_eq!((r.status, r.json()), (200, json!({"status": "ok"})));
+    let r = s.send("GET", "/readyz", None, None, &[]);
+    assert_eq!((r.status, r.json()), (200, json!({"status": "ready"})));
+    // The API itself still wants a token.
+    let r = s.send("GET", AS, None, None, &[("Host", "peering.example")]);
+    assert_eq!(r.status, 403);
+}
+
+#[test]
+fn requests_naming_another_host_are_refused() {
+    let s = TestServer::start_with(Settings {
+        allowed_hosts: vec!["peering.example".into(), ".example.net".into()],
+        ..Settings::default()
+    });
+    for (host, status) in [
+        ("peering.example", 200),
+        ("peering.example:8000", 200),
+        ("api.example.net", 200),
+        ("example.net", 200),
+        ("evil.example", 400),
+        ("notexample.net", 400),
+    ] {
+        let r = s.send("GET", AS, None, Some(&s.key), &[("Host", host)]);
+        assert_eq!(r.status, status, "{host}");
+        if status == 400 {
+            assert_eq!(r.json(), json!({"detail": "Invalid Host header."}));
+        }
+    }
+}
+
+#[test]
+fn metrics_count_requests_by_route_for_staff_only() {
+    let s = TestServer::start();
+    for _ in 0..3 {
+        assert_eq!(s.get(AS).status, 200);
+    }
+    assert_eq!(s.get(&format!("{AS}999/")).status, 404);
+    assert_eq!(s.send("GET", "/metrics", None, None, &[]).status, 403);
+    let plain = s.token("pat", false, true, None);
+    assert_eq!(
+        s.send("GET", "/metrics", None, Some(&plain), &[]).status,
+        403
+    );
+    let r = s.send("GET", "/metrics", None, Some(&s.key), &[]);
+    assert_eq!(r.status, 200);
+    assert!(r
+        .header("Content-Type")
+        .unwrap()
+        .starts_with("text/plain; version=0.0.4"));
+    let text = r.text;
+    let count = |line_start: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(line_start))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {line_start} in\n{text}"))
+    };
+    let list = r#"peeringd_http_requests_total{method="GET",route="/api/peering/autonomous-systems/",status="200"}"#;
+    let one = r#"peeringd_http_requests_total{method="GET",route="/api/peering/autonomous-systems/{id}/",status="404"}"#;
+    assert_eq!(count(list), 3.0);
+    assert_eq!(count(one), 1.0);
+    assert!(count("peeringd_answer_cache_hits_total") >= 2.0);
+    assert!(count("peeringd_db_connections") >= 1.0);
+    assert!(text.contains("peeringd_http_request_duration_seconds_bucket{"));
+}
+
+#[test]
+fn reads_carry_an_etag_and_writes_may_require_it() {
+    let s = TestServer::start();
+    let created = s.create(AS, json!({"asn": 64500, "name": "A"}));
+    let path = format!("{AS}{}/", created["id"]);
+    let r = s.get(&path);
+    let etag = r.header("ETag").expect("an ETag").to_string();
+    let r = s.request(
+        "GET",
+        &path,
+        None,
+        Some(&s.key),
+        &[("If-None-Match", &etag)],
+    );
+    assert_eq!((r.status, r.text.as_str()), (304, ""));
+    assert_eq!(r.header("ETag"), Some(etag.as_str()));
+
+    // Someone else changes the object: a write holding the old tag is refused.
+    assert_eq!(s.patch(&path, json!({"name": "B"})).status, 200);
+    let body = json!({"name": "C"});
+    let stale = [("If-Match", etag.as_str())];
+    let r = s.request("PATCH", &path, Some(&body), Some(&s.key), &stale);
+    assert_eq!(r.status, 412, "{}", r.text);
+    let r = s.request("DELETE", &path, None, Some(&s.key), &stale);
+    assert_eq!(r.status, 412);
+    assert_eq!(s.get(&path).json()["name"], "B");
+    // With the current tag (or `*`), it goes through.
+    let fresh = s.get(&path).header("ETag").unwrap().to_string();
+    assert_ne!(fresh, etag);
+    let r = s.request(
+        "PATCH",
+        &path,
+        Some(&body),
+        Some(&s.key),
+        &[("If-Match", &fresh)],
+    );
+    assert_eq!(r.status, 200);
+    let r = s.request(
+        "PUT",
+        &path,
+        Some(&json!({"asn": 64500, "name": "D"})),
+        Some(&s.key),
+        &[("If-Match", "*")],
+    );
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn answers_are_compressed_for_clients_that_ask() {
+    let s = TestServer::start();
+    let body: Vec<Json> = (0..50)
+        .map(|i| json!({"asn": 64500 + i, "name": format!("Autonomous system {i}")}))
+        .collect();
+    assert_eq!(s.post(AS, Json::Array(body)).status, 201);
+    for encoding in ["gzip", "br"] {
+        let r = s.send(
+            "GET",
+            AS,
+            None,
+            Some(&s.key),
+            &[("Accept-Encoding", encoding)],
+        );
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("Content-Encoding"), Some(encoding), "{encoding}");
+    }
+    let r = s.send(
+        "GET",
+        AS,
+        None,
+        Some(&s.key),
+        &[("Accept-Encoding", "identity")],
+    );
+    assert_eq!(r.header("Content-Encoding"), None);
+    assert_eq!(r.json()["count"], 50);
+}
+
+#[test]
+fn cross_origin_requests_only_for_configured_origins() {
+    let preflight = |s: &TestServer, origin: &str| {
+        s.send(
+            "OPTIONS",
+            AS,
+            None,
+            None,
+            &[
+                ("Origin", origin),
+                ("Access-Control-Request-Method", "POST"),
+                (
+                    "Access-Control-Request-Headers",
+                    "authorization,content-type",
+                ),
+            ],
+        )
+    };
+    let closed = TestServer::start();
+    let r = preflight(&closed, "https://app.example");
+    assert_eq!(r.header("Access-Control-Allow-Origin"), None);
+
+    let s = TestServer::start_with(Settings {
+        cors_origins: vec!["https://app.example".into()],
+        ..Settings::default()
+    });
+    let r = preflight(&s, "https://app.example");
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("Access-Control-Allow-Origin"),
+        Some("https://app.example")
+    );
+    let r = preflight(&s, "https://evil.example");
+    assert_ne!(
+        r.header("Access-Control-Allow-Origin"),
+        Some("https://evil.example")
+    );
+    let r = s.send(
+        "GET",
+        AS,
+        None,
+        Some(&s.key),
+        &[("Origin", "https://app.example")],
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("Access-Control-Allow-Origin"),
+        Some("https://app.example")
+    );
+    assert!(r
+        .header("Access-Control-Expose-Headers")
+        .is_some_and(|h| h.to_ascii_lowercase().contains("x-request-id")));
+}
+
+#[test]
+fn old_change_records_are_purged() {
+    let s = TestServer::start();
+    s.create(AS, json!({"asn": 64500, "name": "A"}));
+    let changes = "/api/extras/object-changes/";
+    assert_eq!(s.get(changes).json()["count"], 1);
+    // Records younger than the retention stay; older ones go, and lists see it at once.
+    assert_eq!(s.store.purge_changes(90).unwrap(), 0);
+    assert_eq!(s.get(changes).json()["count"], 1);
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    assert_eq!(s.store.purge_changes(0).unwrap(), 1);
+    assert_eq!(s.get(changes).json()["count"], 0);
+}
