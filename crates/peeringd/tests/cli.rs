@@ -418,7 +418,10 @@ fn backup_copies_a_sqlite_database_while_it_is_in_use() {
     // A second backup to the same file is refused rather than overwriting it.
     let again = peeringd(&db).arg("backup").arg(&copy).output().unwrap();
     assert!(!again.status.success());
-    let _ = std::fs::remove_file(&copy);
+    drop(restored);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
 }
 
 fn uuid_like() -> String {
