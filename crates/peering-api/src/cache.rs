@@ -12,8 +12,6 @@ use actix_web::HttpRequest;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
-use crate::respond::base_url;
-
 /// What an answer depends on: the data, and everything in the URL (scheme and host make its
 /// links; path and query select and shape it). Indentation asked for in `Accept` is applied
 /// after the cache.
@@ -32,7 +30,7 @@ impl Key {
             version,
             url: format!(
                 "{}{}?{}{shown}",
-                base_url(req),
+                crate::respond::origin(req),
                 req.path(),
                 req.query_string()
             ),

@@ -20,7 +20,7 @@ pub async fn request_headers(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = uuid::Uuid::new_v4().to_string();
-    let path = req.path().to_string();
+    let path = crate::respond::local_path(req.request()).to_string();
     req.extensions_mut().insert(RequestId(id.clone()));
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
@@ -76,7 +76,10 @@ fn host_allowed(req: &ServiceRequest) -> bool {
         Some(state) if !state.settings.allowed_hosts.is_empty() => &state.settings.allowed_hosts,
         _ => return true,
     };
-    if matches!(req.path(), "/healthz" | "/readyz") {
+    if matches!(
+        crate::respond::local_path(req.request()),
+        "/healthz" | "/readyz"
+    ) {
         return true;
     }
     let host = crate::client::host(req.request());

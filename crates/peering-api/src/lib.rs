@@ -61,6 +61,9 @@ pub struct Settings {
     /// Origins whose scripts may call the API from a browser (`*` for any); empty turns
     /// cross-origin requests off.
     pub cors_origins: Vec<String>,
+    /// The path every route is served under (`""`, or `/prefix` without a trailing slash),
+    /// for a reverse proxy that passes a sub-path on.
+    pub base_path: String,
 }
 
 impl Default for Settings {
@@ -77,6 +80,7 @@ impl Default for Settings {
             min_password_length: 10,
             allowed_hosts: Vec::new(),
             cors_origins: Vec::new(),
+            base_path: String::new(),
         }
     }
 }
@@ -202,7 +206,7 @@ async fn detail(
 /// anything else is a JSON 404.
 async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let path = req.path();
-    if path.starts_with("/api") && !path.ends_with('/') {
+    if respond::local_path(&req).starts_with("/api") && !path.ends_with('/') {
         let mut location = format!("{path}/");
         if !req.query_string().is_empty() {
             location.push('?');
@@ -262,8 +266,9 @@ fn cors(settings: &Settings) -> Option<actix_cors::Cors> {
 /// Registers every route of the API on an actix app.
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     let cors = cors(&state.settings);
+    let base_path = state.settings.base_path.clone();
     cfg.app_data(web::Data::new(state)).service(
-        web::scope("")
+        web::scope(&base_path)
             .wrap(from_fn(pages::browsable::middleware))
             .wrap(from_fn(headers::request_limits))
             .wrap(from_fn(headers::request_headers))

@@ -98,8 +98,8 @@ impl ListRequest {
     }
 
     /// `{"count":…,"next":…,"previous":…,"results":` (the array follows).
-    fn head(&self, req: &HttpRequest, base: &str, count: i64, capacity: usize) -> String {
-        let list_url = format!("{base}{}", req.path());
+    fn head(&self, req: &HttpRequest, count: i64, capacity: usize) -> String {
+        let list_url = format!("{}{}", crate::respond::origin(req), req.path());
         let (next, previous) = self.page.links(&list_url, &self.pairs, count);
         let mut out = String::with_capacity(256 + capacity);
         out.push_str("{\"count\":");
@@ -177,7 +177,6 @@ pub async fn render(
     let base = base_url(req);
     let mut body = asked.head(
         req,
-        &base,
         page.count,
         page.records.len() * asked.bytes_per_object(),
     );
@@ -213,7 +212,7 @@ pub async fn streamed(
         .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let window: Vec<i64> = ids.into_iter().skip(skip).take(take).collect();
     let base = base_url(req);
-    let mut head = asked.head(req, &base, count, 0);
+    let mut head = asked.head(req, count, 0);
     head.push('[');
     let slices = Slices {
         store: state.store.clone(),

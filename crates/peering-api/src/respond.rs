@@ -52,10 +52,32 @@ pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> Http
 }
 
 /// `scheme://host` of the request, for absolute URLs.
+/// `scheme://host` and the base path (`PEERING_BASE_PATH`): what `/api/…` is appended to
+/// for absolute URLs.
 pub fn base_url(req: &HttpRequest) -> String {
+    format!("{}{}", origin(req), base_path(req))
+}
+
+/// `scheme://host` of the request, as the client reached us.
+pub fn origin(req: &HttpRequest) -> String {
     format!(
         "{}://{}",
         crate::client::scheme(req),
         crate::client::host(req)
     )
+}
+
+/// The path the server is served under (`""` at the root, else `/prefix`).
+pub fn base_path(req: &HttpRequest) -> &str {
+    req.app_data::<actix_web::web::Data<crate::AppState>>()
+        .map_or("", |s| s.settings.base_path.as_str())
+}
+
+/// The request's path below the base path (`/api/` for `/prefix/api/`).
+pub fn local_path(req: &HttpRequest) -> &str {
+    let path = req.path();
+    match path.strip_prefix(base_path(req)) {
+        Some(rest) if rest.starts_with('/') => rest,
+        _ => path,
+    }
 }

@@ -65,6 +65,10 @@ pub struct SettingsArgs {
     /// Days change records are kept; 0 keeps them all.
     #[arg(long, env = "PEERING_CHANGELOG_RETENTION_DAYS", global = true)]
     pub changelog_retention_days: Option<u32>,
+    /// The path the server is served under, for a reverse proxy that passes a sub-path on
+    /// (e.g. `/peering`); empty for the root.
+    #[arg(long, env = "PEERING_BASE_PATH", global = true)]
+    pub base_path: Option<String>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -91,6 +95,7 @@ struct FileSettings {
     allowed_hosts: Option<String>,
     cors_origins: Option<String>,
     changelog_retention_days: Option<u32>,
+    base_path: Option<String>,
 }
 
 /// The settings in force.
@@ -113,12 +118,34 @@ pub struct Settings {
     pub allowed_hosts: Vec<String>,
     pub cors_origins: Vec<String>,
     pub changelog_retention_days: u32,
+    pub base_path: String,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     toml::from_str(&text).map_err(|e| format!("invalid {}: {e}", path.display()))
+}
+
+/// `PEERING_BASE_PATH` as routes take it: `""`, or `/segment[/segment…]` without a
+/// trailing slash.
+fn base_path(text: &str) -> Result<String, String> {
+    let trimmed = text.trim().trim_matches('/');
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    let valid = trimmed.split('/').all(|segment| {
+        !segment.is_empty()
+            && segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    });
+    if !valid {
+        return Err(format!(
+            "PEERING_BASE_PATH: {text:?} is not a path of letters, digits, '-', '_' and '.'"
+        ));
+    }
+    Ok(format!("/{trimmed}"))
 }
 
 /// The items of a comma-separated setting, without blanks.
@@ -216,6 +243,13 @@ impl SettingsArgs {
                 .changelog_retention_days
                 .or(file.changelog_retention_days)
                 .unwrap_or(90),
+            base_path: base_path(
+                &self
+                    .base_path
+                    .clone()
+                    .or(file.base_path)
+                    .unwrap_or_default(),
+            )?,
         };
         if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
             return Err(

@@ -26,6 +26,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         min_password_length: s.min_password_length,
         allowed_hosts: s.allowed_hosts.clone(),
         cors_origins: s.cors_origins.clone(),
+        base_path: s.base_path.clone(),
     }
 }
 

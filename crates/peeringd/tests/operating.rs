@@ -224,3 +224,66 @@ fn old_change_records_are_purged() {
     assert_eq!(s.store.purge_changes(0).unwrap(), 1);
     assert_eq!(s.get(changes).json()["count"], 0);
 }
+
+#[test]
+fn served_under_a_base_path_every_link_keeps_it() {
+    let s = TestServer::start_with(Settings {
+        base_path: "/peering".into(),
+        ..Settings::default()
+    });
+    let get = |path: &str| s.send("GET", path, None, Some(&s.key), &[]);
+    assert_eq!(
+        get(AS).status,
+        404,
+        "nothing is served outside the base path"
+    );
+    let root = get("/peering/api/");
+    assert_eq!(root.status, 200);
+    assert!(root.json()["peering"]
+        .as_str()
+        .unwrap()
+        .ends_with("/peering/api/peering/"));
+    let body: Vec<Json> = (0..3)
+        .map(|i| json!({"asn": 64500 + i, "name": format!("AS {i}")}))
+        .collect();
+    let r = s.send(
+        "POST",
+        &format!("/peering{AS}"),
+        Some(&Json::Array(body)),
+        Some(&s.key),
+        &[],
+    );
+    assert_eq!(r.status, 201);
+    assert!(r.json()[0]["url"]
+        .as_str()
+        .unwrap()
+        .contains("/peering/api/peering/autonomous-systems/"));
+    let page = get(&format!("/peering{AS}?limit=1")).json();
+    assert!(page["next"]
+        .as_str()
+        .unwrap()
+        .contains("/peering/api/peering/autonomous-systems/?limit=1&offset=1"));
+    // A missing slash is redirected within the base path.
+    let r = get("/peering/api/peering/autonomous-systems");
+    assert_eq!(
+        r.header("Location"),
+        Some("/peering/api/peering/autonomous-systems/")
+    );
+    assert_eq!(get("/peering/healthz").status, 200);
+    // The document's server, Swagger UI's start-up and the pages' links and forms.
+    assert_eq!(
+        get("/peering/api/schema/").json()["servers"],
+        json!([{"url": "/peering"}])
+    );
+    let init = get("/peering/api/schema/swagger-ui/swagger-initializer.js").text;
+    assert!(init.contains("url: \"/peering/api/schema/\""), "{init}");
+    let login = s.send("GET", "/peering/login/", None, None, &[]).text;
+    assert!(login.contains("action=\"/peering/login/\""));
+    assert!(login.contains("value=\"/peering/user/api-tokens/\""));
+    assert!(login.contains("href=\"/peering/api/\""));
+    let r = s.send("GET", "/peering/user/api-tokens/", None, None, &[]);
+    assert_eq!(
+        r.header("Location"),
+        Some("/peering/login/?next=/peering/user/api-tokens/")
+    );
+}

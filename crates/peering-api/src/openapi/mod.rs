@@ -186,16 +186,38 @@ fn query_value(req: &HttpRequest, name: &str) -> Option<String> {
         .map(|(_, v)| v)
 }
 
+/// The document's text with its server at the base path (`PEERING_BASE_PATH`), so that
+/// clients and Swagger UI call the API where the proxy serves it.
+fn served_at(req: &HttpRequest, text: &str, yaml: bool) -> String {
+    let base = crate::respond::base_path(req);
+    if base.is_empty() {
+        return text.to_owned();
+    }
+    let (root, based) = if yaml {
+        ("servers:\n- url: /\n", format!("servers:\n- url: {base}\n"))
+    } else {
+        (
+            r#""servers":[{"url":"/"}]"#,
+            format!(r#""servers":[{{"url":"{base}"}}]"#),
+        )
+    };
+    text.replacen(root, &based, 1)
+}
+
 /// `GET /api/schema/`: the document, as YAML for `?format=yaml`, as JSON otherwise.
 pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     if query_value(&req, "format").as_deref() == Some("yaml") {
         let text = yaml().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
         return Ok(HttpResponse::Ok()
             .content_type("application/yaml")
-            .body(text));
+            .body(served_at(&req, text, true)));
     }
     let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
-    Ok(respond_text(&req, StatusCode::OK, text.to_owned()))
+    Ok(respond_text(
+        &req,
+        StatusCode::OK,
+        served_at(&req, text, false),
+    ))
 }
 
 /// `GET /api/docs/`: the document for `?format=openapi` (where NetBox-style clients look),
@@ -203,10 +225,15 @@ pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 pub async fn docs(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     if query_value(&req, "format").as_deref() == Some("openapi") {
         let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
-        return Ok(respond_text(&req, StatusCode::OK, text.to_owned()));
+        return Ok(respond_text(
+            &req,
+            StatusCode::OK,
+            served_at(&req, text, false),
+        ));
     }
+    let location = format!("{}{}", crate::respond::base_path(&req), swagger_ui::UI);
     Ok(HttpResponse::Found()
-        .insert_header((header::LOCATION, swagger_ui::UI))
+        .insert_header((header::LOCATION, location))
         .finish())
 }
 

@@ -4,7 +4,7 @@
 //! page is ours, so it always loads our document and nothing from elsewhere.
 
 use actix_web::http::header::{CacheControl, CacheDirective, ContentType};
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::error::ApiError;
 
@@ -30,7 +30,7 @@ const INDEX: &str = r##"<!DOCTYPE html>
 /// Starts the UI on our document; a file of its own, as the pages' policy allows no inline
 /// script.
 const INITIALIZER: &str = r##"window.ui = SwaggerUIBundle({
-  url: "/api/schema/",
+  url: "BASE/api/schema/",
   dom_id: "#swagger-ui",
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis],
@@ -44,11 +44,6 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "swagger-ui-bundle.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../assets/swagger-ui/swagger-ui-bundle.js"),
-    ),
-    (
-        "swagger-initializer.js",
-        "text/javascript; charset=utf-8",
-        INITIALIZER.as_bytes(),
     ),
     (
         "swagger-ui.css",
@@ -68,6 +63,14 @@ async fn index() -> HttpResponse {
         .body(INDEX)
 }
 
+/// The start-up script, pointed at the document under the base path.
+async fn initializer(req: HttpRequest) -> HttpResponse {
+    let script = INITIALIZER.replacen("BASE", crate::respond::base_path(&req), 1);
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .body(script)
+}
+
 async fn file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let (_, content_type, bytes) = FILES
         .iter()
@@ -84,5 +87,9 @@ async fn file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route(UI, web::get().to(index))
         .route(&format!("{UI}index.html"), web::get().to(index))
+        .route(
+            &format!("{UI}swagger-initializer.js"),
+            web::get().to(initializer),
+        )
         .route(&format!("{UI}{{name}}"), web::get().to(file));
 }

@@ -19,7 +19,7 @@ fn wants_html(req: &HttpRequest) -> bool {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
         return false;
     }
-    let path = req.path();
+    let path = crate::respond::local_path(req);
     if !path.starts_with("/api/")
         || path.starts_with("/api/schema/")
         || path.starts_with("/api/docs/")
@@ -114,9 +114,10 @@ fn page(
     let mut rendered = String::new();
     render_value(&mut rendered, data, 0, &base);
     layout(
-        &title(req.path()),
+        &title(crate::respond::local_path(req)),
         caller,
         csrf.as_deref(),
+        crate::respond::base_path(req),
         html! {
             p #request { code { "GET " (req.path()) @if !req.query_string().is_empty() { "?" (req.query_string()) } }
                 " — HTTP " (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }

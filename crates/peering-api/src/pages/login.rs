@@ -53,15 +53,17 @@ fn form_page(
         .map(|c| c.value().to_string())
         .filter(|v| !v.is_empty())
         .unwrap_or_else(random_token);
+    let base = crate::respond::base_path(req);
     let page = layout(
         "Log in",
         &Caller::anonymous(),
         None,
+        base,
         html! {
             @if let Some(message) = error {
                 p.error #login-error { (message) }
             }
-            form #login-form method="post" action="/login/" {
+            form #login-form method="post" action={(base) "/login/"} {
                 input type="hidden" name=(CSRF_FIELD) value=(token);
                 input type="hidden" name="next" value=(next);
                 label { "Username " input #username type="text" name="username" value=(username) autofocus required autocomplete="username"; }
@@ -80,7 +82,7 @@ pub async fn page(
     state: web::Data<AppState>,
     query: web::Query<NextQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let next = local_path(query.next.as_deref());
+    let next = local_path(crate::respond::base_path(&req), query.next.as_deref());
     if session_user(&req, &state).await?.user.is_some() {
         return Ok(redirect(&next));
     }
@@ -97,7 +99,7 @@ pub async fn submit(
         return Ok(form_page(
             &req,
             StatusCode::TOO_MANY_REQUESTS,
-            "/user/api-tokens/",
+            &format!("{}/user/api-tokens/", crate::respond::base_path(&req)),
             "",
             Some(TOO_MANY_ATTEMPTS),
         ));
@@ -105,7 +107,7 @@ pub async fn submit(
     let body = read_limited(payload, &state, CREDENTIALS_BODY_BYTES).await?;
     let form: LoginForm = serde_urlencoded::from_bytes(&body)
         .map_err(|_| ApiError::Detail400("Malformed form.".into()))?;
-    let next = local_path(form.next.as_deref());
+    let next = local_path(crate::respond::base_path(&req), form.next.as_deref());
     if !csrf_ok(&req, &Caller::anonymous(), &form.csrfmiddlewaretoken) {
         return Ok(form_page(
             &req,
@@ -168,12 +170,16 @@ pub async fn logout_page(
 ) -> Result<HttpResponse, ApiError> {
     let caller = session_user(&req, &state).await?;
     let Some(csrf) = caller.user.as_ref().and_then(|u| u.session_csrf.clone()) else {
-        return Ok(redirect("/login/"));
+        return Ok(redirect(&format!(
+            "{}/login/",
+            crate::respond::base_path(&req)
+        )));
     };
     let page = layout(
         "Log out",
         &caller,
         Some(&csrf),
+        crate::respond::base_path(&req),
         html! { p { "Use the Log out button above to end this session." } },
     );
     Ok(html_response(StatusCode::OK, page))
@@ -186,7 +192,10 @@ pub async fn logout(
 ) -> Result<HttpResponse, ApiError> {
     let caller = session_user(&req, &state).await?;
     if caller.user.is_none() {
-        return Ok(redirect("/login/"));
+        return Ok(redirect(&format!(
+            "{}/login/",
+            crate::respond::base_path(&req)
+        )));
     }
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
         return Err(ApiError::Forbidden(CSRF_FAILED.into()));
@@ -199,7 +208,7 @@ pub async fn logout(
         let hash = key.hash();
         web::block(move || store.delete_session(&hash)).await??;
     }
-    let mut res = redirect("/login/");
+    let mut res = redirect(&format!("{}/login/", crate::respond::base_path(&req)));
     let _ = res.add_cookie(&expired_cookie(&req, SESSION_COOKIE));
     let _ = res.add_cookie(&expired_cookie(&req, CSRF_COOKIE));
     Ok(res)

@@ -77,10 +77,10 @@ fn random_token() -> String {
 }
 
 /// A path to return to after login: only a local path, never another site.
-fn local_path(next: Option<&str>) -> String {
+fn local_path(base: &str, next: Option<&str>) -> String {
     match next {
         Some(p) if is_local_path(p) => p.to_string(),
-        _ => "/user/api-tokens/".to_string(),
+        _ => format!("{base}/user/api-tokens/"),
     }
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn is_local_path(p: &str) -> bool {
 }
 
 /// The frame of every page.
-fn layout(title: &str, caller: &Caller, csrf: Option<&str>, body: Markup) -> Markup {
+fn layout(title: &str, caller: &Caller, csrf: Option<&str>, base: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -108,20 +108,20 @@ fn layout(title: &str, caller: &Caller, csrf: Option<&str>, body: Markup) -> Mar
             body {
                 header {
                     nav {
-                        a.brand href="/api/" { "peeringd" }
-                        a href="/api/" { "API" }
-                        a href="/api/schema/swagger-ui/" { "API docs" }
+                        a.brand href={(base) "/api/"} { "peeringd" }
+                        a href={(base) "/api/"} { "API" }
+                        a href={(base) "/api/schema/swagger-ui/"} { "API docs" }
                         @if let Some(user) = &caller.user {
-                            a href="/user/api-tokens/" { "API tokens" }
+                            a href={(base) "/user/api-tokens/"} { "API tokens" }
                             span.user { "Logged in as " strong { (user.username) } }
                             @if let Some(token) = csrf {
-                                form.inline method="post" action="/logout/" {
+                                form.inline method="post" action={(base) "/logout/"} {
                                     input type="hidden" name=(CSRF_FIELD) value=(token);
                                     button #logout type="submit" { "Log out" }
                                 }
                             }
                         } @else {
-                            a #login-link href="/login/" { "Log in" }
+                            a #login-link href={(base) "/login/"} { "Log in" }
                         }
                     }
                 }
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn only_local_paths_are_followed_after_login() {
-        assert_eq!(local_path(Some("/api/")), "/api/");
+        assert_eq!(local_path("", Some("/api/")), "/api/");
         for bad in [
             "https://evil.example/",
             "//evil.example/",
@@ -174,11 +174,11 @@ mod tests {
             "/ /evil.example/",
             "/\u{85}/evil",
         ] {
-            assert_eq!(local_path(Some(bad)), "/user/api-tokens/", "{bad}");
+            assert_eq!(local_path("", Some(bad)), "/user/api-tokens/", "{bad}");
         }
-        assert_eq!(local_path(None), "/user/api-tokens/");
+        assert_eq!(local_path("/peering", None), "/peering/user/api-tokens/");
         assert_eq!(
-            local_path(Some("/api/peering/?q=a%2Fb&x=1")),
+            local_path("", Some("/api/peering/?q=a%2Fb&x=1")),
             "/api/peering/?q=a%2Fb&x=1"
         );
     }

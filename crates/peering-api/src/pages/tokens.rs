@@ -17,9 +17,9 @@ use crate::AppState;
 
 const PAGE: &str = "/user/api-tokens/";
 
-fn to_login() -> HttpResponse {
+fn to_login(base: &str) -> HttpResponse {
     HttpResponse::Found()
-        .insert_header((header::LOCATION, format!("/login/?next={PAGE}")))
+        .insert_header((header::LOCATION, format!("{base}/login/?next={base}{PAGE}")))
         .finish()
 }
 
@@ -32,6 +32,7 @@ fn when(t: Option<DateTime<Utc>>) -> String {
 
 /// The page: the user's tokens, a form for a new one, and a just-created key if any.
 fn render(
+    base: &str,
     caller: &Caller,
     csrf: &str,
     tokens: &[TokenInfo],
@@ -42,6 +43,7 @@ fn render(
         "API tokens",
         caller,
         Some(csrf),
+        base,
         html! {
             @if let Some((info, key)) = created {
                 div.notice #new-token {
@@ -67,7 +69,7 @@ fn render(
                                 td { (when(t.expires)) }
                                 td { (when(t.last_used)) }
                                 td {
-                                    form.inline method="post" action=(format!("{PAGE}{}/delete/", t.id)) {
+                                    form.inline method="post" action=(format!("{base}{PAGE}{}/delete/", t.id)) {
                                         input type="hidden" name=(CSRF_FIELD) value=(csrf);
                                         button.revoke type="submit" { "Revoke" }
                                     }
@@ -78,7 +80,7 @@ fn render(
                 }
             }
             h2 { "Create a token" }
-            form #create-token method="post" action=(PAGE) {
+            form #create-token method="post" action={(base) (PAGE)} {
                 input type="hidden" name=(CSRF_FIELD) value=(csrf);
                 label { "Description " input #description type="text" name="description" maxlength="200"; }
                 label { "Expires (UTC, optional) " input #expires type="datetime-local" name="expires"; }
@@ -97,12 +99,19 @@ async fn tokens_of(state: &AppState, user_id: i64) -> Result<Vec<TokenInfo>, Api
 pub async fn page(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let caller = session_user(&req, &state).await?;
     let Some((user_id, csrf)) = session_of(&caller) else {
-        return Ok(to_login());
+        return Ok(to_login(crate::respond::base_path(&req)));
     };
     let tokens = tokens_of(&state, user_id).await?;
     Ok(html_response(
         StatusCode::OK,
-        render(&caller, &csrf, &tokens, None, None),
+        render(
+            crate::respond::base_path(&req),
+            &caller,
+            &csrf,
+            &tokens,
+            None,
+            None,
+        ),
     ))
 }
 
@@ -145,7 +154,7 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let caller = session_user(&req, &state).await?;
     let Some((user_id, csrf)) = session_of(&caller) else {
-        return Ok(to_login());
+        return Ok(to_login(crate::respond::base_path(&req)));
     };
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
         return Err(ApiError::Forbidden(CSRF_FAILED.into()));
@@ -162,7 +171,14 @@ pub async fn create(
             let tokens = tokens_of(&state, user_id).await?;
             return Ok(html_response(
                 StatusCode::BAD_REQUEST,
-                render(&caller, &csrf, &tokens, None, Some(&message)),
+                render(
+                    crate::respond::base_path(&req),
+                    &caller,
+                    &csrf,
+                    &tokens,
+                    None,
+                    Some(&message),
+                ),
             ));
         }
     };
@@ -181,7 +197,14 @@ pub async fn create(
     let tokens = tokens_of(&state, user_id).await?;
     Ok(html_response(
         StatusCode::CREATED,
-        render(&caller, &csrf, &tokens, Some((&info, &key)), None),
+        render(
+            crate::respond::base_path(&req),
+            &caller,
+            &csrf,
+            &tokens,
+            Some((&info, &key)),
+            None,
+        ),
     ))
 }
 
@@ -199,7 +222,7 @@ pub async fn revoke(
 ) -> Result<HttpResponse, ApiError> {
     let caller = session_user(&req, &state).await?;
     let Some((user_id, _)) = session_of(&caller) else {
-        return Ok(to_login());
+        return Ok(to_login(crate::respond::base_path(&req)));
     };
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
         return Err(ApiError::Forbidden(CSRF_FAILED.into()));
@@ -219,7 +242,10 @@ pub async fn revoke(
     }
     state.tokens.clear();
     Ok(HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, PAGE))
+        .insert_header((
+            header::LOCATION,
+            format!("{}{PAGE}", crate::respond::base_path(&req)),
+        ))
         .finish())
 }
 
