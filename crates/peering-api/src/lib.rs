@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod auth;
+pub mod body;
 pub mod cache;
 pub mod client;
 pub mod conditional;
@@ -138,6 +139,8 @@ pub struct AppState {
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
     pub metrics: std::sync::Arc<metrics::Metrics>,
+    /// Turns to read and parse large bodies (`body.rs`).
+    pub large_bodies: std::sync::Arc<tokio::sync::Semaphore>,
     /// Reads the data version for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<version::VersionProbe<peering_store::Error>>>,
@@ -164,6 +167,9 @@ impl AppState {
             tokens: Default::default(),
             login_limiter: Default::default(),
             metrics: Default::default(),
+            large_bodies: std::sync::Arc::new(tokio::sync::Semaphore::new(
+                body::LARGE_BODIES_AT_ONCE,
+            )),
         }
     }
 }

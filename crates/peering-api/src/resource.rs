@@ -4,7 +4,6 @@
 use actix_web::http::{Method, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
-use futures_util::StreamExt;
 use peering_domain::grants::Authority;
 use peering_domain::input::{self, Draft, Mode};
 use peering_domain::permission::Action;
@@ -14,6 +13,7 @@ use peering_store::ChangeContext;
 use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller};
+use crate::body::{item, read_json, read_listed, Items};
 use crate::cache;
 use crate::conditional;
 use crate::error::ApiError;
@@ -46,46 +46,6 @@ fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
             None => Authority::user(0, false, Default::default()),
         },
     }
-}
-
-/// Reads the body, refusing more than `limit` bytes or a body slower to arrive than the
-/// configured timeout, and parses it as JSON.
-pub(crate) async fn read_json(
-    payload: web::Payload,
-    state: &AppState,
-    limit: usize,
-) -> Result<Json, ApiError> {
-    let body = read_limited(payload, state, limit).await?;
-    serde_json::from_slice(&body)
-        .map_err(|e| ApiError::Detail400(format!("JSON parse error - {e}")))
-}
-
-/// Reads the body, refusing more than `limit` bytes or a body slower to arrive than the
-/// configured timeout.
-pub(crate) async fn read_limited(
-    payload: web::Payload,
-    state: &AppState,
-    limit: usize,
-) -> Result<web::BytesMut, ApiError> {
-    let timeout = state.settings.body_timeout;
-    actix_web::rt::time::timeout(timeout, read_body(payload, limit))
-        .await
-        .map_err(|_| ApiError::BodyTimeout(timeout.as_secs()))?
-}
-
-async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::BytesMut, ApiError> {
-    let mut body = web::BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| match e {
-            actix_web::error::PayloadError::Overflow => ApiError::TooLarge(limit),
-            other => ApiError::Detail400(format!("Malformed request body: {other}")),
-        })?;
-        if body.len() + chunk.len() > limit {
-            return Err(ApiError::TooLarge(limit));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 fn expected_list(body: &Json) -> ApiError {
@@ -186,23 +146,24 @@ pub async fn collection(
         }
         Method::POST => {
             caller.require(Action::Add, spec)?;
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
-            create(&req, &state, &caller, spec, body).await
+            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
+            create(&req, &state, &caller, spec, body.items()?).await
         }
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
                 Mode::Partial
             };
-            bulk_update(&req, &state, &caller, spec, body, mode).await
+            bulk_update(&req, &state, &caller, spec, body.items()?, mode).await
         }
         Method::DELETE => {
             caller.require(Action::Delete, spec)?;
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
-            bulk_delete(&req, &state, &caller, spec, body).await
+            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
+            let ids = item_ids(&listed(body.items()?)?)?;
+            bulk_delete(&req, &state, &caller, spec, ids).await
         }
         other => Err(ApiError::MethodNotAllowed(other.to_string())),
     }
@@ -277,7 +238,7 @@ pub async fn detail(
             Ok(HttpResponse::NoContent().finish())
         }
         Method::PUT | Method::PATCH => {
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
@@ -403,17 +364,19 @@ async fn create(
     state: &AppState,
     caller: &Caller,
     spec: &'static ResourceSpec,
-    body: Json,
+    body: Items<'_>,
 ) -> Result<HttpResponse, ApiError> {
-    let many = body.is_array();
-    let items: Vec<Json> = match body {
-        Json::Array(items) => items,
-        one => vec![one],
+    let many = matches!(body, Items::List(_));
+    let (raw, one) = match body {
+        Items::List(raw) => (raw, None),
+        Items::One(value) => (Vec::new(), Some(value)),
     };
-    let mut drafts = Vec::with_capacity(items.len());
+    let count = if many { raw.len() } else { 1 };
+    let items = raw.iter().map(|r| item(r)).chain(one);
+    let mut drafts = Vec::new();
     let mut errors = ItemErrors::default();
-    for (index, item) in items.iter().enumerate() {
-        match input::parse(spec, item, Mode::Create) {
+    for (index, item) in items.enumerate() {
+        match input::parse(spec, &item, Mode::Create) {
             Ok(d) => drafts.push(d),
             Err(e) => {
                 if errors.add(index, e.into_json()).is_break() {
@@ -422,12 +385,11 @@ async fn create(
             }
         }
     }
-    if let Some(body) = errors.into_body(items.len(), many) {
+    if let Some(body) = errors.into_body(count, many) {
         return Err(ApiError::BadRequest(body));
     }
     let ctx = change_context(req, caller);
     let store = state.store.clone();
-    let count = items.len();
     let min = state.settings.min_password_length;
     let result = web::block(move || {
         for (i, draft) in drafts.iter_mut().enumerate() {
@@ -504,11 +466,20 @@ impl ItemErrors {
     }
 }
 
+/// The items of a bulk update or delete, which must be a list.
+fn listed(body: Items<'_>) -> Result<Vec<&serde_json::value::RawValue>, ApiError> {
+    match body {
+        Items::List(raw) => Ok(raw),
+        Items::One(value) => Err(expected_list(&value)),
+    }
+}
+
 /// The `id` of each item of a bulk body, with the reference's error shapes.
-fn item_ids(items: &[Json]) -> Result<Vec<i64>, ApiError> {
-    let mut ids = Vec::with_capacity(items.len());
+fn item_ids(items: &[&serde_json::value::RawValue]) -> Result<Vec<i64>, ApiError> {
+    let mut ids = Vec::new();
     let mut errors = ItemErrors::default();
-    for (index, item) in items.iter().enumerate() {
+    let count = items.len();
+    for (index, item) in items.iter().map(|raw| item(raw)).enumerate() {
         let id = item.get("id").and_then(|v| match v {
             Json::Number(n) => n.as_i64(),
             Json::String(s) => s.trim().parse().ok(),
@@ -528,7 +499,7 @@ fn item_ids(items: &[Json]) -> Result<Vec<i64>, ApiError> {
             break;
         }
     }
-    match errors.into_body(items.len(), true) {
+    match errors.into_body(count, true) {
         Some(body) => Err(ApiError::BadRequest(body)),
         None => Ok(ids),
     }
@@ -539,16 +510,19 @@ async fn bulk_update(
     state: &AppState,
     caller: &Caller,
     spec: &'static ResourceSpec,
-    body: Json,
+    body: Items<'_>,
     mode: Mode,
 ) -> Result<HttpResponse, ApiError> {
-    let Json::Array(items) = &body else {
-        return Err(expected_list(&body));
-    };
-    let ids = item_ids(items)?;
-    let mut work: Vec<(i64, Draft)> = Vec::with_capacity(items.len());
-    for (id, item) in ids.into_iter().zip(items) {
-        let mut fields: Map<String, Json> = item.as_object().cloned().unwrap_or_default();
+    let items = listed(body)?;
+    let ids = item_ids(&items)?;
+    let mut work: Vec<(i64, Draft)> = Vec::with_capacity(ids.len());
+    // Each item is parsed again here rather than kept from the id pass: only one item's
+    // tree is held at a time.
+    for (id, raw) in ids.into_iter().zip(items) {
+        let mut fields: Map<String, Json> = match item(raw) {
+            Json::Object(fields) => fields,
+            _ => Map::new(),
+        };
         fields.remove("id");
         let draft = input::parse(spec, &Json::Object(fields), mode)
             .map_err(|e: FieldErrors| ApiError::BadRequest(e.into_json()))?;
@@ -582,12 +556,8 @@ async fn bulk_delete(
     state: &AppState,
     caller: &Caller,
     spec: &'static ResourceSpec,
-    body: Json,
+    ids: Vec<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    let Json::Array(items) = &body else {
-        return Err(expected_list(&body));
-    };
-    let ids = item_ids(items)?;
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     web::block(move || store.delete(spec, &ids, &ctx)).await??;

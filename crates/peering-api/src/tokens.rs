@@ -14,8 +14,8 @@ use peering_store::{NewToken, TokenInfo};
 use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller, User, NO_PERMISSION};
+use crate::body::read_json;
 use crate::error::ApiError;
-use crate::resource::read_json;
 use crate::respond::{base_url, respond};
 use crate::AppState;
 
@@ -282,7 +282,7 @@ pub async fn collection(
         }
         Method::POST => {
             let user = require_token_writer(&caller)?.clone();
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let Json::Object(fields) = body else {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
@@ -363,7 +363,7 @@ pub async fn provision(
     if !state.login_limiter.allow(&req) {
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
-    let body = read_json(payload, &state, CREDENTIALS_BODY_BYTES).await?;
+    let (body, _turn) = read_json(payload, &state, CREDENTIALS_BODY_BYTES).await?;
     let Json::Object(fields) = body else {
         return Err(ApiError::BadRequest(
             json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
@@ -416,7 +416,7 @@ pub async fn preferences(
         }
         Method::PATCH => {
             require_token_writer(&caller)?;
-            let body = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
             if !body.is_object() {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),

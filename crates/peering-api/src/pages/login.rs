@@ -12,8 +12,8 @@ use super::{
     CSRF_FIELD, SESSION_DAYS,
 };
 use crate::auth::{session_user, Caller, CSRF_FAILED, SESSION_COOKIE};
+use crate::body::read_limited;
 use crate::error::ApiError;
-use crate::resource::read_limited;
 use crate::tokens::{verify_password, CREDENTIALS_BODY_BYTES, NULL_CHARACTERS, TOO_MANY_ATTEMPTS};
 use crate::AppState;
 
@@ -104,7 +104,7 @@ pub async fn submit(
             Some(TOO_MANY_ATTEMPTS),
         ));
     }
-    let body = read_limited(payload, &state, CREDENTIALS_BODY_BYTES).await?;
+    let (body, _turn) = read_limited(payload, &state, CREDENTIALS_BODY_BYTES).await?;
     let form: LoginForm = serde_urlencoded::from_bytes(&body)
         .map_err(|_| ApiError::Detail400("Malformed form.".into()))?;
     let next = local_path(crate::respond::base_path(&req), form.next.as_deref());
