@@ -38,6 +38,16 @@ impl Key {
     }
 }
 
+impl Key {
+    /// The key of the same answer compressed with `encoding`.
+    pub fn encoded(&self, encoding: &str) -> Key {
+        Key {
+            version: self.version,
+            url: format!("{}#{encoding}", self.url),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct BySize;
 

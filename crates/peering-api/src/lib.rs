@@ -7,6 +7,7 @@ pub mod auth;
 pub mod body;
 pub mod cache;
 pub mod client;
+pub mod compression;
 pub mod conditional;
 pub mod error;
 pub mod headers;
@@ -283,7 +284,6 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
                 cors.is_some(),
                 cors.unwrap_or_default(),
             ))
-            .wrap(actix_web::middleware::Compress::default())
             .service(read_only("/healthz", health::healthz))
             .service(read_only("/readyz", health::readyz))
             .service(read_only("/metrics", metrics::guarded))

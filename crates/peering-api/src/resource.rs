@@ -15,13 +15,14 @@ use serde_json::{json, Map, Value as Json};
 use crate::auth::{authenticate, Caller};
 use crate::body::{item, read_json, read_listed, Items};
 use crate::cache;
+use crate::compression;
 use crate::conditional;
 use crate::error::ApiError;
 use crate::headers::RequestId;
 use crate::list::ListRequest;
 use crate::options;
 use crate::render::Renderer;
-use crate::respond::{self, base_url, respond, respond_bytes, respond_text};
+use crate::respond::{self, base_url, respond, respond_text};
 use crate::AppState;
 
 pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError> {
@@ -196,12 +197,12 @@ pub async fn detail(
             caller.require_read(&state, Some(spec))?;
             let secrets = caller.may(Action::Change, spec);
             let render = render_detail(&req, &state, spec, id, secrets);
-            let body = cached(&req, &state, secrets, render).await?;
+            let (body, key) = cached(&req, &state, secrets, render).await?;
             let etag = conditional::etag(&body);
             let mut res = if conditional::not_modified(&req, &etag) {
                 HttpResponse::NotModified().finish()
             } else {
-                respond_bytes(&req, StatusCode::OK, body)
+                compression::respond_cached(&req, &state, key, body).await
             };
             if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&etag) {
                 res.headers_mut()
@@ -279,9 +280,9 @@ async fn cached(
     state: &AppState,
     secrets: bool,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
-) -> Result<Bytes, ApiError> {
+) -> Result<(Bytes, Option<cache::Key>), ApiError> {
     if !state.responses.enabled() {
-        return Ok(Bytes::from(render.await?));
+        return Ok((Bytes::from(render.await?), None));
     }
     let version = match &state.versions {
         Some(probe) => probe.current().await?,
@@ -293,12 +294,12 @@ async fn cached(
     let key = cache::Key::new(version, req, secrets);
     if let Some(body) = state.responses.get(&key) {
         state.metrics.cache_hit();
-        return Ok(body);
+        return Ok((body, Some(key)));
     }
     state.metrics.cache_miss();
     let body = Bytes::from(render.await?);
-    state.responses.put(key, body.clone());
-    Ok(body)
+    state.responses.put(key.clone(), body.clone());
+    Ok((body, Some(key)))
 }
 
 /// One object, full or brief.
@@ -342,19 +343,16 @@ async fn list(
         crate::list::streamed(req, state, spec, asked).await?
     } else {
         let secrets = asked.show_secrets;
-        let body = cached(
-            req,
-            state,
-            secrets,
-            crate::list::render(req, state, spec, asked),
-        )
-        .await?;
-        respond_bytes(req, StatusCode::OK, body)
+        let render = crate::list::render(req, state, spec, asked);
+        let (body, key) = cached(req, state, secrets, render).await?;
+        compression::respond_cached(req, state, key, body).await
     };
     set_allow(&mut res, spec, caller, false);
     res.headers_mut().insert(
         actix_web::http::header::VARY,
-        actix_web::http::header::HeaderValue::from_static("Accept, Cookie, Origin"),
+        actix_web::http::header::HeaderValue::from_static(
+            "Accept, Accept-Encoding, Cookie, Origin",
+        ),
     );
     Ok(res)
 }

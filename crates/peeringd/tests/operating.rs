@@ -135,26 +135,48 @@ fn answers_are_compressed_for_clients_that_ask() {
         .map(|i| json!({"asn": 64500 + i, "name": format!("Autonomous system {i}")}))
         .collect();
     assert_eq!(s.post(AS, Json::Array(body)).status, 201);
-    for encoding in ["gzip", "br"] {
-        let r = s.send(
-            "GET",
-            AS,
-            None,
-            Some(&s.key),
-            &[("Accept-Encoding", encoding)],
-        );
-        assert_eq!(r.status, 200);
-        assert_eq!(r.header("Content-Encoding"), Some(encoding), "{encoding}");
-    }
-    let r = s.send(
+    let plain = s.send(
         "GET",
         AS,
         None,
         Some(&s.key),
         &[("Accept-Encoding", "identity")],
     );
-    assert_eq!(r.header("Content-Encoding"), None);
-    assert_eq!(r.json()["count"], 50);
+    assert_eq!(plain.header("Content-Encoding"), None);
+    assert_eq!(plain.json()["count"], 50);
+    for (accept, encoding) in [("gzip", "gzip"), ("gzip, deflate, br", "br")] {
+        // Twice: rendered and compressed, then both from the cache.
+        for _ in 0..2 {
+            let r = s.send_raw("GET", AS, Some(&s.key), &[("Accept-Encoding", accept)]);
+            assert_eq!(r.status, 200);
+            assert_eq!(r.header("Content-Encoding"), Some(encoding), "{accept}");
+            assert!(r.header("Vary").unwrap().contains("Accept-Encoding"));
+            assert_eq!(
+                decompress(encoding, &r.body),
+                plain.text.as_bytes(),
+                "{accept}"
+            );
+        }
+    }
+    // A small answer is sent as it is.
+    let one = s.send_raw(
+        "GET",
+        &format!("{AS}1/"),
+        Some(&s.key),
+        &[("Accept-Encoding", "gzip")],
+    );
+    assert_eq!(one.header("Content-Encoding"), None);
+}
+
+fn decompress(encoding: &str, bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    match encoding {
+        "gzip" => flate2::read::GzDecoder::new(bytes).read_to_end(&mut out),
+        _ => brotli::Decompressor::new(bytes, 4096).read_to_end(&mut out),
+    }
+    .unwrap();
+    out
 }
 
 #[test]

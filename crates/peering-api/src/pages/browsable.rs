@@ -15,7 +15,7 @@ use super::layout;
 use crate::auth::Caller;
 
 /// Whether the request asks for the HTML rendering.
-fn wants_html(req: &HttpRequest) -> bool {
+pub(crate) fn wants_html(req: &HttpRequest) -> bool {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
         return false;
     }

@@ -61,6 +61,24 @@ fn serve(state: AppState) -> (String, ServerHandle) {
     (format!("http://{addr}"), handle)
 }
 
+/// An answer's status, headers and bytes as they came.
+#[allow(dead_code)]
+pub struct RawResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+#[allow(dead_code)]
+impl RawResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 pub struct Response {
     pub status: u16,
     pub headers: Vec<(String, String)>,
@@ -217,6 +235,44 @@ impl TestServer {
     pub fn check_against(&self, doc: Json) {
         if self.conformance.set(Conformance::new(doc)).is_err() {
             panic!("check_against after the first request");
+        }
+    }
+
+    /// Sends a body-less request and returns the answer's bytes as they came (compressed
+    /// ones are not decoded), unchecked.
+    #[allow(dead_code)]
+    pub fn send_raw(
+        &self,
+        method: &str,
+        path: &str,
+        key: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> RawResponse {
+        let agent = ureq::AgentBuilder::new().redirects(0).build();
+        let mut req = agent.request(method, &format!("{}{path}", self.base));
+        if let Some(k) = key {
+            req = req.set("Authorization", &format!("Token {k}"));
+        }
+        for (k, v) in extra {
+            req = req.set(k, v);
+        }
+        let resp = match req.call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = resp.status();
+        let headers = resp
+            .headers_names()
+            .into_iter()
+            .filter_map(|n| resp.header(&n).map(|v| (n.clone(), v.to_string())))
+            .collect();
+        let mut body = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut resp.into_reader(), &mut body);
+        RawResponse {
+            status,
+            headers,
+            body,
         }
     }
 
