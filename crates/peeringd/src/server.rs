@@ -80,7 +80,17 @@ fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Every client connection holds a file: the soft limit (often 1,024) would let a few
+/// hundred slow clients lock everyone else out, so it is raised to the hard limit.
+fn raise_open_file_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => log::debug!("open files: up to {limit}"),
+        Err(e) => log::warn!("open-file limit left as it is: {e}"),
+    }
+}
+
 pub fn serve(settings: Settings) -> std::io::Result<()> {
+    raise_open_file_limit();
     let store = Store::open(&settings.database_url, POOL_SIZE)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;

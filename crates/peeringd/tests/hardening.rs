@@ -291,3 +291,39 @@ fn long_addresses_and_large_headers_get_json_answers() {
         json!({"detail": "Request headers too large: at most 16384 bytes."})
     );
 }
+
+#[test]
+fn slow_clients_do_not_shut_others_out_and_are_dropped() {
+    let s = TestServer::start_with(Settings {
+        body_timeout: Duration::from_secs(1),
+        ..Settings::default()
+    });
+    let address = s.base.trim_start_matches("http://").to_string();
+    // Two hundred clients that start a body and never finish it.
+    let mut slow: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| {
+            let mut c = std::net::TcpStream::connect(&address).unwrap();
+            let head = format!(
+                "POST {AS} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Token {}\r\n\
+                 Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n[",
+                s.key
+            );
+            c.write_all(head.as_bytes()).unwrap();
+            c
+        })
+        .collect();
+    // Meanwhile probes and reads are answered.
+    assert_eq!(s.send("GET", "/healthz", None, None, &[]).status, 200);
+    assert_eq!(s.get(AS).status, 200);
+    // Each slow client is answered 408 once its time is up, and let go.
+    for c in slow.iter_mut().take(20) {
+        c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut answer = vec![0u8; 64];
+        let n = c.read(&mut answer).unwrap_or(0);
+        assert!(
+            String::from_utf8_lossy(&answer[..n]).starts_with("HTTP/1.1 408"),
+            "{}",
+            String::from_utf8_lossy(&answer[..n])
+        );
+    }
+}
