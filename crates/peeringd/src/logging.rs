@@ -25,16 +25,25 @@ impl std::str::FromStr for LogFormat {
     }
 }
 
-/// Starts writing the log to standard error.
-pub fn init(format: LogFormat) {
+/// Starts writing the log to standard error, from a thread of its own: a request hands
+/// its line over and goes on (a line a request, thousands a second, would otherwise cost
+/// each request a write to stderr). The returned guard writes what is left when dropped:
+/// keep it until the process ends.
+pub fn init(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        // Past this many lines waiting, new ones wait too rather than being dropped.
+        .buffered_lines_limit(64 * 1024)
+        .lossy(false)
+        .finish(std::io::stderr());
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .with_ansi(false);
     // A second call (tests starting several servers in one process) keeps the first.
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
+    guard
 }

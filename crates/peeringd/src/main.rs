@@ -128,7 +128,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     let settings = cli.settings.resolve()?;
-    logging::init(settings.log_format);
+    let _log = logging::init(settings.log_format);
     match cli.command {
         Command::Serve => server::serve(settings).map_err(|e| e.to_string()),
         Command::Backup { file } => {

@@ -352,7 +352,12 @@ fn the_access_log_in_json_and_metrics_on_their_own_address() {
         get_when_up(&format!("http://127.0.0.1:{port}/metrics"), None).0,
         403
     );
-    let _ = child.kill();
+    // A graceful stop, as a service manager's: log lines still queued are written.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(stopped.success());
     let _ = child.wait();
     let mut log = String::new();
     child
