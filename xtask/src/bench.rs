@@ -5,16 +5,16 @@
 //! and writes the results as JSON and Markdown.
 
 mod addressing;
-mod database;
+pub(crate) mod database;
 mod dataset;
 mod discover;
-mod http;
+pub(crate) mod http;
 mod load;
 mod reads;
 mod report;
 mod rss;
 mod scale;
-mod server;
+pub(crate) mod server;
 mod target;
 mod writes;
 mod wrk;
@@ -58,7 +58,7 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, ValueEnum)]
-enum BackendChoice {
+pub enum BackendChoice {
     Sqlite,
     Postgres,
     Both,
@@ -70,8 +70,18 @@ pub enum Backend {
     Postgres,
 }
 
+impl BackendChoice {
+    pub fn backends(self) -> &'static [Backend] {
+        match self {
+            BackendChoice::Sqlite => &[Backend::Sqlite],
+            BackendChoice::Postgres => &[Backend::Postgres],
+            BackendChoice::Both => &[Backend::Sqlite, Backend::Postgres],
+        }
+    }
+}
+
 impl Backend {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Backend::Sqlite => "sqlite",
             Backend::Postgres => "postgres",
@@ -80,11 +90,7 @@ impl Backend {
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let backends: &[Backend] = match args.backend {
-        BackendChoice::Sqlite => &[Backend::Sqlite],
-        BackendChoice::Postgres => &[Backend::Postgres],
-        BackendChoice::Both => &[Backend::Sqlite, Backend::Postgres],
-    };
+    let backends = args.backend.backends();
     let against = match (&args.against, &args.token) {
         (Some(url), Some(token)) => Some(Target::against(url, token)?),
         _ => None,

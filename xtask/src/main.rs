@@ -4,6 +4,7 @@ mod bench;
 mod check_migrations;
 mod migrate;
 mod new_migration;
+mod soak;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,6 +35,8 @@ enum Command {
     CheckMigrations,
     /// Build peeringd in release, load data through the API and measure it with wrk.
     Bench(bench::BenchArgs),
+    /// Colliding writers through two instances on one database, then consistency checks.
+    Soak(soak::SoakArgs),
 }
 
 /// The workspace root: xtask lives one level below it.
@@ -64,6 +67,13 @@ fn main() -> ExitCode {
         Command::NewMigration { name } => new_migration::run(&name).map(|()| ExitCode::SUCCESS),
         Command::CheckMigrations => check_migrations::run().map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Soak(args) => soak::run(&args).map(|held| {
+            if held {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }),
     };
     result.unwrap_or_else(|message| {
         eprintln!("xtask: {message}");
