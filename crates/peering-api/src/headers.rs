@@ -20,7 +20,7 @@ pub async fn request_headers(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = uuid::Uuid::new_v4().to_string();
-    let path = crate::respond::local_path(req.request()).to_string();
+    let path = crate::respond::path_below_base(req.request()).to_string();
     req.extensions_mut().insert(RequestId(id.clone()));
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
@@ -77,7 +77,7 @@ fn host_allowed(req: &ServiceRequest) -> bool {
         _ => return true,
     };
     if matches!(
-        crate::respond::local_path(req.request()),
+        crate::respond::path_below_base(req.request()),
         "/healthz" | "/readyz"
     ) {
         return true;

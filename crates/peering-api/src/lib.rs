@@ -213,7 +213,7 @@ async fn detail(
 /// anything else is a JSON 404.
 async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let path = req.path();
-    if respond::local_path(&req).starts_with("/api") && !path.ends_with('/') {
+    if respond::path_below_base(&req).starts_with("/api") && !path.ends_with('/') {
         let mut location = format!("{path}/");
         if !req.query_string().is_empty() {
             location.push('?');

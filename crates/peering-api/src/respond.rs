@@ -74,7 +74,7 @@ pub fn base_path(req: &HttpRequest) -> &str {
 }
 
 /// The request's path below the base path (`/api/` for `/prefix/api/`).
-pub fn local_path(req: &HttpRequest) -> &str {
+pub fn path_below_base(req: &HttpRequest) -> &str {
     let path = req.path();
     match path.strip_prefix(base_path(req)) {
         Some(rest) if rest.starts_with('/') => rest,

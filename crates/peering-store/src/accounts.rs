@@ -116,10 +116,7 @@ fn group_permissions(
 }
 
 fn permission_set(row: &mut DbRow, column: usize) -> BTreeSet<String> {
-    row.take(column)
-        .into_text()
-        .and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok())
-        .unwrap_or_default()
+    crate::users::permission_list(row.take(column).into_text())
         .into_iter()
         .collect()
 }

@@ -105,7 +105,7 @@ pub(crate) fn principal(db: &mut Db<'_>, user_id: i64) -> Result<Option<Principa
     }))
 }
 
-fn permission_list(json: Option<String>) -> Vec<String> {
+pub(crate) fn permission_list(json: Option<String>) -> Vec<String> {
     json.and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok())
         .unwrap_or_default()
 }

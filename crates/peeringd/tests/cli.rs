@@ -24,13 +24,18 @@ fn free_port() -> u16 {
 /// printed on its first start.
 fn first_start(db: &TestDatabase) -> (std::process::Child, u16, String) {
     let port = free_port();
-    let mut child = peeringd(db)
-        .arg("serve")
+    let mut cmd = peeringd(db);
+    cmd.arg("serve")
         .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    let (child, key) = spawn_printing_token(cmd);
+    (child, port, key)
+}
+
+/// Spawns a first `serve` and reads the admin token it prints; standard output is then
+/// drained, as a terminal would, until the server exits.
+fn spawn_printing_token(mut cmd: Command) -> (std::process::Child, String) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let key = lines
         .by_ref()
@@ -40,9 +45,8 @@ fn first_start(db: &TestDatabase) -> (std::process::Child, u16, String) {
                 .map(|rest| rest.trim().to_string())
         })
         .expect("token printed");
-    // Keep reading, as a terminal would, until the server exits.
     std::thread::spawn(move || lines.for_each(drop));
-    (child, port, key)
+    (child, key)
 }
 
 /// POSTs `body` to the autonomous systems once the server listens; the answer's status.
@@ -320,8 +324,8 @@ fn get_when_up(url: &str, key: Option<&str>) -> (u16, String) {
 fn the_access_log_in_json_and_metrics_on_their_own_address() {
     let db = TestDatabase::new();
     let (port, metrics_port) = (free_port(), free_port());
-    let mut child = peeringd(&db)
-        .arg("serve")
+    let mut cmd = peeringd(&db);
+    cmd.arg("serve")
         .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
         .env(
             "PEERING_METRICS_LISTEN",
@@ -329,19 +333,8 @@ fn the_access_log_in_json_and_metrics_on_their_own_address() {
         )
         .env("PEERING_LOG_FORMAT", "json")
         .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            line.strip_prefix("Created superuser 'admin' with API token: ")
-                .map(|rest| rest.trim().to_string())
-        })
-        .expect("token printed");
+        .stderr(Stdio::piped());
+    let (mut child, key) = spawn_printing_token(cmd);
     let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/?limit=7");
     assert_eq!(get_when_up(&url, Some(&key)).0, 200);
     // The metrics address answers anyone; the main one only staff.

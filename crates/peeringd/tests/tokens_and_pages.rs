@@ -367,18 +367,7 @@ fn element_text(body: &str, id: &str) -> Option<String> {
 }
 
 fn log_in(b: &mut Browser, username: &str, password: &str) -> Page {
-    let form = b.get("/login/");
-    assert_eq!(form.status, 200);
-    let csrf = csrf_of(&form.body);
-    b.post(
-        "/login/",
-        &[
-            ("csrfmiddlewaretoken", &csrf),
-            ("username", username),
-            ("password", password),
-            ("next", "/user/api-tokens/"),
-        ],
-    )
+    log_in_to(b, username, password, "/user/api-tokens/")
 }
 
 #[test]

@@ -19,7 +19,7 @@ pub(crate) fn wants_html(req: &HttpRequest) -> bool {
     if !matches!(*req.method(), Method::GET | Method::HEAD) {
         return false;
     }
-    let path = crate::respond::local_path(req);
+    let path = crate::respond::path_below_base(req);
     if !path.starts_with("/api/")
         || path.starts_with("/api/schema/")
         || path.starts_with("/api/docs/")
@@ -114,7 +114,7 @@ fn page(
     let mut rendered = String::new();
     render_value(&mut rendered, data, 0, &base);
     layout(
-        &title(crate::respond::local_path(req)),
+        &title(crate::respond::path_below_base(req)),
         caller,
         csrf.as_deref(),
         crate::respond::base_path(req),

@@ -248,25 +248,8 @@ impl TestServer {
         key: Option<&str>,
         extra: &[(&str, &str)],
     ) -> RawResponse {
-        let agent = ureq::AgentBuilder::new().redirects(0).build();
-        let mut req = agent.request(method, &format!("{}{path}", self.base));
-        if let Some(k) = key {
-            req = req.set("Authorization", &format!("Token {k}"));
-        }
-        for (k, v) in extra {
-            req = req.set(k, v);
-        }
-        let resp = match req.call() {
-            Ok(r) => r,
-            Err(ureq::Error::Status(_, r)) => r,
-            Err(e) => panic!("{method} {path}: {e}"),
-        };
-        let status = resp.status();
-        let headers = resp
-            .headers_names()
-            .into_iter()
-            .filter_map(|n| resp.header(&n).map(|v| (n.clone(), v.to_string())))
-            .collect();
+        let resp = answer(self.prepare(method, path, key, extra).call(), method, path);
+        let (status, headers) = (resp.status(), headers_of(&resp));
         let mut body = Vec::new();
         let _ = std::io::Read::read_to_end(&mut resp.into_reader(), &mut body);
         RawResponse {
@@ -276,15 +259,14 @@ impl TestServer {
         }
     }
 
-    /// Sends a request, unchecked.
-    pub fn send(
+    /// A request to `path` (or a full URL) with the token and headers given.
+    fn prepare(
         &self,
         method: &str,
         path: &str,
-        body: Option<&Json>,
         key: Option<&str>,
         extra: &[(&str, &str)],
-    ) -> Response {
+    ) -> ureq::Request {
         let agent = ureq::AgentBuilder::new().redirects(0).build();
         let url = if path.starts_with("http") {
             path.to_string()
@@ -298,23 +280,27 @@ impl TestServer {
         for (k, v) in extra {
             req = req.set(k, v);
         }
+        req
+    }
+
+    /// Sends a request, unchecked.
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        key: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Response {
+        let req = self.prepare(method, path, key, extra);
         let result = match body {
             Some(b) => req
                 .set("Content-Type", "application/json")
                 .send_string(&b.to_string()),
             None => req.call(),
         };
-        let resp = match result {
-            Ok(r) => r,
-            Err(ureq::Error::Status(_, r)) => r,
-            Err(e) => panic!("{method} {path}: {e}"),
-        };
-        let status = resp.status();
-        let headers = resp
-            .headers_names()
-            .into_iter()
-            .filter_map(|n| resp.header(&n).map(|v| (n.clone(), v.to_string())))
-            .collect();
+        let resp = answer(result, method, path);
+        let (status, headers) = (resp.status(), headers_of(&resp));
         let text = resp.into_string().unwrap_or_default();
         Response {
             status,
@@ -362,6 +348,22 @@ impl TestServer {
             .json();
         page["results"].as_array().expect("a list").clone()
     }
+}
+
+/// The answer of a request, whatever its status.
+fn answer(result: Result<ureq::Response, ureq::Error>, method: &str, path: &str) -> ureq::Response {
+    match result {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {path}: {e}"),
+    }
+}
+
+fn headers_of(resp: &ureq::Response) -> Vec<(String, String)> {
+    resp.headers_names()
+        .into_iter()
+        .filter_map(|n| resp.header(&n).map(|v| (n.clone(), v.to_string())))
+        .collect()
 }
 
 impl Drop for TestServer {
