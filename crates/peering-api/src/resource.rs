@@ -182,94 +182,118 @@ pub async fn detail(
     let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
     let method = req.method().clone();
     refuse_writes_to_read_only(&method, spec)?;
-    if method == Method::OPTIONS {
-        caller.require_read(&state, Some(spec))?;
-        let mut res = respond(
-            &req,
-            StatusCode::OK,
-            &options::describe(spec, &caller, true),
-        );
-        set_allow(&mut res, spec, &caller, true);
-        return Ok(res);
-    }
     match method {
-        Method::GET | Method::HEAD => {
+        Method::OPTIONS => {
             caller.require_read(&state, Some(spec))?;
-            let secrets = caller.may(Action::Change, spec);
-            let render = render_detail(&req, &state, spec, id, secrets);
-            let (body, key) = cached(&req, &state, secrets, render).await?;
-            let etag = conditional::etag(&body);
-            let mut res = if conditional::not_modified(&req, &etag) {
-                HttpResponse::NotModified().finish()
-            } else {
-                compression::respond_cached(&req, &state, key, body).await
-            };
-            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&etag) {
-                res.headers_mut()
-                    .insert(actix_web::http::header::ETAG, value);
-            }
-            return Ok(res);
+            let description = options::describe(spec, &caller, true);
+            let mut res = respond(&req, StatusCode::OK, &description);
+            set_allow(&mut res, spec, &caller, true);
+            Ok(res)
         }
+        Method::GET | Method::HEAD => read_one(&req, &state, &caller, spec, id).await,
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
-        }
-        Method::DELETE => {
-            caller.require(Action::Delete, spec)?;
-        }
-        other => return Err(ApiError::MethodNotAllowed(other.to_string())),
-    }
-    let store = state.store.clone();
-    if web::block(move || store.get(spec, id)).await??.is_none() {
-        return Err(ApiError::NotFound);
-    }
-    if let Some(tags) = conditional::required(&req) {
-        // The caller may change the object, so the tag is that of the form with secrets,
-        // which their reads received.
-        let current = render_detail(&req, &state, spec, id, true).await?;
-        if !tags.contains(&conditional::etag(current.as_bytes())) {
-            return Err(ApiError::PreconditionFailed);
-        }
-    }
-    match method {
-        Method::DELETE => {
-            let ctx = change_context(&req, &caller);
-            let store = state.store.clone();
-            web::block(move || store.delete(spec, &[id], &ctx)).await??;
-            forget_cached_principals(&state, spec);
-            Ok(HttpResponse::NoContent().finish())
-        }
-        Method::PUT | Method::PATCH => {
+            unless_changed(&req, &state, spec, id).await?;
             let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
                 Mode::Partial
             };
-            let mut draft =
-                input::parse(spec, &body, mode).map_err(|e| ApiError::BadRequest(e.into_json()))?;
+            update_one(&req, &state, &caller, spec, id, body, mode).await
+        }
+        Method::DELETE => {
+            caller.require(Action::Delete, spec)?;
+            unless_changed(&req, &state, spec, id).await?;
             let ctx = change_context(&req, &caller);
             let store = state.store.clone();
-            let min = state.settings.min_password_length;
-            let (records, related) = web::block(move || {
-                hash_passwords(spec, &mut draft, min)?;
-                store.update(spec, vec![(id, draft)], &ctx)
-            })
-            .await??;
+            web::block(move || store.delete(spec, &[id], &ctx)).await??;
             forget_cached_principals(&state, spec);
-            let base = base_url(&req);
-            let r = Renderer {
-                related: &related,
-                base: &base,
-                // The caller may change the object: they just did.
-                show_secrets: true,
-            };
-            let record = records.first().ok_or(ApiError::NotFound)?;
-            let mut body = String::with_capacity(1024);
-            r.full(&mut body, spec, record);
-            Ok(respond_text(&req, StatusCode::OK, body))
+            Ok(HttpResponse::NoContent().finish())
         }
         other => Err(ApiError::MethodNotAllowed(other.to_string())),
     }
+}
+
+/// One object, with its `ETag`; a 304 when the client holds that version.
+async fn read_one(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<HttpResponse, ApiError> {
+    caller.require_read(state, Some(spec))?;
+    let secrets = caller.may(Action::Change, spec);
+    let render = render_detail(req, state, spec, id, secrets);
+    let (body, key) = cached(req, state, secrets, render).await?;
+    let etag = conditional::etag(&body);
+    let mut res = if conditional::not_modified(req, &etag) {
+        HttpResponse::NotModified().finish()
+    } else {
+        compression::respond_cached(req, state, key, body).await
+    };
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&etag) {
+        res.headers_mut()
+            .insert(actix_web::http::header::ETAG, value);
+    }
+    Ok(res)
+}
+
+/// A 404 for an unknown object, and a 412 when `If-Match` names another version of it.
+async fn unless_changed(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<(), ApiError> {
+    let store = state.store.clone();
+    if web::block(move || store.get(spec, id)).await??.is_none() {
+        return Err(ApiError::NotFound);
+    }
+    if let Some(tags) = conditional::required(req) {
+        // The caller may change the object, so the tag is that of the form with secrets,
+        // which their reads received.
+        let current = render_detail(req, state, spec, id, true).await?;
+        if !tags.contains(&conditional::etag(current.as_bytes())) {
+            return Err(ApiError::PreconditionFailed);
+        }
+    }
+    Ok(())
+}
+
+/// PUT or PATCH of one object: the updated object.
+async fn update_one(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    id: i64,
+    body: Json,
+    mode: Mode,
+) -> Result<HttpResponse, ApiError> {
+    let mut draft =
+        input::parse(spec, &body, mode).map_err(|e| ApiError::BadRequest(e.into_json()))?;
+    let ctx = change_context(req, caller);
+    let store = state.store.clone();
+    let min = state.settings.min_password_length;
+    let (records, related) = web::block(move || {
+        hash_passwords(spec, &mut draft, min)?;
+        store.update(spec, vec![(id, draft)], &ctx)
+    })
+    .await??;
+    forget_cached_principals(state, spec);
+    let base = base_url(req);
+    let r = Renderer {
+        related: &related,
+        base: &base,
+        // The caller may change the object: they just did.
+        show_secrets: true,
+    };
+    let record = records.first().ok_or(ApiError::NotFound)?;
+    let mut body = String::with_capacity(1024);
+    r.full(&mut body, spec, record);
+    Ok(respond_text(req, StatusCode::OK, body))
 }
 
 /// The body of a read: the cached answer to the same URL at the current data version, or
