@@ -1,0 +1,22 @@
+//! Router configurations, e-mails and exports rendered from Jinja2 templates over peering
+//! data, as the reference system renders them: the same context, the same filters, the
+//! same include tags. Rendering is sandboxed (templates reach only the data they are
+//! given, never files or the network) and bounded (work, output size, include depth).
+//!
+//! The data comes through a [`DataSource`]; the server implements it over its database,
+//! and any tool can implement it over its own records.
+
+pub mod context;
+pub mod dataset;
+mod engine;
+pub mod filters;
+pub mod include;
+pub mod memory;
+pub mod model;
+pub mod source;
+
+pub use dataset::{Dataset, Secrets};
+pub use engine::{check, render, Bounds, RenderError, RenderErrorKind, Template};
+pub use memory::MemorySource;
+pub use model::Model;
+pub use source::{DataSource, StoredKind, StoredTemplate};

@@ -1,0 +1,783 @@
+//! Every filter, over a small network kept in memory.
+
+use std::sync::Arc;
+
+use minijinja::value::Value as V;
+use peering_domain::resources::*;
+use peering_domain::Value;
+use peering_templates::{
+    context, render, Bounds, Dataset, MemorySource, RenderErrorKind, Secrets, StoredKind,
+    StoredTemplate, Template,
+};
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+fn ids(list: &[i64]) -> Value {
+    Value::Ids(list.to_vec())
+}
+
+fn json(v: serde_json::Value) -> Value {
+    Value::Json(v)
+}
+
+/// Our AS 64500 with one router at one exchange and in one BGP group; two peers.
+fn network() -> MemorySource {
+    let mut m = MemorySource::new();
+    m.insert(&TAG, 1, &[("name", text("Gold")), ("slug", text("gold"))]);
+    m.insert(
+        &COMMUNITY,
+        1,
+        &[
+            ("name", text("Customer")),
+            ("value", text("64500:1")),
+            ("type", text("ingress")),
+        ],
+    );
+    m.insert(
+        &COMMUNITY,
+        2,
+        &[("name", text("Peer learned")), ("value", text("64500:2"))],
+    );
+    for (id, name, kind, family) in [
+        (1, "accept-all", "import-policy", 0),
+        (2, "reject-v6-bogons", "import-policy", 6),
+        (3, "export-own", "export-policy", 0),
+        (4, "export-v4-only", "export-policy", 4),
+    ] {
+        m.insert(
+            &ROUTING_POLICY,
+            id,
+            &[
+                ("name", text(name)),
+                ("slug", text(name)),
+                ("type", text(kind)),
+                ("address_family", Value::Int(family)),
+            ],
+        );
+    }
+    m.insert(
+        &AUTONOMOUS_SYSTEM,
+        1,
+        &[
+            ("asn", Value::Int(64500)),
+            ("name", text("Us")),
+            ("affiliated", Value::Bool(true)),
+            ("tags", ids(&[])),
+            ("communities", ids(&[])),
+            ("import_routing_policies", ids(&[])),
+            ("export_routing_policies", ids(&[3])),
+        ],
+    );
+    m.insert(
+        &AUTONOMOUS_SYSTEM,
+        2,
+        &[
+            ("asn", Value::Int(65001)),
+            ("name", text("Peer One")),
+            ("affiliated", Value::Bool(false)),
+            ("ipv4_max_prefixes", Value::Int(100)),
+            ("ipv6_max_prefixes", Value::Int(20)),
+            (
+                "prefixes",
+                json(serde_json::json!({"ipv6": ["2001:db8:1::/48"], "ipv4": ["198.51.100.0/24"]})),
+            ),
+            ("tags", ids(&[1])),
+            ("communities", ids(&[2])),
+            ("import_routing_policies", ids(&[1])),
+            ("export_routing_policies", ids(&[])),
+        ],
+    );
+    m.insert(
+        &AUTONOMOUS_SYSTEM,
+        3,
+        &[
+            ("asn", Value::Int(65002)),
+            ("name", text("Péer Twö")),
+            ("affiliated", Value::Bool(false)),
+            ("ipv4_max_prefixes", Value::Int(50)),
+            ("ipv6_max_prefixes", Value::Int(10)),
+            ("tags", ids(&[])),
+            ("communities", ids(&[])),
+            ("import_routing_policies", ids(&[])),
+            ("export_routing_policies", ids(&[])),
+        ],
+    );
+    m.insert(
+        &PLATFORM,
+        1,
+        &[
+            ("name", text("Junos")),
+            ("slug", text("junos")),
+            ("password_algorithm", text("juniper-type9")),
+        ],
+    );
+    m.insert(
+        &ROUTER,
+        1,
+        &[
+            ("name", text("edge1")),
+            ("hostname", text("edge1.example.net")),
+            ("platform", Value::Int(1)),
+            ("status", text("enabled")),
+            ("local_autonomous_system", Value::Int(1)),
+            ("tags", ids(&[1])),
+            (
+                "local_context_data",
+                json(serde_json::json!({"ntp": {"server": "192.0.2.123"}, "site": "par1"})),
+            ),
+        ],
+    );
+    m.insert(
+        &ROUTER,
+        2,
+        &[
+            ("name", text("edge2")),
+            ("hostname", text("edge2.example.net")),
+            ("platform", Value::Int(1)),
+            ("status", text("maintenance")),
+            ("local_autonomous_system", Value::Int(1)),
+            ("tags", ids(&[])),
+        ],
+    );
+    m.insert(
+        &BGP_GROUP,
+        1,
+        &[
+            ("name", text("Transit")),
+            ("slug", text("transit")),
+            ("status", text("enabled")),
+            ("communities", ids(&[1])),
+            ("import_routing_policies", ids(&[])),
+            ("export_routing_policies", ids(&[3])),
+            ("tags", ids(&[])),
+        ],
+    );
+    m.insert(
+        &BGP_GROUP,
+        2,
+        &[
+            ("name", text("Private")),
+            ("slug", text("private")),
+            ("status", text("maintenance")),
+            ("communities", ids(&[])),
+            ("import_routing_policies", ids(&[])),
+            ("export_routing_policies", ids(&[])),
+            ("tags", ids(&[])),
+        ],
+    );
+    m.insert(
+        &RELATIONSHIP,
+        1,
+        &[
+            ("name", text("Transit provider")),
+            ("slug", text("transit-provider")),
+        ],
+    );
+    m.insert(
+        &INTERNET_EXCHANGE,
+        1,
+        &[
+            ("name", text("Example IX")),
+            ("slug", text("example-ix")),
+            ("status", text("enabled")),
+            ("local_autonomous_system", Value::Int(1)),
+            ("communities", ids(&[1])),
+            ("import_routing_policies", ids(&[2])),
+            ("export_routing_policies", ids(&[3, 4])),
+            ("tags", ids(&[])),
+            (
+                "extdb_prefixes",
+                json(serde_json::json!({"ipv4": ["192.0.2.0/24"], "ipv6": ["2001:db8::/64"]})),
+            ),
+        ],
+    );
+    m.insert(
+        &CONNECTION,
+        1,
+        &[
+            ("internet_exchange_point", Value::Int(1)),
+            ("router", Value::Int(1)),
+            ("status", text("enabled")),
+            ("ipv4_address", text("192.0.2.1/24")),
+            ("ipv6_address", text("2001:db8::1/64")),
+            ("mac_address", text("00:1b:77:49:54:fd")),
+            ("vlan", Value::Int(100)),
+            ("tags", ids(&[])),
+        ],
+    );
+    let ixp_session =
+        |m: &mut MemorySource, id, asn, ip: &str, rs, status: &str, password: Option<&str>| {
+            m.insert(
+                &INTERNET_EXCHANGE_PEERING_SESSION,
+                id,
+                &[
+                    ("autonomous_system", Value::Int(asn)),
+                    ("ixp_connection", Value::Int(1)),
+                    ("ip_address", text(ip)),
+                    ("is_route_server", Value::Bool(rs)),
+                    ("status", text(status)),
+                    ("multihop_ttl", Value::Int(1)),
+                    ("password", password.map_or(Value::Null, text)),
+                    ("communities", ids(&[])),
+                    ("import_routing_policies", ids(&[])),
+                    ("export_routing_policies", ids(&[])),
+                    ("tags", ids(&[])),
+                ],
+            );
+        };
+    ixp_session(&mut m, 1, 2, "192.0.2.10", false, "enabled", Some("s3cret"));
+    ixp_session(&mut m, 2, 2, "2001:db8::10", false, "enabled", None);
+    ixp_session(&mut m, 3, 3, "192.0.2.20", true, "enabled", None);
+    m.insert(
+        &DIRECT_PEERING_SESSION,
+        1,
+        &[
+            ("local_autonomous_system", Value::Int(1)),
+            ("autonomous_system", Value::Int(3)),
+            ("ip_address", text("198.51.100.1")),
+            ("local_ip_address", text("198.51.100.0/31")),
+            ("bgp_group", Value::Int(1)),
+            ("relationship", Value::Int(1)),
+            ("router", Value::Int(1)),
+            ("status", text("enabled")),
+            ("password", text("7 0822455D0A16")),
+            ("communities", ids(&[2])),
+            ("import_routing_policies", ids(&[1])),
+            ("export_routing_policies", ids(&[4])),
+            ("tags", ids(&[1])),
+        ],
+    );
+    m.insert(
+        &DIRECT_PEERING_SESSION,
+        2,
+        &[
+            ("local_autonomous_system", Value::Int(1)),
+            ("autonomous_system", Value::Int(2)),
+            ("ip_address", text("2001:db8:ffff::1")),
+            ("bgp_group", Value::Int(2)),
+            ("relationship", Value::Int(1)),
+            ("router", Value::Int(2)),
+            ("status", text("enabled")),
+            ("communities", ids(&[])),
+            ("import_routing_policies", ids(&[])),
+            ("export_routing_policies", ids(&[])),
+            ("tags", ids(&[])),
+        ],
+    );
+    m.insert(
+        &CONTACT_ROLE,
+        1,
+        &[("name", text("NOC")), ("slug", text("noc"))],
+    );
+    m.insert(
+        &CONTACT,
+        1,
+        &[
+            ("name", text("Peer One NOC")),
+            ("email", text("noc@peer-one.example")),
+        ],
+    );
+    m.insert(
+        &CONTACT_ASSIGNMENT,
+        1,
+        &[
+            ("content_type", text("peering.autonomoussystem")),
+            ("object_id", Value::Int(2)),
+            ("role", Value::Int(1)),
+            ("contact", Value::Int(1)),
+        ],
+    );
+    m.insert(&CONFIG_CONTEXT, 1, &[("name", text("defaults")), ("is_active", Value::Bool(true)), ("data", json(serde_json::json!({"ntp": {"server": "192.0.2.1", "pool": true}, "syslog": "192.0.2.2"})))]);
+    m.insert(
+        &CONFIG_CONTEXT_ASSIGNMENT,
+        1,
+        &[
+            ("content_type", text("peering.router")),
+            ("object_id", Value::Int(1)),
+            ("config_context", Value::Int(1)),
+            ("weight", Value::Int(1000)),
+        ],
+    );
+    m.insert_template(
+        StoredKind::Configuration,
+        7,
+        "header",
+        StoredTemplate {
+            source: "# {{ router.hostname }}".into(),
+            trim: false,
+            lstrip: false,
+            content_type: None,
+        },
+    );
+    m.insert_template(
+        StoredKind::Configuration,
+        8,
+        "loop",
+        StoredTemplate {
+            source: "{% include_configuration \"loop\" %}".into(),
+            trim: false,
+            lstrip: false,
+            content_type: None,
+        },
+    );
+    m.insert_template(
+        StoredKind::ExportTemplate,
+        9,
+        "peers",
+        StoredTemplate {
+            source: "{% for a in dataset %}{{ a.asn }};{% endfor %}".into(),
+            trim: false,
+            lstrip: false,
+            content_type: Some("peering.autonomoussystem".into()),
+        },
+    );
+    m
+}
+
+fn data() -> Arc<Dataset> {
+    Dataset::new(Box::new(network()), Secrets::all())
+}
+
+/// Renders `source` in router 1's configuration context.
+fn on_router(source: &str) -> String {
+    let data = data();
+    let ctx = context::router_configuration(&data, 1).unwrap();
+    let template = Template {
+        source,
+        trim: false,
+        lstrip: false,
+    };
+    render(&template, ctx, &data, &Bounds::default()).unwrap_or_else(|e| panic!("{source}: {e:?}"))
+}
+
+fn on_router_err(source: &str) -> peering_templates::RenderError {
+    let data = data();
+    let ctx = context::router_configuration(&data, 1).unwrap();
+    let template = Template {
+        source,
+        trim: false,
+        lstrip: false,
+    };
+    render(&template, ctx, &data, &Bounds::default()).expect_err(source)
+}
+
+#[test]
+fn the_router_context_holds_what_the_reference_gives() {
+    assert_eq!(
+        on_router("{{ router }}|{{ router.hostname }}|{{ local_as.asn }}"),
+        "edge1|edge1.example.net|64500"
+    );
+    assert_eq!(
+        on_router("{% for a in autonomous_systems %}{{ a.asn }} {% endfor %}"),
+        "65001 65002 "
+    );
+    assert_eq!(
+        on_router("{{ bgp_groups|map(attribute='slug')|join(',') }}"),
+        "transit"
+    );
+    assert_eq!(
+        on_router("{{ internet_exchange_points|map(attribute='name')|join }}"),
+        "Example IX"
+    );
+    assert_eq!(
+        on_router("{{ communities|length }} {{ routing_policies|count }}"),
+        "2 4"
+    );
+    assert_eq!(
+        on_router("{{ router.platform.password_algorithm }} {{ router.status }}"),
+        "juniper-type9 enabled"
+    );
+}
+
+#[test]
+fn sessions_by_object_family_group_and_exchange() {
+    assert_eq!(
+        on_router("{% for s in router|ixp_sessions %}{{ s.ip_address }},{% endfor %}"),
+        "192.0.2.10,2001:db8::10,192.0.2.20,"
+    );
+    assert_eq!(on_router("{{ router|ixp_sessions(family=6)|length }}"), "1");
+    assert_eq!(
+        on_router("{{ router|direct_sessions|map(attribute='ip_address')|join }}"),
+        "198.51.100.1"
+    );
+    assert_eq!(
+        on_router("{{ router|direct_sessions(group=bgp_groups[0])|length }}"),
+        "1"
+    );
+    let ixp = "{% set ixp = internet_exchange_points[0] %}";
+    assert_eq!(
+        on_router(&format!("{ixp}{{{{ ixp|sessions(family=4)|length }}}}")),
+        "2"
+    );
+    assert_eq!(
+        on_router(&format!(
+            "{ixp}{{{{ ixp|route_server|map(attribute='ip_address')|join }}}}"
+        )),
+        "192.0.2.20"
+    );
+    assert_eq!(
+        on_router(&format!(
+            "{ixp}{{{{ ixp|connections|length }}}} {{{{ router|connections|length }}}}"
+        )),
+        "1 1"
+    );
+    assert_eq!(on_router("{{ bgp_groups[0]|sessions|length }}"), "1");
+    assert_eq!(on_router("{% set a = autonomous_systems[0] %}{{ a|ixp_sessions|length }} {{ a|direct_sessions|length }}"), "2 1");
+    assert_eq!(
+        on_router("{{ router|ixp_sessions(ixp=internet_exchange_points[0])|length }}"),
+        "3"
+    );
+    assert!(on_router_err("{{ local_as|sessions }}")
+        .message
+        .contains("try `direct_sessions`"));
+}
+
+#[test]
+fn peers_and_exchanges() {
+    assert_eq!(
+        on_router("{{ router|direct_peers|map(attribute='asn')|join(',') }}"),
+        "65002"
+    );
+    assert_eq!(
+        on_router("{{ router|direct_peers('private')|length }}"),
+        "0"
+    );
+    assert_eq!(
+        on_router("{{ router|ixp_peers|map(attribute='asn')|join(',') }}"),
+        "65001,65002"
+    );
+    assert_eq!(
+        on_router("{{ router|ixp_peers('example-ix')|length }}"),
+        "2"
+    );
+    assert_eq!(
+        on_router("{{ (autonomous_systems[0]|ixps(local_as))[0].slug }}"),
+        "example-ix"
+    );
+    assert_eq!(
+        on_router("{{ autonomous_systems[0]|ixps(autonomous_systems[1])|length }}"),
+        "0"
+    );
+    assert_eq!(on_router("{{ autonomous_systems[0]|shared_ixps(local_as)|length }} {{ local_as|shared_facilities(autonomous_systems[0])|length }} {{ local_as|missing_sessions(autonomous_systems[0])|length }}"), "0 0 0");
+    assert!(on_router_err("{{ router|shared_ixps(router) }}")
+        .message
+        .contains("autonomous system"));
+}
+
+#[test]
+fn addresses() {
+    assert_eq!(on_router("{% for s in router|ixp_sessions %}{{ s|ip_version }}{{ s.ip_address|ipv4 is none }}{{ s.ip_address|ipv6 is none }} {% endfor %}"), "4FalseTrue 6TrueFalse 4FalseTrue ");
+    let c = "{% set c = router|connections|first %}";
+    assert_eq!(on_router(&format!("{c}{{{{ c.ipv4_address|ip }}}} {{{{ c.ipv6_address|ip }}}} {{{{ [c.ipv4_address]|ip|join }}}}")), "192.0.2.1 2001:db8::1 192.0.2.1");
+    assert_eq!(
+        on_router(&format!(
+            "{c}{{{{ c|mac }}}} {{{{ c|mac('cisco') }}}} {{{{ c.mac_address|mac('bare') }}}}"
+        )),
+        "00:1b:77:49:54:fd 001b.7749.54fd 001b774954fd"
+    );
+    assert_eq!(
+        on_router("{% for s in router|ixp_sessions %}{{ s|local_ips }} {% endfor %}"),
+        "192.0.2.1/24 2001:db8::1/64 192.0.2.1/24 "
+    );
+    assert_eq!(
+        on_router("{{ router|direct_sessions|map('local_ips')|join }}"),
+        "198.51.100.0/31"
+    );
+    assert_eq!(on_router("{{ internet_exchange_points[0]|local_ips|join(' ') }}|{{ internet_exchange_points[0]|local_ips(6)|join }}"), "192.0.2.1/24 2001:db8::1/64|2001:db8::1/64");
+    assert_eq!(on_router("{% for s in router|ixp_sessions %}{{ s|max_prefix }} {% endfor %}{{ (router|direct_sessions)[0]|ip }}"), "100 20 50 198.51.100.1");
+    assert_eq!(on_router("{{ (router|direct_sessions)[0].password|cisco_password }} {{ 'plain'|cisco_password }}"), "0822455D0A16 plain");
+    assert!(on_router_err("{{ 'zz'|mac }}")
+        .message
+        .contains("not a valid mac"));
+    assert!(on_router_err("{{ router|ip_version }}")
+        .message
+        .contains("not a bgp session"));
+}
+
+#[test]
+fn statuses_are_inherited_from_parents() {
+    let data = data();
+    let mut source = network();
+    // An exchange in maintenance passes it to its connection and sessions.
+    source.insert(
+        &INTERNET_EXCHANGE,
+        2,
+        &[
+            ("name", text("Down IX")),
+            ("slug", text("down")),
+            ("status", text("maintenance")),
+            ("communities", ids(&[])),
+            ("tags", ids(&[])),
+        ],
+    );
+    source.insert(
+        &CONNECTION,
+        2,
+        &[
+            ("internet_exchange_point", Value::Int(2)),
+            ("router", Value::Int(1)),
+            ("status", text("enabled")),
+            ("tags", ids(&[])),
+        ],
+    );
+    source.insert(
+        &INTERNET_EXCHANGE_PEERING_SESSION,
+        4,
+        &[
+            ("autonomous_system", Value::Int(2)),
+            ("ixp_connection", Value::Int(2)),
+            ("ip_address", text("203.0.113.9")),
+            ("status", text("enabled")),
+            ("communities", ids(&[])),
+            ("tags", ids(&[])),
+        ],
+    );
+    let other = Dataset::new(Box::new(source), Secrets::all());
+    let ctx = context::router_configuration(&other, 1).unwrap();
+    let t = Template { source: "{% for s in router|ixp_sessions %}{{ s|inherited_status }} {% endfor %}{% for c in router|connections %}{{ c|inherited_status }} {% endfor %}", trim: false, lstrip: false };
+    assert_eq!(
+        render(&t, ctx, &other, &Bounds::default()).unwrap(),
+        "enabled enabled enabled maintenance enabled maintenance "
+    );
+    // A session in a group under maintenance, on a router under maintenance.
+    let ctx = minijinja::context! { s => peering_templates::Model::find(&data, &DIRECT_PEERING_SESSION, 2).unwrap().value() };
+    let t = Template {
+        source: "{{ s|inherited_status }}",
+        trim: false,
+        lstrip: false,
+    };
+    assert_eq!(
+        render(&t, ctx, &data, &Bounds::default()).unwrap(),
+        "maintenance"
+    );
+    assert!(on_router_err("{{ 'x'|inherited_status }}")
+        .message
+        .contains("no status"));
+}
+
+#[test]
+fn communities_and_policies_merge_as_the_reference_does() {
+    let ixp1 = "{% set s = (router|ixp_sessions)[0] %}";
+    assert_eq!(
+        on_router(&format!(
+            "{ixp1}{{{{ s|merge_communities|map(attribute='value')|join(',') }}}}"
+        )),
+        "64500:2,64500:1"
+    );
+    assert_eq!(on_router("{{ bgp_groups[0]|communities('value')|join }} {{ bgp_groups[0]|merge_communities|length }}"), "64500:1 1");
+    assert_eq!(
+        on_router(&format!(
+            "{ixp1}{{{{ s|merge_import_policies|map(attribute='name')|join(',') }}}}"
+        )),
+        "accept-all"
+    );
+    let ixp2 = "{% set s = (router|ixp_sessions)[1] %}";
+    assert_eq!(
+        on_router(&format!(
+            "{ixp2}{{{{ s|merge_import_policies|map(attribute='name')|join(',') }}}}"
+        )),
+        "accept-all,reject-v6-bogons"
+    );
+    assert_eq!(
+        on_router(&format!(
+            "{ixp2}{{{{ s|merge_export_policies('reverse')|map(attribute='name')|join(',') }}}}"
+        )),
+        "export-own"
+    );
+    assert_eq!(
+        on_router(&format!(
+            "{ixp1}{{{{ s|merge_export_policies|map(attribute='name')|join(',') }}}}"
+        )),
+        "export-own,export-v4-only"
+    );
+    let ixp = "{% set x = internet_exchange_points[0] %}";
+    assert_eq!(on_router(&format!("{ixp}{{{{ x|iter_export_policies('name')|join(',') }}}}|{{{{ x|iter_export_policies(family=6)|length }}}}|{{{{ x|iter_import_policies('slug', 6)|join }}}}")), "export-own,export-v4-only|1|reject-v6-bogons");
+    assert!(on_router_err("{{ 'x'|iter_export_policies }}")
+        .message
+        .contains("has not export policies"));
+}
+
+#[test]
+fn tags_contacts_and_lookups() {
+    assert_eq!(on_router("{{ router|tags|map(attribute='name')|join }} {{ router|has_tag('gold') }} {{ router|has_tag('Gold') }} {{ router|has_not_tag('silver') }}"), "Gold True True True");
+    let peer = "{% set p = autonomous_systems[0] %}";
+    assert_eq!(on_router(&format!("{peer}{{{{ p|contact('noc', 'email') }}}} {{{{ (p|contact('NOC')).name }}}} {{{{ p|contact('abuse') is none }}}}")), "noc@peer-one.example Peer One NOC True");
+    assert_eq!(
+        on_router("{{ (router|ixp_sessions)[0]|contact('noc', 'name') }}"),
+        "Peer One NOC"
+    );
+    assert_eq!(on_router("{{ router|ixp_sessions|filter(is_route_server=True)|length }} {{ router|ixp_sessions|filter(autonomous_system__asn=65001, ip_address__family=6)|length }}"), "1 1");
+    assert_eq!(on_router("{{ (router|ixp_sessions|get(ip_address='192.0.2.20')).autonomous_system.asn }} {{ router|ixp_sessions|get(status='enabled')|length }}"), "65002 3");
+    assert_eq!(on_router("{{ router|ixp_sessions|unique_items('autonomous_system')|length }} {{ router|ixp_sessions|iterate('ip_address')|join(' ') }}"), "2 192.0.2.10 2001:db8::10 192.0.2.20");
+    assert_eq!(on_router("{{ routing_policies|filter(address_family__in=[4, 6])|length }} {{ autonomous_systems|filter(asn__gte=65002)|length }} {{ autonomous_systems|filter(name__icontains='one')|length }}"), "2 1 1");
+    assert!(on_router_err("{{ 3|filter(a=1) }}")
+        .message
+        .contains("cannot be filtered"));
+}
+
+#[test]
+fn prefixes_contexts_and_formatting() {
+    assert_eq!(on_router("{{ autonomous_systems[0]|prefix_list(6)|join }} {{ autonomous_systems[0]|prefix_list(4)|join }} {{ autonomous_systems[1]|prefix_list(4)|length }}"), "2001:db8:1::/48 198.51.100.0/24 0");
+    assert_eq!(
+        on_router("{{ internet_exchange_points[0]|prefix_list(4)|join }}"),
+        "192.0.2.0/24"
+    );
+    assert_eq!(on_router("{{ router|context_get_key('server') }} {{ router|context_get_key('pool') }} {{ router|context_has_key('syslog') }} {{ router|context_has_not_key('pool', recursive=False) }} {{ router|context_get_key('none', 'dflt') }}"), "192.0.2.123 True True True dflt");
+    assert_eq!(on_router("{{ router.config_context.site }}"), "par1");
+    assert_eq!(on_router("{{ autonomous_systems[1].name|safe_string }} {{ 'x'|quote }} {{ 'x'|quote('|') }}[{{ ''|quote }}]"), "Peer Two \"x\" |x|[]");
+    assert_eq!(
+        on_router(
+            "{{ 'a\nb'|indent(2) }}|{{ '  a'|indent(1, '-', ) }}|{{ '--a'|indent(1, '-', True) }}"
+        ),
+        "  a\n  b|-  a|-a"
+    );
+    assert_eq!(
+        on_router("{{ {'b': 1, 'a': 'é'}|as_json }}"),
+        "{\n    \"a\": \"\\u00e9\",\n    \"b\": 1\n}"
+    );
+    assert_eq!(
+        on_router("{{ {'b': [1], 'a': 2}|as_yaml }}"),
+        "a: 2\nb:\n- 1\n"
+    );
+    let as_json = on_router("{{ local_as|as_json(2) }}");
+    assert!(as_json.contains("  \"asn\": 64500,"), "{as_json}");
+    assert!(on_router_err("{{ router|len }}")
+        .message
+        .contains("has no length"));
+}
+
+#[test]
+fn secrets_are_shown_only_when_allowed() {
+    let shown = on_router("{{ (router|ixp_sessions)[0].password }}");
+    assert_eq!(shown, "s3cret");
+    let data = Dataset::new(
+        Box::new(network()),
+        Secrets::of(["peering.directpeeringsession".to_string()]),
+    );
+    let ctx = context::router_configuration(&data, 1).unwrap();
+    let t = Template {
+        source:
+            "{{ (router|ixp_sessions)[0].password }}|{{ (router|direct_sessions)[0].password }}",
+        trim: false,
+        lstrip: false,
+    };
+    assert_eq!(
+        render(&t, ctx, &data, &Bounds::default()).unwrap(),
+        "None|7 0822455D0A16"
+    );
+}
+
+#[test]
+fn includes_of_stored_templates() {
+    assert_eq!(
+        on_router("{% include_configuration \"header\" %}/{% include_configuration 7 %}"),
+        "# edge1.example.net/# edge1.example.net"
+    );
+    assert_eq!(
+        on_router("{% include_exporttemplate peers %}"),
+        "64500;65001;65002;"
+    );
+    let e = on_router_err("{% include_configuration \"loop\" %}");
+    assert_eq!(e.kind, RenderErrorKind::Bound, "{e:?}");
+    let e = on_router_err("{% include_configuration \"missing\" %}");
+    assert!(e.message.contains("not found"), "{e:?}");
+}
+
+#[test]
+fn bounds_stop_runaway_templates() {
+    let data = data();
+    let tight = Bounds {
+        fuel: 1_000_000,
+        max_output: 1 << 20,
+        max_depth: 4,
+    };
+    let run = |source: &str| {
+        let t = Template {
+            source,
+            trim: false,
+            lstrip: false,
+        };
+        render(&t, V::from(()), &data, &tight).expect_err(source)
+    };
+    let endless = run(
+        "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}",
+    );
+    assert_eq!(endless.kind, RenderErrorKind::Bound);
+    let huge = run("{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}");
+    assert_eq!(huge.kind, RenderErrorKind::Bound);
+    let recursive = run("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}");
+    assert_eq!(recursive.kind, RenderErrorKind::Bound, "{recursive:?}");
+}
+
+#[test]
+fn whitespace_options_follow_jinja2() {
+    let data = data();
+    let source = "<ul>\n  {% for i in [1, 2] %}\n  <li>{{ i }}</li>\n  {% endfor %}\n</ul>";
+    let both = Template {
+        source,
+        trim: true,
+        lstrip: true,
+    };
+    assert_eq!(
+        render(&both, V::from(()), &data, &Bounds::default()).unwrap(),
+        "<ul>\n  <li>1</li>\n  <li>2</li>\n</ul>"
+    );
+    let none = Template {
+        source,
+        trim: false,
+        lstrip: false,
+    };
+    assert_eq!(
+        render(&none, V::from(()), &data, &Bounds::default()).unwrap(),
+        "<ul>\n  \n  <li>1</li>\n  \n  <li>2</li>\n  \n</ul>"
+    );
+}
+
+#[test]
+fn syntax_errors_name_the_line() {
+    let e = peering_templates::check("line one\n{% if x %}\nno end").unwrap_err();
+    assert_eq!(e.kind, RenderErrorKind::Syntax);
+    assert_eq!(e.line, Some(2));
+    assert!(peering_templates::check("{{ x|sessions }}{% include_email \"a\" %}").is_ok());
+}
+
+#[test]
+fn every_filter_is_registered() {
+    let data = data();
+    for name in peering_templates::filters::NAMES {
+        let t = Template {
+            source: &format!("{{% if false %}}{{{{ 1|{name} }}}}{{% endif %}}ok"),
+            trim: false,
+            lstrip: false,
+        };
+        assert_eq!(
+            render(&t, V::from(()), &data, &Bounds::default()).unwrap(),
+            "ok",
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn emails_and_exports_have_their_contexts() {
+    let data = data();
+    let ctx = context::email(&data, 2).unwrap();
+    let t = Template { source: "Dear AS{{ autonomous_system.asn }}, from {{ affiliated_autonomous_systems|map(attribute='name')|join }}", trim: false, lstrip: false };
+    assert_eq!(
+        render(&t, ctx, &data, &Bounds::default()).unwrap(),
+        "Dear AS65001, from Us"
+    );
+    let ctx = context::export(&data, &AUTONOMOUS_SYSTEM, Some(&[3, 1]));
+    let t = Template {
+        source: "{% for a in dataset %}{{ a.asn }},{{ a.name }}\n{% endfor %}",
+        trim: false,
+        lstrip: false,
+    };
+    assert_eq!(
+        render(&t, ctx, &data, &Bounds::default()).unwrap(),
+        "65002,Péer Twö\n64500,Us\n"
+    );
+    assert!(context::email(&data, 99).is_none());
+}
