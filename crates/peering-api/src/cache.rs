@@ -24,8 +24,8 @@ pub struct Key {
 impl Key {
     /// The key of `req`'s answer at `version`; answers showing secrets are kept apart
     /// from those that hide them.
-    pub fn new(version: i64, req: &HttpRequest, secrets: bool) -> Key {
-        let shown = if secrets { "#secrets" } else { "" };
+    pub fn new(version: i64, req: &HttpRequest, secrets: crate::render::SecretView) -> Key {
+        let shown = secrets.cache_tag();
         Key {
             version,
             url: format!(
@@ -126,7 +126,7 @@ mod tests {
         Key::new(
             version,
             &TestRequest::get().uri(uri).to_http_request(),
-            false,
+            crate::render::SecretView::Hidden,
         )
     }
 

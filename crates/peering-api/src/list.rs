@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::error::ApiError;
 use crate::page::PageRequest;
-use crate::render::{write_str, Renderer};
+use crate::render::{write_str, Renderer, SecretView};
 use crate::resource::query_pairs;
 use crate::respond::base_url;
 use crate::AppState;
@@ -68,7 +68,7 @@ pub struct ListRequest {
     /// Whether the representation shows related objects (so they must be loaded).
     relations: bool,
     /// Whether the caller may see secret fields (they may change the objects).
-    pub show_secrets: bool,
+    pub show_secrets: SecretView,
 }
 
 impl ListRequest {
@@ -76,7 +76,7 @@ impl ListRequest {
         req: &HttpRequest,
         state: &AppState,
         spec: &'static ResourceSpec,
-        show_secrets: bool,
+        show_secrets: SecretView,
     ) -> Result<ListRequest, ApiError> {
         let pairs = query_pairs(req)?;
         let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
@@ -86,7 +86,7 @@ impl ListRequest {
             filter,
             page,
             brief,
-            relations: !brief || shows_relations(spec, spec.brief),
+            relations: !brief || spec.brief.is_empty() || shows_relations(spec, spec.brief),
             show_secrets,
             pairs,
         })
@@ -249,7 +249,7 @@ struct Slices {
     written: bool,
     brief: bool,
     relations: bool,
-    show_secrets: bool,
+    show_secrets: SecretView,
     base: String,
     /// The reads of the next slices, in order, started before the previous one was
     /// written so that the database works while the server renders and sends.

@@ -91,7 +91,7 @@ pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> J
         ]),
     );
     let action = if detail { Action::Change } else { Action::Add };
-    if spec.writable && caller.may(action, spec) {
+    if spec.writes.edits() && caller.may(action, spec) {
         let method = if detail { "PUT" } else { "POST" };
         body.insert("actions".into(), json!({ method: describe_fields(spec) }));
     }

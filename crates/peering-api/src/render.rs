@@ -14,9 +14,47 @@ pub struct Renderer<'a> {
     pub related: &'a Related,
     /// `scheme://host` of the request, so that URLs are absolute.
     pub base: &'a str,
-    /// Whether secret fields are shown (to callers who may change the objects); others
-    /// see them as null.
-    pub show_secrets: bool,
+    /// To whom secret fields are shown; others see them as null.
+    pub show_secrets: SecretView,
+}
+
+/// Which objects' secret fields a caller sees: all (they may change the objects), none,
+/// or those of the objects they own (their own jobs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretView {
+    Shown,
+    Hidden,
+    OwnedBy(i64),
+}
+
+impl SecretView {
+    pub fn for_caller(caller: &crate::auth::Caller, spec: &ResourceSpec) -> SecretView {
+        use peering_domain::permission::Action;
+        match (&caller.user, spec.owner) {
+            _ if caller.may(Action::Change, spec) => SecretView::Shown,
+            (Some(user), Some(_)) => SecretView::OwnedBy(user.id),
+            _ => SecretView::Hidden,
+        }
+    }
+
+    pub fn shows(self, spec: &ResourceSpec, record: &Record) -> bool {
+        match self {
+            SecretView::Shown => true,
+            SecretView::Hidden => false,
+            SecretView::OwnedBy(user) => spec
+                .owner
+                .is_some_and(|field| record.get(spec, field).as_int() == Some(user)),
+        }
+    }
+
+    /// What tells answers to different viewers apart in the answer cache.
+    pub fn cache_tag(self) -> String {
+        match self {
+            SecretView::Shown => "#secrets".into(),
+            SecretView::Hidden => String::new(),
+            SecretView::OwnedBy(user) => format!("#owner={user}"),
+        }
+    }
 }
 
 /// Appends `s` as a JSON string literal.
@@ -124,7 +162,7 @@ impl Renderer<'_> {
             out.push(',');
             write_name(out, field.name);
             out.push(':');
-            if field.secret && !self.show_secrets {
+            if field.secret && !self.show_secrets.shows(spec, record) {
                 out.push_str("null");
             } else if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
@@ -174,8 +212,14 @@ impl Renderer<'_> {
         out.push('}');
     }
 
+    /// The brief form, or the full one for a resource that has none (jobs, as in the
+    /// reference, whose plain viewsets ignore `brief`).
     pub fn brief(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record) {
-        self.subset(out, spec, record, spec.brief)
+        if spec.brief.is_empty() {
+            self.full(out, spec, record)
+        } else {
+            self.subset(out, spec, record, spec.brief)
+        }
     }
 
     /// The full or brief form of each record, as a JSON array.

@@ -21,7 +21,7 @@ use crate::error::ApiError;
 use crate::headers::RequestId;
 use crate::list::ListRequest;
 use crate::options;
-use crate::render::Renderer;
+use crate::render::{Renderer, SecretView};
 use crate::respond::{self, base_url, respond, respond_text};
 use crate::AppState;
 
@@ -56,10 +56,16 @@ fn expected_list(body: &Json) -> ApiError {
     )]}))
 }
 
-/// A resource that takes no writes (change records) answers them with a 405.
-fn refuse_writes_to_read_only(method: &Method, spec: &ResourceSpec) -> Result<(), ApiError> {
+/// A write a resource does not take (any write to change records; anything but deleting
+/// one job) is answered with a 405.
+fn refuse_writes_to_read_only(
+    method: &Method,
+    spec: &ResourceSpec,
+    detail: bool,
+) -> Result<(), ApiError> {
     let read = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
-    if read || spec.writable {
+    let delete = *method == Method::DELETE && detail && spec.writes.deletes();
+    if read || delete || spec.writes.edits() {
         Ok(())
     } else {
         Err(ApiError::MethodNotAllowed(method.to_string()))
@@ -69,16 +75,17 @@ fn refuse_writes_to_read_only(method: &Method, spec: &ResourceSpec) -> Result<()
 /// `Allow`: the methods this caller may use here.
 fn set_allow(res: &mut HttpResponse, spec: &ResourceSpec, caller: &Caller, detail: bool) {
     let mut methods = vec!["GET"];
-    if spec.writable {
+    if spec.writes.edits() {
         if !detail && caller.may(Action::Add, spec) {
             methods.push("POST");
         }
         if caller.may(Action::Change, spec) {
             methods.extend(["PUT", "PATCH"]);
         }
-        if caller.may(Action::Delete, spec) {
-            methods.push("DELETE");
-        }
+    }
+    let deletes = spec.writes.edits() || (detail && spec.writes.deletes());
+    if deletes && caller.may(Action::Delete, spec) {
+        methods.push("DELETE");
     }
     methods.extend(["HEAD", "OPTIONS"]);
     if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&methods.join(", ")) {
@@ -132,7 +139,7 @@ pub async fn collection(
 ) -> Result<HttpResponse, ApiError> {
     let caller = authenticate(&req, &state).await?;
     let method = req.method().clone();
-    refuse_writes_to_read_only(&method, spec)?;
+    refuse_writes_to_read_only(&method, spec, false)?;
     match method {
         Method::GET | Method::HEAD => list(&req, &state, &caller, spec).await,
         Method::OPTIONS => {
@@ -181,7 +188,7 @@ pub async fn detail(
     let caller = authenticate(&req, &state).await?;
     let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
     let method = req.method().clone();
-    refuse_writes_to_read_only(&method, spec)?;
+    refuse_writes_to_read_only(&method, spec, true)?;
     match method {
         Method::OPTIONS => {
             caller.require_read(&state, Some(spec))?;
@@ -224,7 +231,7 @@ async fn read_one(
     id: i64,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let secrets = caller.may(Action::Change, spec);
+    let secrets = SecretView::for_caller(caller, spec);
     let render = render_detail(req, state, spec, id, secrets);
     let (body, key) = cached(req, state, secrets, render).await?;
     let etag = conditional::etag(&body);
@@ -254,7 +261,7 @@ async fn unless_changed(
     if let Some(tags) = conditional::required(req) {
         // The caller may change the object, so the tag is that of the form with secrets,
         // which their reads received.
-        let current = render_detail(req, state, spec, id, true).await?;
+        let current = render_detail(req, state, spec, id, SecretView::Shown).await?;
         if !tags.contains(&conditional::etag(current.as_bytes())) {
             return Err(ApiError::PreconditionFailed);
         }
@@ -288,7 +295,7 @@ async fn update_one(
         related: &related,
         base: &base,
         // The caller may change the object: they just did.
-        show_secrets: true,
+        show_secrets: SecretView::Shown,
     };
     let record = records.first().ok_or(ApiError::NotFound)?;
     let mut body = String::with_capacity(1024);
@@ -302,7 +309,7 @@ async fn update_one(
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
-    secrets: bool,
+    secrets: SecretView,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<(Bytes, Option<cache::Key>), ApiError> {
     if !state.responses.enabled() {
@@ -332,7 +339,7 @@ async fn render_detail(
     state: &AppState,
     spec: &'static ResourceSpec,
     id: i64,
-    show_secrets: bool,
+    show_secrets: SecretView,
 ) -> Result<String, ApiError> {
     let pairs = query_pairs(req)?;
     let store = state.store.clone();
@@ -362,7 +369,7 @@ async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let asked = ListRequest::parse(req, state, spec, caller.may(Action::Change, spec))?;
+    let asked = ListRequest::parse(req, state, spec, SecretView::for_caller(caller, spec))?;
     let mut res = if asked.is_large() && !respond::indents(req) {
         crate::list::streamed(req, state, spec, asked).await?
     } else {
@@ -433,7 +440,7 @@ async fn create(
         related: &related,
         base: &base,
         // The caller wrote these objects and the secrets in them.
-        show_secrets: true,
+        show_secrets: SecretView::Shown,
     };
     let mut body = String::new();
     if many {
@@ -566,7 +573,7 @@ async fn bulk_update(
         related: &related,
         base: &base,
         // The caller wrote these objects and the secrets in them.
-        show_secrets: true,
+        show_secrets: SecretView::Shown,
     };
     let mut body = String::new();
     r.many(&mut body, spec, &records, false);

@@ -51,6 +51,16 @@ choice_set!(
     ]
 );
 choice_set!(
+    JOB_STATUS,
+    [
+        ("pending", "Pending"),
+        ("running", "Running"),
+        ("completed", "Completed"),
+        ("errored", "Errored"),
+        ("failed", "Failed")
+    ]
+);
+choice_set!(
     COLOUR,
     [
         ("aa1409", "Dark Red"),

@@ -140,6 +140,8 @@ pub struct Field {
     /// Shown only to callers who may change the object (null to others), and kept out of
     /// change records (a session's BGP password, an API secret).
     pub secret: bool,
+    /// A Jinja2 template: refused on write when it does not parse.
+    pub template: bool,
     pub help: &'static str,
 }
 
@@ -159,6 +161,7 @@ impl Field {
             hidden: false,
             write_only: false,
             secret: false,
+            template: false,
             help: "",
         }
     }
@@ -201,6 +204,11 @@ impl Field {
 
     pub const fn secret(mut self) -> Self {
         self.secret = true;
+        self
+    }
+
+    pub const fn template(mut self) -> Self {
+        self.template = true;
         self
     }
 
@@ -357,12 +365,37 @@ pub struct ResourceSpec {
     pub derive: Option<DeriveFn>,
     /// Whether writes are recorded as object changes.
     pub change_logged: bool,
-    /// Whether the resource accepts writes through the API.
-    pub writable: bool,
+    /// Which writes the resource accepts through the API.
+    pub writes: Writes,
+    /// The foreign key naming the user an object belongs to: that user sees its secrets
+    /// (a job's output), as do callers who may change it.
+    pub owner: Option<&'static str>,
     /// Filters beyond the fields' own: related attributes, computed properties.
     pub extra_filters: &'static [ExtraFilter],
     /// Whether the representation carries `created` and `updated`.
     pub has_timestamps: bool,
+}
+
+/// The writes a resource accepts through the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Create, replace, update and delete.
+    All,
+    /// Only deletes (jobs).
+    DeleteOnly,
+    /// None (change records).
+    None,
+}
+
+impl Writes {
+    /// Creates and updates.
+    pub fn edits(self) -> bool {
+        self == Writes::All
+    }
+
+    pub fn deletes(self) -> bool {
+        matches!(self, Writes::All | Writes::DeleteOnly)
+    }
 }
 
 /// Splits a brief or nested member name: `("status", true)` for `status=value`.

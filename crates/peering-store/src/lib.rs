@@ -9,6 +9,7 @@ mod connection;
 mod copy;
 mod delete;
 mod error;
+mod jobs;
 mod migrations;
 mod query;
 mod schema;
@@ -30,6 +31,7 @@ use peering_filter::{Catalog, Filter};
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Error, StorageProblem};
+pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use query::{Page, Related, Window};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 
@@ -227,6 +229,60 @@ impl Store {
             sql.bind(sql::Bind::Int(cutoff));
             db.execute(&sql)
         })
+    }
+
+    /// Adds a job to the queue; its id.
+    pub fn enqueue_job(&self, job: &NewJob) -> Result<i64, Error> {
+        self.write(|db| jobs::enqueue(db, job))
+    }
+
+    /// The oldest job waiting, claimed for `worker` for `lease` (none waits: `None`).
+    pub fn claim_job(
+        &self,
+        worker: &str,
+        lease: std::time::Duration,
+    ) -> Result<Option<ClaimedJob>, Error> {
+        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
+        self.write(|db| jobs::claim(db, worker, lease))
+    }
+
+    /// Keeps a running job `worker`'s for `lease` more; false if it is not theirs any more.
+    pub fn renew_job(
+        &self,
+        id: i64,
+        worker: &str,
+        lease: std::time::Duration,
+    ) -> Result<bool, Error> {
+        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
+        self.write(|db| jobs::renew(db, id, worker, lease))
+    }
+
+    /// Records how `worker`'s job ended; false if it is not theirs any more.
+    pub fn finish_job(
+        &self,
+        id: i64,
+        worker: &str,
+        end: JobEnd,
+        output: &str,
+        data: &serde_json::Value,
+    ) -> Result<bool, Error> {
+        self.write(|db| jobs::finish(db, id, worker, end, output, data))
+    }
+
+    /// Deletes jobs created more than `days` days ago; how many went.
+    pub fn purge_jobs(&self, days: u32) -> Result<usize, Error> {
+        self.write(|db| jobs::purge(db, days))
+    }
+
+    /// How many jobs wait to run.
+    pub fn jobs_waiting(&self) -> Result<i64, Error> {
+        self.read(jobs::waiting)
+    }
+
+    /// Every object of a resource in list order, with its relation lists (many-to-many
+    /// ids, tags) but without loading the related objects themselves.
+    pub fn everything(&self, spec: &'static ResourceSpec) -> Result<Vec<Record>, Error> {
+        self.read(|db| query::everything(db, spec))
     }
 
     /// Writes a consistent copy of a SQLite database to `path` while it is in use

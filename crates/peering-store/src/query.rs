@@ -657,6 +657,20 @@ pub(crate) fn list(
     Ok(page)
 }
 
+/// Every object of a resource in list order, relation lists filled, related objects not
+/// loaded (templates follow relations through their own copy of each resource).
+pub(crate) fn everything(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+) -> Result<Vec<Record>, Error> {
+    let table = table(spec);
+    let mut sql = Sql::new(&table.select);
+    sql.push(&order_by(table, &Filter::default()));
+    let mut records = load_records(db, table, &sql)?;
+    load_links(db, spec, &mut records)?;
+    Ok(records)
+}
+
 /// Every id of a list, in list order: an answer too large to read at once is then read in
 /// slices of ids.
 pub(crate) fn list_ids(

@@ -99,7 +99,7 @@ impl Form {
     }
 
     pub(super) fn applies_to(self, spec: &ResourceSpec) -> bool {
-        spec.writable || !self.is_write()
+        spec.writes.edits() || !self.is_write()
     }
 
     pub(super) fn name(self, spec: &ResourceSpec) -> String {
@@ -125,6 +125,8 @@ impl Form {
         };
         let fields = |keep: fn(&Field) -> bool| spec.fields.iter().filter(move |f| keep(f));
         match self {
+            // A resource without a brief form (jobs) answers `brief` with the full one.
+            Form::Brief if spec.brief.is_empty() => Form::Full.members(spec),
             Form::Full => [Member::Id, Member::Url, Member::Display]
                 .into_iter()
                 .filter(|m| !matches!(m, Member::Url) || spec.field("url").is_none())

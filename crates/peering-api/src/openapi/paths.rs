@@ -161,7 +161,7 @@ pub(super) fn collection_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw
     item.methods.insert(HttpMethod::Get, list.0);
     item.methods
         .insert(HttpMethod::Options, metadata(spec, "metadata", "list").0);
-    if !spec.writable {
+    if !spec.writes.edits() {
         return item;
     }
     let ops = [
@@ -217,7 +217,16 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
     item.methods.insert(HttpMethod::Get, get.0);
     let options = metadata(spec, "detail_metadata", "detail").not_found();
     item.methods.insert(HttpMethod::Options, options.0);
-    if !spec.writable {
+    let destroy = || {
+        op("destroy", "Delete", true)
+            .respond(204, "Deleted.", None)
+            .protected()
+            .unless_changed()
+    };
+    if !spec.writes.edits() {
+        if spec.writes.deletes() {
+            item.methods.insert(HttpMethod::Delete, destroy().0);
+        }
         return item;
     }
     let ops = [
@@ -238,13 +247,7 @@ pub(super) fn detail_item(spec: &'static ResourceSpec) -> DefaultPathItemRaw {
                 .respond(200, "The updated object.", full())
                 .unless_changed(),
         ),
-        (
-            HttpMethod::Delete,
-            op("destroy", "Delete", true)
-                .respond(204, "Deleted.", None)
-                .protected()
-                .unless_changed(),
-        ),
+        (HttpMethod::Delete, destroy()),
     ];
     item.methods.extend(ops.map(|(method, op)| (method, op.0)));
     item

@@ -245,6 +245,7 @@ fn roots_list_their_links() {
         names,
         [
             "bgp",
+            "core",
             "devices",
             "extras",
             "messaging",

@@ -2,7 +2,7 @@
 
 use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search, Writes};
 
 const MAX_PREFIXES: Kind = kinds::int(0, 2_147_483_647);
 
@@ -106,7 +106,8 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };

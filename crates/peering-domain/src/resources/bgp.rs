@@ -5,7 +5,7 @@ use super::common::{
     LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, Field, ResourceSpec};
+use crate::spec::{kinds, Default, Field, ResourceSpec, Writes};
 
 pub static BGP_GROUP: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -50,7 +50,8 @@ pub static BGP_GROUP: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -81,7 +82,8 @@ pub static RELATIONSHIP: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };

@@ -7,7 +7,7 @@ use crate::choices::CONNECTION_STATUS;
 use crate::net::Family;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search, Writes,
 };
 
 fn internet_exchange() -> &'static ResourceSpec {
@@ -118,7 +118,8 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("internet_exchange_point", "internet_exchange_point.name"),
         ExtraFilter::related("router_name", "router.name"),

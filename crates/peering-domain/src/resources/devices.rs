@@ -7,7 +7,7 @@ use super::common::{
 };
 use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search, Writes,
 };
 
 fn platform() -> &'static ResourceSpec {
@@ -38,7 +38,8 @@ const TEMPLATE: Field = Field::new(
         format: crate::spec::TextFormat::Plain,
     },
 )
-.required();
+.required()
+.template();
 
 pub static PLATFORM: ResourceSpec = ResourceSpec {
     app: "devices",
@@ -87,7 +88,8 @@ pub static PLATFORM: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -120,7 +122,8 @@ pub static CONFIGURATION: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -227,7 +230,8 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
         ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),

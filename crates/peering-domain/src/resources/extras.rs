@@ -6,7 +6,7 @@ use super::messaging::{CONTACT, CONTACT_ROLE};
 use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search, Writes,
 };
 
 fn config_context() -> &'static ResourceSpec {
@@ -63,7 +63,8 @@ pub static CONFIG_CONTEXT: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: false,
 };
@@ -109,7 +110,8 @@ pub static CONFIG_CONTEXT_ASSIGNMENT: ResourceSpec = ResourceSpec {
     validate: Some(object_exists),
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -151,7 +153,8 @@ pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
     validate: Some(object_exists),
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[ExtraFilter::related("role", "role.slug")],
     has_timestamps: true,
 };
@@ -180,7 +183,8 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
                 format: crate::spec::TextFormat::Plain,
             },
         )
-        .required(),
+        .required()
+        .template(),
         Field::new("jinja2_trim", "Trim", Kind::Bool).default(Default::Bool(false)),
         Field::new("jinja2_lstrip", "Lstrip", Kind::Bool).default(Default::Bool(false)),
         HIDDEN_CREATED,
@@ -208,7 +212,8 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
     }),
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: false,
 };
@@ -313,7 +318,8 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
     }),
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -352,7 +358,8 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: false,
 };

@@ -6,7 +6,7 @@ use super::common::{
     LOCAL_CONTEXT_DATA, TAGS, UPDATED,
 };
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search};
+use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search, Writes};
 
 fn autonomous_system() -> &'static ResourceSpec {
     &AUTONOMOUS_SYSTEM
@@ -80,7 +80,8 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
         ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),

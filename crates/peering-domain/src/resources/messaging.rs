@@ -3,7 +3,7 @@
 use super::common::{
     display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, TAGS, UPDATED,
 };
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat};
+use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat, Writes};
 
 pub static CONTACT_ROLE: ResourceSpec = ResourceSpec {
     app: "messaging",
@@ -34,7 +34,8 @@ pub static CONTACT_ROLE: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -94,7 +95,8 @@ pub static CONTACT: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -108,7 +110,9 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
     table: "emails",
     fields: &[
         Field::new("name", "Name", kinds::text(100)).required(),
-        Field::new("subject", "Subject", kinds::text(512)).required(),
+        Field::new("subject", "Subject", kinds::text(512))
+            .required()
+            .template(),
         Field::new(
             "template",
             "Template",
@@ -118,7 +122,8 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
                 format: TextFormat::Plain,
             },
         )
-        .required(),
+        .required()
+        .template(),
         Field::new("jinja2_trim", "Trim", Kind::Bool)
             .default(Default::Bool(false))
             .filter(),
@@ -147,7 +152,8 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };

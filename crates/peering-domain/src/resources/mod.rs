@@ -7,6 +7,7 @@ mod connection;
 mod devices;
 mod extras;
 mod internet_exchange;
+mod job;
 mod messaging;
 mod object_change;
 mod routing;
@@ -22,6 +23,7 @@ pub use extras::{
     CONFIG_CONTEXT, CONFIG_CONTEXT_ASSIGNMENT, CONTACT_ASSIGNMENT, EXPORT_TEMPLATE, IXAPI, WEBHOOK,
 };
 pub use internet_exchange::INTERNET_EXCHANGE;
+pub use job::JOB;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use routing::{COMMUNITY, ROUTING_POLICY};
@@ -56,6 +58,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &IXAPI,
     &TAG,
     &OBJECT_CHANGE,
+    &JOB,
     &USER,
     &GROUP,
 ];

@@ -5,7 +5,7 @@ use crate::choices::OBJECT_CHANGE_ACTION;
 use crate::record::Record;
 use crate::spec::{
     kinds, ChoiceRender, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup,
-    ResourceSpec, Search,
+    ResourceSpec, Search, Writes,
 };
 
 fn user() -> &'static ResourceSpec {
@@ -94,7 +94,8 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: false,
-    writable: false,
+    writes: Writes::None,
+    owner: None,
     extra_filters: &[
         ExtraFilter {
             param: "user",

@@ -6,7 +6,7 @@ use super::common::{
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Writes,
 };
 
 pub static COMMUNITY: ResourceSpec = ResourceSpec {
@@ -50,7 +50,8 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: true,
 };
@@ -106,7 +107,8 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[ExtraFilter {
         param: "type",
         source: FilterSource::ChoiceOrAlso {

@@ -11,7 +11,7 @@ use crate::password::{self, Algorithm};
 use crate::record::Record;
 use crate::spec::{
     kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup,
-    ResourceSpec, Search,
+    ResourceSpec, Search, Writes,
 };
 use crate::value::Value;
 
@@ -209,7 +209,8 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     validate: Some(validate),
     derive: Some(derive),
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("autonomous_system_asn", "autonomous_system.asn"),
         ExtraFilter::related("autonomous_system", "autonomous_system.name"),
@@ -455,7 +456,8 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
     validate: Some(direct_validate),
     derive: Some(direct_derive),
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
         ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),

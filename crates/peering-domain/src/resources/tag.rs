@@ -1,7 +1,9 @@
 //! Tags (reference 3.18).
 
 use super::common::{display_name, org_name, org_slug};
-use crate::spec::{kinds, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Search, Writes,
+};
 
 pub static TAG: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -51,7 +53,8 @@ pub static TAG: ResourceSpec = ResourceSpec {
     validate: None,
     derive: None,
     change_logged: true,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[ExtraFilter {
         param: "content_type",
         source: FilterSource::ReferredBy {

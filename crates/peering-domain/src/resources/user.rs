@@ -5,6 +5,7 @@ use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
     kinds, Default, ExtraFilter, Field, Kind, RelatedLookup, ResourceSpec, Search, TextFormat,
+    Writes,
 };
 use crate::value::Value;
 
@@ -80,7 +81,8 @@ pub static USER: ResourceSpec = ResourceSpec {
     validate: Some(valid_permissions),
     derive: None,
     change_logged: false,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[
         ExtraFilter::related("group_id", "groups.id"),
         ExtraFilter::related("group", "groups.name"),
@@ -134,7 +136,8 @@ pub static GROUP: ResourceSpec = ResourceSpec {
     validate: Some(valid_permissions),
     derive: None,
     change_logged: false,
-    writable: true,
+    writes: Writes::All,
+    owner: None,
     extra_filters: &[],
     has_timestamps: false,
 };

@@ -71,6 +71,7 @@ pub fn run(database_url: &str, scale: u32, seed: Option<u64>) -> Result<(), Stri
     let request_id = ctx.request_id.clone();
     let mut w = Writer::new(store.clone(), ctx);
     generate(&mut w, scale as usize, seed)?;
+    past_jobs(&store)?;
     print_summary(&w, scale, seed, &store, &request_id, started.elapsed());
     Ok(())
 }
@@ -163,6 +164,50 @@ fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
         &CONTACT,
         (0..scale).flat_map(|r| network::contacts(seed, r, &peers[peers_of(r)])),
     )?;
+    Ok(())
+}
+
+/// A few jobs that ran before, one of each ending, so that the jobs list has something to
+/// show: a configuration rendered, one that failed to render, an export.
+fn past_jobs(store: &Store) -> Result<(), String> {
+    use peering_store::{JobEnd, NewJob};
+    let endings = [
+        (
+            "peering.router.generate_configuration",
+            "peering.router",
+            JobEnd::Completed,
+            "! no template",
+        ),
+        (
+            "peering.router.generate_configuration",
+            "peering.router",
+            JobEnd::Errored,
+            "syntax error at line 3",
+        ),
+        (
+            "extras.exporttemplate.render",
+            "extras.exporttemplate",
+            JobEnd::Failed,
+            "unknown export template",
+        ),
+    ];
+    for (name, object_type, end, output) in endings {
+        let job = NewJob {
+            name: name.into(),
+            object: Some((object_type.into(), 1)),
+            user_id: None,
+            params: serde_json::json!({}),
+        };
+        let e = |e: peering_store::Error| e.to_string();
+        store.enqueue_job(&job).map_err(e)?;
+        let lease = Duration::from_secs(60);
+        if let Some(claimed) = store.claim_job("demo-data", lease).map_err(e)? {
+            let data = serde_json::json!({"log": [{"status": "info", "message": output}]});
+            store
+                .finish_job(claimed.id, "demo-data", end, output, &data)
+                .map_err(e)?;
+        }
+    }
     Ok(())
 }
 

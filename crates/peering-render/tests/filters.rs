@@ -5,7 +5,7 @@ use std::sync::Arc;
 use minijinja::value::Value as V;
 use peering_domain::resources::*;
 use peering_domain::Value;
-use peering_templates::{
+use peering_render::{
     context, render, Bounds, Dataset, MemorySource, RenderErrorKind, Secrets, StoredKind,
     StoredTemplate, Template,
 };
@@ -352,7 +352,7 @@ fn on_router(source: &str) -> String {
     render(&template, ctx, &data, &Bounds::default()).unwrap_or_else(|e| panic!("{source}: {e:?}"))
 }
 
-fn on_router_err(source: &str) -> peering_templates::RenderError {
+fn on_router_err(source: &str) -> peering_render::RenderError {
     let data = data();
     let ctx = context::router_configuration(&data, 1).unwrap();
     let template = Template {
@@ -542,7 +542,7 @@ fn statuses_are_inherited_from_parents() {
         "enabled enabled enabled maintenance enabled maintenance "
     );
     // A session in a group under maintenance, on a router under maintenance.
-    let ctx = minijinja::context! { s => peering_templates::Model::find(&data, &DIRECT_PEERING_SESSION, 2).unwrap().value() };
+    let ctx = minijinja::context! { s => peering_render::Model::find(&data, &DIRECT_PEERING_SESSION, 2).unwrap().value() };
     let t = Template {
         source: "{{ s|inherited_status }}",
         trim: false,
@@ -737,16 +737,16 @@ fn whitespace_options_follow_jinja2() {
 
 #[test]
 fn syntax_errors_name_the_line() {
-    let e = peering_templates::check("line one\n{% if x %}\nno end").unwrap_err();
+    let e = peering_render::check("line one\n{% if x %}\nno end").unwrap_err();
     assert_eq!(e.kind, RenderErrorKind::Syntax);
     assert_eq!(e.line, Some(2));
-    assert!(peering_templates::check("{{ x|sessions }}{% include_email \"a\" %}").is_ok());
+    assert!(peering_render::check("{{ x|sessions }}{% include_email \"a\" %}").is_ok());
 }
 
 #[test]
 fn every_filter_is_registered() {
     let data = data();
-    for name in peering_templates::filters::NAMES {
+    for name in peering_render::filters::NAMES {
         let t = Template {
             source: &format!("{{% if false %}}{{{{ 1|{name} }}}}{{% endif %}}ok"),
             trim: false,

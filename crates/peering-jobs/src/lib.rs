@@ -1,0 +1,214 @@
+//! The workers that run jobs. Jobs wait in the database (`peering_store`), so they survive
+//! restarts and serve every instance on one database; what a job does is a [`Runner`]
+//! the server gives. A worker claims the oldest job with a lease, renews the lease while
+//! the job runs, and records how it ended; a job that panics ends `errored` with the
+//! panic's message. A job whose worker died is claimed again when its lease ends.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use peering_store::{ClaimedJob, JobEnd, NewJob, Store};
+
+/// How a job ended, and what it leaves: its output and data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub end: JobEnd,
+    pub output: String,
+    pub data: serde_json::Value,
+}
+
+impl Outcome {
+    pub fn completed(output: String) -> Outcome {
+        Outcome::logged(JobEnd::Completed, output, "success")
+    }
+
+    pub fn errored(reason: String) -> Outcome {
+        Outcome::logged(JobEnd::Errored, reason, "failure")
+    }
+
+    pub fn failed(reason: String) -> Outcome {
+        Outcome::logged(JobEnd::Failed, reason, "failure")
+    }
+
+    /// Data as the reference keeps it: counts by level and the log; the log's one line is
+    /// the output's first line.
+    fn logged(end: JobEnd, output: String, level: &str) -> Outcome {
+        let first_line = output.lines().next().unwrap_or_default();
+        let message = if end == JobEnd::Completed {
+            "done"
+        } else {
+            first_line
+        };
+        let mut counts = serde_json::json!({"success": 0, "info": 0, "warning": 0, "failure": 0});
+        counts[level] = 1.into();
+        counts["log"] = serde_json::json!([{"status": level, "message": message}]);
+        Outcome {
+            end,
+            output,
+            data: counts,
+        }
+    }
+}
+
+/// What jobs do, by their name.
+pub trait Runner: Send + Sync + 'static {
+    fn run(&self, job: &ClaimedJob) -> Outcome;
+}
+
+/// How the workers run.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Jobs run at once by this process (0 runs none: another instance does).
+    pub workers: usize,
+    /// How long a claimed job counts as alive without news from its worker.
+    pub lease: Duration,
+    /// How often idle workers look for jobs enqueued by other instances.
+    pub poll: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            workers: 2,
+            lease: Duration::from_secs(60),
+            poll: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Enqueues jobs and wakes this process's idle workers.
+#[derive(Clone)]
+pub struct Queue {
+    store: Store,
+    wake: Arc<(Mutex<u64>, Condvar)>,
+}
+
+impl std::fmt::Debug for Queue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Queue")
+    }
+}
+
+impl Queue {
+    /// A queue whose jobs this process does not run (no workers are started).
+    pub fn new(store: Store) -> Queue {
+        Queue {
+            store,
+            wake: Arc::new((Mutex::new(0), Condvar::new())),
+        }
+    }
+
+    /// Adds a job; its id.
+    pub fn enqueue(&self, job: &NewJob) -> Result<i64, peering_store::Error> {
+        let id = self.store.enqueue_job(job)?;
+        let (count, waiting) = &*self.wake;
+        *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        waiting.notify_one();
+        Ok(id)
+    }
+
+    /// Waits until a job is enqueued here or `timeout` passes.
+    fn idle(&self, timeout: Duration) {
+        let (count, waiting) = &*self.wake;
+        let seen = count.lock().unwrap_or_else(|e| e.into_inner());
+        let before = *seen;
+        let _ = waiting.wait_timeout_while(seen, timeout, |now| *now == before);
+    }
+}
+
+/// Starts `settings.workers` worker threads; they run until the process ends.
+pub fn start(queue: &Queue, runner: Arc<dyn Runner>, settings: Settings) -> std::io::Result<()> {
+    for n in 0..settings.workers {
+        let worker = Worker {
+            id: format!("{}-{n}", uuid::Uuid::new_v4()),
+            queue: queue.clone(),
+            runner: runner.clone(),
+            settings,
+        };
+        std::thread::Builder::new()
+            .name(format!("job-worker-{n}"))
+            // Templates nest (includes, macros): room to recurse to their bound.
+            .stack_size(16 << 20)
+            .spawn(move || worker.work())?;
+    }
+    Ok(())
+}
+
+struct Worker {
+    id: String,
+    queue: Queue,
+    runner: Arc<dyn Runner>,
+    settings: Settings,
+}
+
+impl Worker {
+    fn work(&self) {
+        loop {
+            match self.queue.store.claim_job(&self.id, self.settings.lease) {
+                Ok(Some(job)) => self.run(&job),
+                Ok(None) => self.queue.idle(self.settings.poll),
+                Err(e) => {
+                    log::warn!("job queue: {e}");
+                    std::thread::sleep(self.settings.poll);
+                }
+            }
+        }
+    }
+
+    /// Runs a claimed job while another thread keeps its lease, then records its end.
+    fn run(&self, job: &ClaimedJob) {
+        let done = Arc::new((Mutex::new(false), Condvar::new()));
+        let outcome = std::thread::scope(|scope| {
+            scope.spawn(|| self.keep_lease(job.id, &done));
+            let outcome = catch_unwind(AssertUnwindSafe(|| self.runner.run(job)))
+                .unwrap_or_else(|panic| Outcome::errored(panic_message(&panic)));
+            let (finished, wake) = &*done;
+            *finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            wake.notify_all();
+            outcome
+        });
+        let stored = self.queue.store.finish_job(
+            job.id,
+            &self.id,
+            outcome.end,
+            &outcome.output,
+            &outcome.data,
+        );
+        match stored {
+            Ok(true) => log::info!("job {} ({}) ended {:?}", job.id, job.name, outcome.end),
+            Ok(false) => log::warn!("job {} was taken from this worker before it ended", job.id),
+            Err(e) => log::warn!("job {}: its end could not be recorded: {e}", job.id),
+        }
+    }
+
+    /// Renews the lease every third of it until the job is done.
+    fn keep_lease(&self, id: i64, done: &(Mutex<bool>, Condvar)) {
+        let (finished, wake) = done;
+        let mut over = finished.lock().unwrap_or_else(|e| e.into_inner());
+        while !*over {
+            let (guard, timeout) = wake
+                .wait_timeout(over, self.settings.lease / 3)
+                .unwrap_or_else(|e| e.into_inner());
+            over = guard;
+            if !*over && timeout.timed_out() {
+                if let Err(e) = self
+                    .queue
+                    .store
+                    .renew_job(id, &self.id, self.settings.lease)
+                {
+                    log::warn!("job {id}: lease not renewed: {e}");
+                }
+            }
+        }
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    let text = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".into());
+    format!("the job panicked: {text}")
+}

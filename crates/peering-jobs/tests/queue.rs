@@ -1,0 +1,163 @@
+//! The queue on both databases: every job runs exactly once across instances, a panicking
+//! job ends errored, and a job whose worker died is run again once its lease ends.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use peering_jobs::{start, Outcome, Queue, Runner, Settings};
+use peering_store::testing::TestDatabase;
+use peering_store::{ClaimedJob, JobEnd, NewJob, Store};
+
+/// Counts the runs of each job; some kinds panic or err.
+#[derive(Default)]
+struct Counting {
+    runs: Mutex<HashMap<i64, usize>>,
+}
+
+impl Runner for Counting {
+    fn run(&self, job: &ClaimedJob) -> Outcome {
+        *self.runs.lock().unwrap().entry(job.id).or_default() += 1;
+        match job.name.as_str() {
+            "panics" => panic!("boom {}", job.id),
+            "errs" => Outcome::errored("no router answers".into()),
+            _ => {
+                std::thread::sleep(Duration::from_millis(2));
+                Outcome::completed(format!("ran {}", job.params["n"]))
+            }
+        }
+    }
+}
+
+fn job(name: &str, n: usize) -> NewJob {
+    NewJob {
+        name: name.into(),
+        object: Some(("peering.router".into(), 1)),
+        user_id: None,
+        params: serde_json::json!({"n": n}),
+    }
+}
+
+fn settings(workers: usize) -> Settings {
+    Settings {
+        workers,
+        lease: Duration::from_secs(30),
+        poll: Duration::from_millis(50),
+    }
+}
+
+/// Waits until no job is pending or running, or fails after a while.
+fn wait_until_done(store: &Store, total: usize) -> Vec<(String, String)> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ends = ends(store);
+        if ends
+            .iter()
+            .filter(|(s, _)| s != "pending" && s != "running")
+            .count()
+            == total
+        {
+            return ends;
+        }
+        assert!(Instant::now() < deadline, "jobs still waiting: {ends:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// (status, output) of every job, through the generic read of the `jobs` resource.
+fn ends(store: &Store) -> Vec<(String, String)> {
+    let spec = &peering_domain::resources::JOB;
+    let page = store
+        .list(
+            spec,
+            &Default::default(),
+            peering_store::Window {
+                limit: None,
+                offset: 0,
+            },
+            false,
+        )
+        .unwrap();
+    page.records
+        .iter()
+        .map(|r| {
+            (
+                r.text(spec, "status").to_string(),
+                r.text(spec, "output").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn two_instances_run_each_of_200_jobs_exactly_once() {
+    let db = TestDatabase::new();
+    let runner = Arc::new(Counting::default());
+    let first = Queue::new(Store::open(&db.url, 4).unwrap());
+    let second = Queue::new(Store::open(&db.url, 4).unwrap());
+    for n in 0..200 {
+        let queue = if n % 2 == 0 { &first } else { &second };
+        queue.enqueue(&job("work", n)).unwrap();
+    }
+    start(&first, runner.clone(), settings(3)).unwrap();
+    start(&second, runner.clone(), settings(3)).unwrap();
+    let store = Store::open(&db.url, 1).unwrap();
+    let ends = wait_until_done(&store, 200);
+    let runs = runner.runs.lock().unwrap();
+    assert_eq!(runs.len(), 200);
+    assert!(runs.values().all(|n| *n == 1), "{runs:?}");
+    assert!(
+        ends.iter()
+            .all(|(s, o)| s == "completed" && o.starts_with("ran ")),
+        "{ends:?}"
+    );
+}
+
+#[test]
+fn panics_and_errors_end_errored_with_the_reason() {
+    let db = TestDatabase::new();
+    let queue = Queue::new(Store::open(&db.url, 2).unwrap());
+    queue.enqueue(&job("panics", 1)).unwrap();
+    queue.enqueue(&job("errs", 2)).unwrap();
+    start(&queue, Arc::new(Counting::default()), settings(1)).unwrap();
+    let store = Store::open(&db.url, 1).unwrap();
+    let mut ends = wait_until_done(&store, 2);
+    ends.sort();
+    assert_eq!(ends[0].0, "errored");
+    assert!(ends[0].1.contains("no router answers"), "{ends:?}");
+    assert_eq!(ends[1].0, "errored");
+    assert!(ends[1].1.starts_with("the job panicked: boom"), "{ends:?}");
+}
+
+#[test]
+fn a_job_whose_worker_died_runs_again_after_its_lease() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 2).unwrap();
+    let queue = Queue::new(store.clone());
+    let id = queue.enqueue(&job("work", 7)).unwrap();
+    // A worker claims it with a short lease, then dies without a word.
+    let claimed = store
+        .claim_job("dead-worker", Duration::from_millis(200))
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.id, id);
+    assert_eq!(
+        store.claim_job("other", Duration::from_secs(30)).unwrap(),
+        None
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let runner = Arc::new(Counting::default());
+    start(&queue, runner.clone(), settings(1)).unwrap();
+    let ends = wait_until_done(&store, 1);
+    assert_eq!(ends, vec![("completed".to_string(), "ran 7".to_string())]);
+    // The dead worker's late word changes nothing.
+    assert!(!store
+        .finish_job(
+            id,
+            "dead-worker",
+            JobEnd::Failed,
+            "late",
+            &serde_json::Value::Null
+        )
+        .unwrap());
+}

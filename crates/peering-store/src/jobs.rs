@@ -1,0 +1,181 @@
+//! The job queue, kept in the `jobs` table so that it survives restarts and serves every
+//! instance on one database. A worker claims the oldest waiting job with a lease, renews
+//! the lease while it runs, and finishes it; a job whose worker died (its lease ended) is
+//! claimed again. On PostgreSQL, claims skip rows other instances are claiming (`FOR
+//! UPDATE SKIP LOCKED`), so each job goes to one worker; on SQLite, writes are one at a
+//! time anyway.
+
+use peering_domain::value::{now, time_to_micros};
+
+use crate::connection::{Backend, Db};
+use crate::error::Error;
+use crate::sql::{Bind, Sql};
+
+/// A job to enqueue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewJob {
+    /// What it does, by the reference's names (`peering.router.generate_configuration`).
+    pub name: String,
+    /// The object it is about, as `app.model` and id.
+    pub object: Option<(String, i64)>,
+    pub user_id: Option<i64>,
+    /// What the job needs to run, never shown.
+    pub params: serde_json::Value,
+}
+
+/// A job a worker claimed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimedJob {
+    pub id: i64,
+    pub name: String,
+    pub object_id: Option<i64>,
+    pub user_id: Option<i64>,
+    pub params: serde_json::Value,
+}
+
+/// How a job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobEnd {
+    Completed,
+    /// It could not do its work (a template that fails, a router that refuses).
+    Errored,
+    /// Its runner failed (a panic, an unknown kind of job).
+    Failed,
+}
+
+impl JobEnd {
+    fn status(self) -> &'static str {
+        match self {
+            JobEnd::Completed => "completed",
+            JobEnd::Errored => "errored",
+            JobEnd::Failed => "failed",
+        }
+    }
+}
+
+fn micros_now() -> i64 {
+    time_to_micros(now())
+}
+
+pub(crate) fn enqueue(db: &mut Db<'_>, job: &NewJob) -> Result<i64, Error> {
+    let (object_type, object_id) = match &job.object {
+        Some((t, id)) => (Bind::Text(t.clone()), Bind::Int(*id)),
+        None => (Bind::NullText, Bind::NullInt),
+    };
+    let mut sql = Sql::new(
+        "INSERT INTO jobs (object_type, object_id, name, name_lc, status, created, user_id, job_id, params) VALUES (",
+    );
+    sql.bind(object_type)
+        .push(", ")
+        .bind(object_id)
+        .push(", ")
+        .bind(Bind::Text(job.name.clone()))
+        .push(", ")
+        .bind(Bind::Text(job.name.to_lowercase()))
+        .push(", 'pending', ")
+        .bind(Bind::Int(micros_now()))
+        .push(", ")
+        .bind(job.user_id.map_or(Bind::NullInt, Bind::Int))
+        .push(", ")
+        .bind(Bind::Text(uuid::Uuid::new_v4().to_string()))
+        .push(", ")
+        .bind(Bind::Text(job.params.to_string()))
+        .push(") RETURNING id");
+    db.scalar(&sql)?
+        .ok_or_else(|| Error::Backend("the new job has no id".into()))
+}
+
+/// Claims the oldest job waiting (or abandoned by a dead worker) for `worker`, until
+/// `lease_micros` from now.
+pub(crate) fn claim(
+    db: &mut Db<'_>,
+    worker: &str,
+    lease_micros: i64,
+) -> Result<Option<ClaimedJob>, Error> {
+    let now = micros_now();
+    let skip_locked = match db.backend() {
+        Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        Backend::Sqlite => "",
+    };
+    let mut sql = Sql::new("UPDATE jobs SET status = 'running', started = ");
+    sql.bind(Bind::Int(now))
+        .push(", lease_until = ")
+        .bind(Bind::Int(now + lease_micros))
+        .push(", worker = ")
+        .bind(Bind::Text(worker.to_string()))
+        .push(
+            " WHERE id = (SELECT id FROM jobs WHERE status = 'pending' OR (status = 'running' AND lease_until < ",
+        )
+        .bind(Bind::Int(now))
+        .push(&format!(
+            ") ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params"
+        ));
+    let Some(mut row) = db.load(&sql)?.pop() else {
+        return Ok(None);
+    };
+    let params = row.take(4).into_text().unwrap_or_default();
+    Ok(Some(ClaimedJob {
+        id: row.int(0),
+        name: row.take(1).into_text().unwrap_or_default(),
+        object_id: row.take(2).int(),
+        user_id: row.take(3).int(),
+        params: serde_json::from_str(&params).unwrap_or(serde_json::Value::Null),
+    }))
+}
+
+/// Extends a running job's lease; false if the job is no longer this worker's.
+pub(crate) fn renew(
+    db: &mut Db<'_>,
+    id: i64,
+    worker: &str,
+    lease_micros: i64,
+) -> Result<bool, Error> {
+    let mut sql = Sql::new("UPDATE jobs SET lease_until = ");
+    sql.bind(Bind::Int(micros_now() + lease_micros));
+    owned_by(&mut sql, id, worker);
+    Ok(db.execute(&sql)? == 1)
+}
+
+fn owned_by(sql: &mut Sql, id: i64, worker: &str) {
+    sql.push(" WHERE id = ")
+        .bind(Bind::Int(id))
+        .push(" AND status = 'running' AND worker = ")
+        .bind(Bind::Text(worker.to_string()));
+}
+
+/// Records how a job ended; false if it was not this worker's any more (its lease ended
+/// and another worker took it, or it was deleted).
+pub(crate) fn finish(
+    db: &mut Db<'_>,
+    id: i64,
+    worker: &str,
+    end: JobEnd,
+    output: &str,
+    data: &serde_json::Value,
+) -> Result<bool, Error> {
+    let mut sql = Sql::new("UPDATE jobs SET status = ");
+    sql.bind(Bind::Text(end.status().into()))
+        .push(", completed = ")
+        .bind(Bind::Int(micros_now()))
+        .push(", output = ")
+        .bind(Bind::Text(output.to_string()))
+        .push(", data = ")
+        .bind(Bind::Text(data.to_string()))
+        .push(", lease_until = NULL");
+    owned_by(&mut sql, id, worker);
+    Ok(db.execute(&sql)? == 1)
+}
+
+/// Deletes the jobs created more than `days` days ago; how many went.
+pub(crate) fn purge(db: &mut Db<'_>, days: u32) -> Result<usize, Error> {
+    let cutoff = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
+    let mut sql = Sql::new("DELETE FROM jobs WHERE created < ");
+    sql.bind(Bind::Int(time_to_micros(cutoff)));
+    db.execute(&sql)
+}
+
+/// How many jobs wait to run (for metrics).
+pub(crate) fn waiting(db: &mut Db<'_>) -> Result<i64, Error> {
+    let sql = Sql::new("SELECT COUNT(*) FROM jobs WHERE status = 'pending'");
+    Ok(db.scalar(&sql)?.unwrap_or(0))
+}
