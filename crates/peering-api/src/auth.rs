@@ -122,6 +122,17 @@ impl Caller {
         self.user.as_ref().is_some_and(|u| u.may(action, spec))
     }
 
+    /// A caller holding a permission by name (one of `permission::EXTRA`); `write` also
+    /// needs a token that may write.
+    pub fn require_named(&self, name: &str, write: bool) -> Result<&User, ApiError> {
+        let user = self.require_user()?;
+        let held = user.superuser || user.permissions.iter().any(|p| p == name);
+        if !held || (write && user.access != Access::ReadWrite) {
+            return Err(ApiError::Forbidden(NO_PERMISSION.into()));
+        }
+        Ok(user)
+    }
+
     /// The caller, whoever they are, or a 403.
     pub fn require_user(&self) -> Result<&User, ApiError> {
         self.user

@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod access;
+pub mod actions;
 pub mod auth;
 pub mod body;
 pub mod cache;
@@ -24,6 +25,7 @@ pub mod respond;
 pub mod root;
 pub mod tokens;
 pub mod version;
+pub mod work;
 
 use std::sync::OnceLock;
 
@@ -66,6 +68,9 @@ pub struct Settings {
     /// The path every route is served under (`""`, or `/prefix` without a trailing slash),
     /// for a reverse proxy that passes a sub-path on.
     pub base_path: String,
+    /// The program (and its arguments) that talks to routers for the API: polls sessions,
+    /// pushes configurations, tests connections. Empty: those actions answer 503.
+    pub router_command: Vec<String>,
 }
 
 impl Default for Settings {
@@ -83,6 +88,7 @@ impl Default for Settings {
             allowed_hosts: Vec::new(),
             cors_origins: Vec::new(),
             base_path: String::new(),
+            router_command: Vec::new(),
         }
     }
 }
@@ -145,6 +151,10 @@ pub struct AppState {
     /// Reads the data version for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<version::VersionProbe<peering_store::Error>>>,
+    /// Renders from templates, for requests and jobs.
+    pub work: std::sync::Arc<work::Work>,
+    /// The job queue; workers are started by the server (`peering_jobs::start`).
+    pub jobs: peering_jobs::Queue,
 }
 
 impl AppState {
@@ -161,6 +171,8 @@ impl AppState {
             .flatten()
             .map(std::sync::Arc::new);
         AppState {
+            work: std::sync::Arc::new(work::Work::new(store.clone(), Default::default())),
+            jobs: peering_jobs::Queue::new(store.clone()),
             responses: std::sync::Arc::new(responses),
             versions,
             store,
@@ -206,7 +218,25 @@ async fn detail(
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (app, model, id) = path.into_inner();
-    resource::detail(req, payload, state, routed(&app, &model)?, &id).await
+    let spec = routed(&app, &model)?;
+    if let Some(action) = actions::find(spec, &id, actions::Scope::Collection) {
+        return actions::dispatch(action, req, payload, state, 0).await;
+    }
+    resource::detail(req, payload, state, spec, &id).await
+}
+
+/// `/api/{app}/{model}/{id}/{action}/`: an action on one object.
+async fn object_action(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String, String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (app, model, id, name) = path.into_inner();
+    let spec = routed(&app, &model)?;
+    let action = actions::find(spec, &name, actions::Scope::Object).ok_or(ApiError::NotFound)?;
+    let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
+    actions::dispatch(action, req, payload, state, id).await
 }
 
 /// A path without its trailing slash is redirected (302) to the slashed one, query kept;
@@ -302,6 +332,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             .service(read_only("/api/{app}/", root::app_root))
             .route("/api/{app}/{model}/", web::route().to(collection))
             .route("/api/{app}/{model}/{id}/", web::route().to(detail))
+            .route(
+                "/api/{app}/{model}/{id}/{action}/",
+                web::route().to(object_action),
+            )
             .default_service(web::to(fallback)),
     );
 }

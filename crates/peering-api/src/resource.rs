@@ -30,7 +30,7 @@ pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError>
         .map_err(|_| ApiError::Detail400("Malformed query string.".into()))
 }
 
-fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
+pub(crate) fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
     let user = caller.user.as_ref();
     ChangeContext {
         request_id: req
@@ -94,13 +94,15 @@ fn set_allow(res: &mut HttpResponse, spec: &ResourceSpec, caller: &Caller, detai
     }
 }
 
-/// Passwords are checked against the minimum length and hashed before they reach the
-/// store (here, on the blocking pool: hashing is slow on purpose).
-fn hash_passwords(
+/// What a draft needs before it reaches the store: templates that parse, and passwords
+/// checked against the minimum length and hashed (here, on the blocking pool: hashing is
+/// slow on purpose).
+fn prepare(
     spec: &ResourceSpec,
     draft: &mut Draft,
     min_length: usize,
 ) -> Result<(), peering_store::Error> {
+    check_templates(spec, draft)?;
     for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
         let is_password = matches!(
             field.kind,
@@ -121,6 +123,29 @@ fn hash_passwords(
         }
     }
     Ok(())
+}
+
+/// A template that does not parse is refused, naming its line and the problem (the
+/// reference stores it and fails when it is rendered).
+fn check_templates(spec: &ResourceSpec, draft: &Draft) -> Result<(), peering_store::Error> {
+    let mut errors = FieldErrors::new();
+    for (field, input) in spec.fields.iter().zip(&draft.inputs) {
+        let Some(input::Input::Value(Value::Text(source))) = input else {
+            continue;
+        };
+        if !field.template {
+            continue;
+        }
+        if let Err(e) = peering_render::check(source) {
+            let at = e.line.map(|l| format!(" at line {l}")).unwrap_or_default();
+            errors.add(field.name, format!("Invalid template{at}: {}", e.message));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(peering_store::Error::invalid(errors))
+    }
 }
 
 /// After a write to users or groups, permissions and statuses kept with tokens are stale.
@@ -285,7 +310,7 @@ async fn update_one(
     let store = state.store.clone();
     let min = state.settings.min_password_length;
     let (records, related) = web::block(move || {
-        hash_passwords(spec, &mut draft, min)?;
+        prepare(spec, &mut draft, min)?;
         store.update(spec, vec![(id, draft)], &ctx)
     })
     .await??;
@@ -362,6 +387,20 @@ async fn render_detail(
     Ok(body)
 }
 
+/// `?export=<name>`: the export template's name and the list's filter (without it).
+fn export_asked(
+    req: &HttpRequest,
+    spec: &'static ResourceSpec,
+) -> Result<Option<(String, peering_filter::Filter)>, ApiError> {
+    let mut pairs = query_pairs(req)?;
+    let Some(at) = pairs.iter().position(|(k, _)| k == "export") else {
+        return Ok(None);
+    };
+    let (_, name) = pairs.remove(at);
+    let filter = peering_filter::parse(&pairs, &peering_store::Store::catalog(spec))?;
+    Ok(Some((name, filter)))
+}
+
 async fn list(
     req: &HttpRequest,
     state: &AppState,
@@ -369,6 +408,9 @@ async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
+    if let Some((name, filter)) = export_asked(req, spec)? {
+        return crate::actions::export::list(state, caller, spec, name, filter).await;
+    }
     let asked = ListRequest::parse(req, state, spec, SecretView::for_caller(caller, spec))?;
     let mut res = if asked.is_large() && !respond::indents(req) {
         crate::list::streamed(req, state, spec, asked).await?
@@ -422,7 +464,7 @@ async fn create(
     let min = state.settings.min_password_length;
     let result = web::block(move || {
         for (i, draft) in drafts.iter_mut().enumerate() {
-            hash_passwords(spec, draft, min).map_err(|e| e.at(i))?;
+            prepare(spec, draft, min).map_err(|e| e.at(i))?;
         }
         store.create(spec, drafts, &ctx)
     })
@@ -562,7 +604,7 @@ async fn bulk_update(
     let min = state.settings.min_password_length;
     let (records, related) = web::block(move || {
         for (_, draft) in &mut work {
-            hash_passwords(spec, draft, min)?;
+            prepare(spec, draft, min)?;
         }
         store.update(spec, work, &ctx)
     })

@@ -46,6 +46,19 @@ pub fn name(action: Action, spec: &ResourceSpec) -> String {
     format!("{}.{}_{}", spec.app, action, spec.model)
 }
 
+/// Permissions beyond view/add/change/delete, as the reference names them: rendering a
+/// router's configuration, pushing it to routers, sending e-mails to a peer.
+pub const EXTRA: &[&str] = &[
+    "peering.view_router_configuration",
+    "peering.deploy_router_configuration",
+    "peering.send_email",
+];
+
+/// Whether `name` is a permission there is.
+pub fn exists(name: &str) -> bool {
+    parse(name).is_some() || EXTRA.contains(&name)
+}
+
 /// The action and resource a permission name stands for, if it names one.
 pub fn parse(name: &str) -> Option<(Action, &'static ResourceSpec)> {
     let (app, rest) = name.split_once('.')?;
@@ -58,6 +71,7 @@ pub fn parse(name: &str) -> Option<(Action, &'static ResourceSpec)> {
 pub fn all_names() -> impl Iterator<Item = String> {
     ALL.iter()
         .flat_map(|spec| Action::ALL.into_iter().map(move |a| name(a, spec)))
+        .chain(EXTRA.iter().map(|p| p.to_string()))
 }
 
 /// Checks a `permissions` value: a list of permission names.
@@ -71,7 +85,7 @@ pub fn validate_list(value: &Json) -> FieldErrors {
     };
     for item in items {
         match item.as_str() {
-            Some(text) if parse(text).is_some() => {}
+            Some(text) if exists(text) => {}
             Some(text) => errors.add(
                 "permissions",
                 format!("Unknown permission {text:?}: expected <app>.<view|add|change|delete>_<model>, e.g. peering.add_autonomoussystem."),
@@ -95,9 +109,10 @@ mod tests {
         let (action, spec) = parse(&n).unwrap();
         assert_eq!(action, Action::Add);
         assert!(std::ptr::eq(spec, &AUTONOMOUS_SYSTEM));
-        assert_eq!(all_names().count(), ALL.len() * 4);
+        assert_eq!(all_names().count(), ALL.len() * 4 + EXTRA.len());
         for n in all_names() {
-            assert!(parse(&n).is_some(), "{n}");
+            assert!(exists(&n), "{n}");
+            assert!(parse(&n).is_some() || EXTRA.contains(&n.as_str()), "{n}");
         }
     }
 

@@ -5,6 +5,7 @@
 //! panic's message. A job whose worker died is claimed again when its lease ends.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -82,6 +83,7 @@ impl Default for Settings {
 pub struct Queue {
     store: Store,
     wake: Arc<(Mutex<u64>, Condvar)>,
+    stopping: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Queue {
@@ -96,15 +98,21 @@ impl Queue {
         Queue {
             store,
             wake: Arc::new((Mutex::new(0), Condvar::new())),
+            stopping: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Wakes every idle worker (to take a job, or to stop).
+    fn wake_all(&self) {
+        let (count, waiting) = &*self.wake;
+        *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        waiting.notify_all();
     }
 
     /// Adds a job; its id.
     pub fn enqueue(&self, job: &NewJob) -> Result<i64, peering_store::Error> {
         let id = self.store.enqueue_job(job)?;
-        let (count, waiting) = &*self.wake;
-        *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        waiting.notify_one();
+        self.wake_all();
         Ok(id)
     }
 
@@ -117,8 +125,32 @@ impl Queue {
     }
 }
 
-/// Starts `settings.workers` worker threads; they run until the process ends.
-pub fn start(queue: &Queue, runner: Arc<dyn Runner>, settings: Settings) -> std::io::Result<()> {
+/// The running workers; dropping them stops them once their jobs end.
+pub struct Workers {
+    queue: Queue,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.queue.stopping.store(true, Ordering::SeqCst);
+        self.queue.wake_all();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Starts `settings.workers` worker threads, which run until the [`Workers`] are dropped.
+pub fn start(
+    queue: &Queue,
+    runner: Arc<dyn Runner>,
+    settings: Settings,
+) -> std::io::Result<Workers> {
+    let mut workers = Workers {
+        queue: queue.clone(),
+        threads: Vec::new(),
+    };
     for n in 0..settings.workers {
         let worker = Worker {
             id: format!("{}-{n}", uuid::Uuid::new_v4()),
@@ -126,13 +158,14 @@ pub fn start(queue: &Queue, runner: Arc<dyn Runner>, settings: Settings) -> std:
             runner: runner.clone(),
             settings,
         };
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name(format!("job-worker-{n}"))
             // Templates nest (includes, macros): room to recurse to their bound.
             .stack_size(16 << 20)
             .spawn(move || worker.work())?;
+        workers.threads.push(thread);
     }
-    Ok(())
+    Ok(workers)
 }
 
 struct Worker {
@@ -144,7 +177,7 @@ struct Worker {
 
 impl Worker {
     fn work(&self) {
-        loop {
+        while !self.queue.stopping.load(Ordering::SeqCst) {
             match self.queue.store.claim_job(&self.id, self.settings.lease) {
                 Ok(Some(job)) => self.run(&job),
                 Ok(None) => self.queue.idle(self.settings.poll),

@@ -99,8 +99,8 @@ fn two_instances_run_each_of_200_jobs_exactly_once() {
         let queue = if n % 2 == 0 { &first } else { &second };
         queue.enqueue(&job("work", n)).unwrap();
     }
-    start(&first, runner.clone(), settings(3)).unwrap();
-    start(&second, runner.clone(), settings(3)).unwrap();
+    let _a = start(&first, runner.clone(), settings(3)).unwrap();
+    let _b = start(&second, runner.clone(), settings(3)).unwrap();
     let store = Store::open(&db.url, 1).unwrap();
     let ends = wait_until_done(&store, 200);
     let runs = runner.runs.lock().unwrap();
@@ -119,7 +119,7 @@ fn panics_and_errors_end_errored_with_the_reason() {
     let queue = Queue::new(Store::open(&db.url, 2).unwrap());
     queue.enqueue(&job("panics", 1)).unwrap();
     queue.enqueue(&job("errs", 2)).unwrap();
-    start(&queue, Arc::new(Counting::default()), settings(1)).unwrap();
+    let _w = start(&queue, Arc::new(Counting::default()), settings(1)).unwrap();
     let store = Store::open(&db.url, 1).unwrap();
     let mut ends = wait_until_done(&store, 2);
     ends.sort();
@@ -147,7 +147,7 @@ fn a_job_whose_worker_died_runs_again_after_its_lease() {
     );
     std::thread::sleep(Duration::from_millis(300));
     let runner = Arc::new(Counting::default());
-    start(&queue, runner.clone(), settings(1)).unwrap();
+    let _w = start(&queue, runner.clone(), settings(1)).unwrap();
     let ends = wait_until_done(&store, 1);
     assert_eq!(ends, vec![("completed".to_string(), "ran 7".to_string())]);
     // The dead worker's late word changes nothing.

@@ -92,10 +92,40 @@ impl Secrets {
     }
 }
 
-/// The data of one render.
-pub struct Dataset {
+/// Every resource's objects, each loaded on first use and then kept: renders over the
+/// same data (the same data version) can share one.
+pub struct Tables {
     source: Box<dyn DataSource>,
-    tables: Vec<OnceLock<Option<Table>>>,
+    tables: Vec<OnceLock<Result<Table, String>>>,
+}
+
+impl Tables {
+    pub fn new(source: Box<dyn DataSource>) -> Arc<Tables> {
+        Arc::new(Tables {
+            source,
+            tables: ALL.iter().map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    fn table(&self, spec: &'static ResourceSpec) -> Result<&Table, String> {
+        let Some(slot) = ALL.iter().position(|s| s.table == spec.table) else {
+            return Err(format!("{} is not a resource", spec.verbose_name));
+        };
+        self.tables[slot]
+            .get_or_init(|| {
+                self.source
+                    .all(spec)
+                    .map(|records| Table::new(spec, records))
+                    .map_err(|e| format!("cannot read {}: {e}", spec.verbose_name))
+            })
+            .as_ref()
+            .map_err(String::clone)
+    }
+}
+
+/// The data of one render: the objects, and which secrets this render may show.
+pub struct Dataset {
+    tables: Arc<Tables>,
     pub(crate) secrets: Secrets,
     /// The first error met while loading; the render fails with it.
     failure: Mutex<Option<String>>,
@@ -103,31 +133,32 @@ pub struct Dataset {
 
 impl Dataset {
     pub fn new(source: Box<dyn DataSource>, secrets: Secrets) -> Arc<Dataset> {
+        Dataset::over(Tables::new(source), secrets)
+    }
+
+    /// A render's view of shared tables.
+    pub fn over(tables: Arc<Tables>, secrets: Secrets) -> Arc<Dataset> {
         Arc::new(Dataset {
-            source,
-            tables: ALL.iter().map(|_| OnceLock::new()).collect(),
+            tables,
             secrets,
             failure: Mutex::new(None),
         })
     }
 
     pub(crate) fn source(&self) -> &dyn DataSource {
-        self.source.as_ref()
+        self.tables.source.as_ref()
     }
 
     /// Every object of `spec`, loaded on first use; `None` if loading failed (the error
     /// is kept for [`Dataset::take_failure`]).
     pub fn table(&self, spec: &'static ResourceSpec) -> Option<&Table> {
-        let slot = ALL.iter().position(|s| s.table == spec.table)?;
-        self.tables[slot]
-            .get_or_init(|| match self.source.all(spec) {
-                Ok(records) => Some(Table::new(spec, records)),
-                Err(e) => {
-                    self.fail(format!("cannot read {}: {e}", spec.verbose_name));
-                    None
-                }
-            })
-            .as_ref()
+        match self.tables.table(spec) {
+            Ok(table) => Some(table),
+            Err(e) => {
+                self.fail(e);
+                None
+            }
+        }
     }
 
     pub fn record(&self, spec: &'static ResourceSpec, id: i64) -> Option<&Record> {

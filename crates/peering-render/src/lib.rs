@@ -15,7 +15,7 @@ pub mod memory;
 pub mod model;
 pub mod source;
 
-pub use dataset::{Dataset, Secrets};
+pub use dataset::{Dataset, Secrets, Tables};
 pub use engine::{check, render, Bounds, RenderError, RenderErrorKind, Template};
 pub use memory::MemorySource;
 pub use model::Model;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use minijinja::value::{DynObject, Object, ObjectRepr, Value};
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, TAG};
-use peering_domain::spec::Kind;
+use peering_domain::spec::{ChoiceRender, Kind};
 use peering_domain::value::Iso8601;
 use peering_domain::{Record, ResourceSpec, Value as Stored};
 
@@ -183,6 +183,16 @@ impl Model {
             Kind::ManyToMany { .. } | Kind::Tags => models(self.list(field.name)),
             Kind::DisplayCopy => Value::from(self.display()),
             Kind::GenericObject => self.generic_object(),
+            // An integer choice (an address family) is a number, as the reference keeps it.
+            Kind::Choice {
+                render: ChoiceRender::RawInt,
+                ..
+            } => match self.record().get(self.spec, field.name) {
+                Stored::Text(t) => t
+                    .parse::<i64>()
+                    .map_or_else(|_| Value::from(t.as_str()), Value::from),
+                other => plain(other),
+            },
             _ => plain(self.record().get(self.spec, field.name)),
         }
     }

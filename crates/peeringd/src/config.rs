@@ -69,6 +69,18 @@ pub struct SettingsArgs {
     /// (e.g. `/peering`); empty for the root.
     #[arg(long, env = "PEERING_BASE_PATH", global = true)]
     pub base_path: Option<String>,
+    /// Jobs this instance runs at once (rendering, talking to routers); 0 runs none, for an
+    /// instance that only serves requests while others run the jobs.
+    #[arg(long, env = "PEERING_JOB_WORKERS", global = true)]
+    pub job_workers: Option<usize>,
+    /// Days jobs are kept; 0 keeps them all.
+    #[arg(long, env = "PEERING_JOB_RETENTION_DAYS", global = true)]
+    pub job_retention_days: Option<u32>,
+    /// The program, with its arguments, that talks to routers (polls sessions, pushes
+    /// configurations, tests connections); see docs/router-command.md. Empty: those
+    /// actions answer 503.
+    #[arg(long, env = "PEERING_ROUTER_COMMAND", global = true)]
+    pub router_command: Option<String>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -96,6 +108,9 @@ struct FileSettings {
     cors_origins: Option<String>,
     changelog_retention_days: Option<u32>,
     base_path: Option<String>,
+    job_workers: Option<usize>,
+    job_retention_days: Option<u32>,
+    router_command: Option<String>,
 }
 
 /// The settings in force.
@@ -119,6 +134,9 @@ pub struct Settings {
     pub cors_origins: Vec<String>,
     pub changelog_retention_days: u32,
     pub base_path: String,
+    pub job_workers: usize,
+    pub job_retention_days: u32,
+    pub router_command: Vec<String>,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
@@ -250,6 +268,19 @@ impl SettingsArgs {
                     .or(file.base_path)
                     .unwrap_or_default(),
             )?,
+            job_workers: self.job_workers.or(file.job_workers).unwrap_or(2),
+            job_retention_days: self
+                .job_retention_days
+                .or(file.job_retention_days)
+                .unwrap_or(90),
+            router_command: self
+                .router_command
+                .clone()
+                .or(file.router_command)
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
         };
         if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
             return Err(

@@ -27,6 +27,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         allowed_hosts: s.allowed_hosts.clone(),
         cors_origins: s.cors_origins.clone(),
         base_path: s.base_path.clone(),
+        router_command: s.router_command.clone(),
     }
 }
 
@@ -58,21 +59,32 @@ fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
     Ok(())
 }
 
-/// Deletes change records older than `days` now, then every hour, on a thread of its own
-/// (it ends with the process).
-fn purge_changes_hourly(store: Store, days: u32) {
+/// Deletes change records and jobs older than their retention now, then every hour, on a
+/// thread of its own (it ends with the process); a retention of 0 keeps everything.
+fn purge_hourly(store: Store, changes_days: u32, jobs_days: u32) {
     let spawned = std::thread::Builder::new()
-        .name("changelog-retention".into())
+        .name("retention".into())
         .spawn(move || loop {
-            match store.purge_changes(days) {
-                Ok(0) => {}
-                Ok(n) => log::info!("deleted {n} change records older than {days} days"),
-                Err(e) => log::warn!("change record retention: {e}"),
+            if changes_days > 0 {
+                match store.purge_changes(changes_days) {
+                    Ok(0) => {}
+                    Ok(n) => {
+                        log::info!("deleted {n} change records older than {changes_days} days")
+                    }
+                    Err(e) => log::warn!("change record retention: {e}"),
+                }
+            }
+            if jobs_days > 0 {
+                match store.purge_jobs(jobs_days) {
+                    Ok(0) => {}
+                    Ok(n) => log::info!("deleted {n} jobs older than {jobs_days} days"),
+                    Err(e) => log::warn!("job retention: {e}"),
+                }
             }
             std::thread::sleep(std::time::Duration::from_secs(3600));
         });
     if let Err(e) = spawned {
-        log::warn!("change record retention not started: {e}");
+        log::warn!("retention not started: {e}");
     }
 }
 
@@ -95,9 +107,14 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
     let state = AppState::new(store.clone(), api_settings(&settings));
-    if settings.changelog_retention_days > 0 {
-        purge_changes_hourly(store.clone(), settings.changelog_retention_days);
+    if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
+        purge_hourly(
+            store.clone(),
+            settings.changelog_retention_days,
+            settings.job_retention_days,
+        );
     }
+    let _workers = peering_api::work::jobs::start_workers(&state, settings.job_workers)?;
     log::info!(
         "serving on http://{} ({})",
         settings.listen,

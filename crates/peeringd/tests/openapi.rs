@@ -148,9 +148,27 @@ fn every_routed_resource_has_its_paths_and_every_reference_resolves() {
     for (path, expected) in accounts {
         assert_eq!(methods(&doc, path), set(expected), "{path}");
     }
+    // Actions: each at its own path, with its method.
+    for action in peering_api::actions::ACTIONS {
+        let path = match action.scope {
+            peering_api::actions::Scope::Object => format!(
+                "/api/{}/{}/{{id}}/{}/",
+                action.spec.app, action.spec.path, action.name
+            ),
+            peering_api::actions::Scope::Collection => format!(
+                "/api/{}/{}/{}/",
+                action.spec.app, action.spec.path, action.name
+            ),
+        };
+        assert_eq!(
+            methods(&doc, &path),
+            set(&[&action.method.to_lowercase()]),
+            "{path}"
+        );
+    }
     assert_eq!(
         doc["paths"].as_object().unwrap().len(),
-        2 * routed.len() + apps.len() + 3 + accounts.len()
+        2 * routed.len() + apps.len() + 3 + accounts.len() + peering_api::actions::ACTIONS.len()
     );
 
     let schemas = doc["components"]["schemas"].as_object().unwrap();

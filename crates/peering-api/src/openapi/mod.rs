@@ -25,6 +25,7 @@
 //! that look there, else a redirect) and Swagger UI's files.
 
 mod accounts;
+mod actions;
 mod forms;
 mod parameters;
 mod paths;
@@ -116,6 +117,8 @@ pub fn api() -> DefaultApiRaw {
     api.paths.insert(ROOT.into(), paths::api_root_item());
     accounts::definitions(&mut api);
     accounts::paths(&mut api);
+    actions::definitions(&mut api);
+    actions::paths(&mut api);
     let definitions = &mut api.definitions;
     for (app, specs) in &apps {
         let extra = crate::root::extra_links(app).iter().copied();

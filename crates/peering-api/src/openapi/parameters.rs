@@ -109,6 +109,11 @@ pub(super) fn list_parameters(spec: &ResourceSpec) -> Vec<DefaultParameterRaw> {
         query("ordering", DataType::String, &ordering),
         query("q", DataType::String, "Free-text search."),
         brief_parameter(),
+        query(
+            "export",
+            DataType::String,
+            "The name of an export template of this resource: the filtered list rendered with it, as a `text/plain` attachment.",
+        ),
     ]);
     params
 }

@@ -22,7 +22,7 @@ pub(super) struct Op(pub(super) DefaultOperationRaw);
 
 impl Op {
     /// An operation of a resource, tagged with its application.
-    fn new(spec: &ResourceSpec, action: &str, summary: String, write: bool) -> Op {
+    pub(super) fn new(spec: &ResourceSpec, action: &str, summary: String, write: bool) -> Op {
         let id = format!("{}_{}_{action}", spec.app, spec.path.replace('-', "_"));
         Op::tagged(spec.app, id, summary, write)
     }

@@ -70,6 +70,8 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
         }
         if let Some(v3::ReferenceOr::Item(item)) = doc.paths.paths.get_mut(&collection_path(spec)) {
             refine_create(item.post.as_mut());
+            // `?export=<name>`: the list rendered by an export template.
+            add_media(item.get.as_mut(), 200, "text/plain", string_schema());
         }
     }
     // A token that cannot be looked up makes `/api/status/` a 503 with a detail.
@@ -85,6 +87,14 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
         add_media(get_operation(doc, &path), 200, "text/html", string_schema());
     }
     super::accounts::refine(doc);
+    for (path, method, code) in super::actions::text_answers() {
+        let op = match doc.paths.paths.get_mut(&path) {
+            Some(v3::ReferenceOr::Item(item)) if method == "POST" => item.post.as_mut(),
+            Some(v3::ReferenceOr::Item(item)) => item.get.as_mut(),
+            _ => None,
+        };
+        only_media(op, code, "text/plain", string_schema());
+    }
     // The document is YAML with `format=yaml`, the same object.
     let object = schema_of(v3::SchemaKind::Type(v3::Type::Object(Default::default())));
     add_media(get_operation(doc, SCHEMA), 200, "application/yaml", object);
@@ -105,6 +115,19 @@ fn add_media(op: Option<&mut v3::Operation>, code: u16, media: &str, schema: v3:
             schema: Some(v3::ReferenceOr::Item(schema)),
             ..v3::MediaType::default()
         };
+        response.content.insert(media.into(), media_type);
+    }
+}
+
+/// The one media type of the response `code`.
+fn only_media(op: Option<&mut v3::Operation>, code: u16, media: &str, schema: v3::Schema) {
+    let response = op.and_then(|op| op.responses.responses.get_mut(&v3::StatusCode::Code(code)));
+    if let Some(v3::ReferenceOr::Item(response)) = response {
+        let media_type = v3::MediaType {
+            schema: Some(v3::ReferenceOr::Item(schema)),
+            ..v3::MediaType::default()
+        };
+        response.content.clear();
         response.content.insert(media.into(), media_type);
     }
 }

@@ -30,8 +30,12 @@ impl Direction {
     }
 }
 
+/// A policy's address family: 0 (all), 4 or 6, however the choice is kept.
 fn address_family(policy: &Model) -> i64 {
-    policy.int("address_family").unwrap_or(0)
+    policy
+        .int("address_family")
+        .or_else(|| policy.text("address_family").parse().ok())
+        .unwrap_or(0)
 }
 
 /// An object's own policies; with `family` 0, 4 or 6, only those for all families or

@@ -24,6 +24,8 @@ pub struct TestServer {
     handle: ServerHandle,
     /// The document responses are checked against, fetched on the first request.
     conformance: OnceLock<Conformance>,
+    /// The job workers, stopped before the database goes.
+    _workers: peering_jobs::Workers,
     _db: TestDatabase,
 }
 
@@ -122,13 +124,16 @@ impl TestServer {
                 description: String::new(),
             })
             .expect("token");
-        let (base, handle) = serve(AppState::new(store.clone(), settings));
+        let state = AppState::new(store.clone(), settings);
+        let workers = peering_api::work::jobs::start_workers(&state, 2).expect("job workers");
+        let (base, handle) = serve(state);
         TestServer {
             base,
             key: key.as_str().to_string(),
             store,
             handle,
             conformance: OnceLock::new(),
+            _workers: workers,
             _db: db,
         }
     }
@@ -184,6 +189,16 @@ impl TestServer {
             })
             .unwrap();
         key.as_str().to_string()
+    }
+
+    /// A token of a user holding `permissions` (granted by the superuser through the API).
+    pub fn user_with(&self, username: &str, permissions: &[&str], write: bool) -> String {
+        let key = self.token(username, false, write, None);
+        let id = self.store.user_id(username).unwrap().unwrap();
+        let body = serde_json::json!({ "permissions": permissions });
+        let r = self.patch(&format!("/api/users/users/{id}/"), body);
+        assert_eq!(r.status, 200, "{}", r.text);
+        key
     }
 
     /// Sends a request and checks the response against the OpenAPI document (see

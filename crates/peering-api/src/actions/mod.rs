@@ -1,0 +1,329 @@
+//! Actions beyond reading and writing objects: rendering a router's configuration, an
+//! e-mail or an export, jobs, talking to routers. Each is declared once here, on its
+//! resource, and served wherever that resource is routed.
+
+mod autonomous_systems;
+pub mod export;
+mod messaging;
+mod routers;
+mod sessions;
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE_PEERING_SESSION,
+    JOB, ROUTER,
+};
+use peering_domain::ResourceSpec;
+use serde_json::json;
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::render::{Renderer, SecretView};
+use crate::respond::{base_url, respond, respond_text};
+use crate::work::WorkError;
+use crate::AppState;
+
+/// Whether an action is on one object (`…/{id}/name/`) or on the collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Object,
+    Collection,
+}
+
+/// What a handler is given.
+pub struct Call {
+    pub req: HttpRequest,
+    pub payload: web::Payload,
+    pub state: web::Data<AppState>,
+    pub caller: Caller,
+    /// The resource the action was reached through.
+    pub spec: &'static ResourceSpec,
+    /// The object's id, for actions on one object.
+    pub id: i64,
+}
+
+pub type Handler = fn(Call) -> LocalBoxFuture<'static, Result<HttpResponse, ApiError>>;
+
+/// What an action answers with, for its OpenAPI description.
+#[derive(Debug, Clone, Copy)]
+pub enum Answer {
+    /// The job enqueued (`Job`).
+    Job,
+    /// The jobs enqueued.
+    Jobs,
+    /// Plain text.
+    Text,
+    /// A component of the document.
+    Schema(&'static str),
+    /// A list of a component.
+    ListOf(&'static str),
+}
+
+/// One action, declared once: where it is, what it takes and answers, and its handler.
+pub struct Action {
+    pub spec: &'static ResourceSpec,
+    pub name: &'static str,
+    pub scope: Scope,
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    pub summary: &'static str,
+    /// The component of its JSON body, if it takes one.
+    pub body: Option<&'static str>,
+    /// Its answers besides the errors every action may give (403, 404, 503).
+    pub answers: &'static [(u16, &'static str, Answer)],
+    pub handler: Handler,
+}
+
+const JOB_ACCEPTED: (u16, &str, Answer) = (202, "The job enqueued.", Answer::Job);
+const TEMPLATE_FAILED: (u16, &str, Answer) = (
+    400,
+    "The template failed (a detail saying what went wrong, and where), or the body is invalid.",
+    Answer::Schema("ObjectBadRequest"),
+);
+
+/// Every action, by resource.
+pub static ACTIONS: &[Action] = &[
+    Action {
+        spec: &ROUTER,
+        name: "configuration",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the router's configuration: a job, or the text itself with `?format=text`",
+        body: None,
+        answers: &[
+            (
+                200,
+                "The configuration, with `?format=text` or `Accept: text/plain`.",
+                Answer::Text,
+            ),
+            JOB_ACCEPTED,
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(routers::configuration(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the router's BGP sessions through the router command (a job)",
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(routers::poll_sessions(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "test-napalm-connection",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Test the connection to the router through the router command (a job)",
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(routers::test_connection(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "configure",
+        scope: Scope::Collection,
+        method: "POST",
+        summary: "Push rendered configurations to routers through the router command (jobs)",
+        body: Some("RoutersToConfigure"),
+        answers: &[(202, "A job per router.", Answer::Jobs)],
+        handler: |c| Box::pin(routers::configure(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "generate-email",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Render an e-mail template for the autonomous system",
+        body: Some("EmailToRender"),
+        answers: &[
+            (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(messaging::generate_email(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "as-set-prefixes",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "The prefixes stored for the autonomous system's AS-SET",
+        body: None,
+        answers: &[(
+            200,
+            "The stored prefixes by family.",
+            Answer::Schema("Prefixes"),
+        )],
+        handler: |c| Box::pin(autonomous_systems::as_set_prefixes(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "shared-ixps",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Exchanges shared with the caller's affiliated autonomous system",
+        body: None,
+        answers: &[(
+            200,
+            "The exchanges shared.",
+            Answer::ListOf("NestedInternetExchange"),
+        )],
+        handler: |c| Box::pin(autonomous_systems::shared_ixps(c)),
+    },
+    Action {
+        spec: &EXPORT_TEMPLATE,
+        name: "render",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the export template over all its objects (a job)",
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(export::render_job(c)),
+    },
+    Action {
+        spec: &EXPORT_TEMPLATE,
+        name: "render-synchronous",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the export template over all its objects",
+        body: None,
+        answers: &[
+            (
+                200,
+                "The export rendered.",
+                Answer::Schema("RenderedExport"),
+            ),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(export::render_now(c)),
+    },
+    Action {
+        spec: &DIRECT_PEERING_SESSION,
+        name: "encrypt-password",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Encrypt the session's password with its router's platform algorithm",
+        body: None,
+        answers: &[(
+            200,
+            "The password is encrypted.",
+            Answer::Schema("PasswordEncrypted"),
+        )],
+        handler: |c| Box::pin(sessions::encrypt_password(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE_PEERING_SESSION,
+        name: "encrypt-password",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Encrypt the session's password with its router's platform algorithm",
+        body: None,
+        answers: &[(
+            200,
+            "The password is encrypted.",
+            Answer::Schema("PasswordEncrypted"),
+        )],
+        handler: |c| Box::pin(sessions::encrypt_password(c)),
+    },
+];
+
+/// The action of a resource by name and scope.
+pub fn find(spec: &ResourceSpec, name: &str, scope: Scope) -> Option<&'static Action> {
+    ACTIONS
+        .iter()
+        .find(|a| a.spec.table == spec.table && a.name == name && a.scope == scope)
+}
+
+/// Runs an action: the method must be the action's, the caller known.
+pub async fn dispatch(
+    action: &'static Action,
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    id: i64,
+) -> Result<HttpResponse, ApiError> {
+    let method = req.method().as_str();
+    let allowed = method == action.method || (action.method == "GET" && method == "HEAD");
+    if !allowed {
+        return Err(ApiError::MethodNotAllowed(method.to_string()));
+    }
+    let caller = crate::auth::authenticate(&req, &state).await?;
+    let call = Call {
+        req,
+        payload,
+        state,
+        caller,
+        spec: action.spec,
+        id,
+    };
+    (action.handler)(call).await
+}
+
+/// 202 with the job just enqueued, as `/api/core/jobs/{id}/` shows it to its owner.
+pub(crate) async fn accepted(
+    req: &HttpRequest,
+    state: &AppState,
+    job: i64,
+) -> Result<HttpResponse, ApiError> {
+    let body = job_json(req, state, job).await?;
+    Ok(respond_text(req, StatusCode::ACCEPTED, body))
+}
+
+pub(crate) async fn job_json(
+    req: &HttpRequest,
+    state: &AppState,
+    job: i64,
+) -> Result<String, ApiError> {
+    let store = state.store.clone();
+    let (record, related) = web::block(move || store.get(&JOB, job))
+        .await??
+        .ok_or(ApiError::NotFound)?;
+    let base = base_url(req);
+    let renderer = Renderer {
+        related: &related,
+        base: &base,
+        show_secrets: SecretView::Shown,
+    };
+    let mut body = String::new();
+    renderer.full(&mut body, &JOB, &record);
+    Ok(body)
+}
+
+/// How failed work is answered: a missing object 404, a template that fails 400 with what
+/// went wrong and where.
+impl From<WorkError> for ApiError {
+    fn from(e: WorkError) -> ApiError {
+        match e {
+            WorkError::NotFound(_) => ApiError::NotFound,
+            WorkError::Render(e) => {
+                let at = e.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+                ApiError::BadRequest(
+                    json!({"detail": format!("The template failed{at}: {}", e.message)}),
+                )
+            }
+            WorkError::Store(e) => e.into(),
+            WorkError::Router(message) => ApiError::Unavailable(message),
+        }
+    }
+}
+
+/// The id of an object of `spec` if it exists, else a 404.
+pub(crate) async fn existing(
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<(), ApiError> {
+    let store = state.store.clone();
+    match web::block(move || store.get(spec, id)).await?? {
+        Some(_) => Ok(()),
+        None => Err(ApiError::NotFound),
+    }
+}
+
+pub(crate) fn json_response(req: &HttpRequest, body: serde_json::Value) -> HttpResponse {
+    respond(req, StatusCode::OK, &body)
+}

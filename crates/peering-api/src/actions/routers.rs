@@ -1,0 +1,203 @@
+//! Router actions: the configuration (a job, or the text at once), and what goes through
+//! the router command (polling sessions, testing the connection, pushing configurations).
+
+use actix_web::http::header::{self, ContentType};
+use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::permission::Action as Permission;
+use peering_domain::resources::{
+    DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION, ROUTER,
+};
+use serde_json::{json, Value as Json};
+
+use super::{accepted, existing, Call};
+use crate::body::read_json;
+
+/// The largest body an action takes: a few ids or fields.
+pub(super) const SMALL_BODY: usize = 64 * 1024;
+use crate::error::ApiError;
+use crate::work::jobs::{self, new_job};
+use crate::work::secrets_for;
+use crate::AppState;
+
+/// Whether the client wants the text itself: `?format=text` or `Accept: text/plain`.
+fn wants_text(req: &HttpRequest) -> bool {
+    let query = req.query_string();
+    let format_text = query
+        .split('&')
+        .any(|pair| pair == "format=text" || pair == "format=txt");
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/plain"));
+    format_text || accept
+}
+
+/// `GET routers/{id}/configuration/`: 202 with a job rendering it, or 200 with the text.
+pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    let user = caller.require_named("peering.view_router_configuration", false)?;
+    existing(&state, &ROUTER, id).await?;
+    let secrets = secrets_for(&caller);
+    if wants_text(&req) {
+        let work = state.work.clone();
+        let text = web::block(move || work.router_configuration(id, &secrets)).await??;
+        return Ok(HttpResponse::Ok()
+            .content_type(ContentType::plaintext())
+            .body(text));
+    }
+    let job = new_job(
+        jobs::GENERATE_CONFIGURATION,
+        ("peering.router", id),
+        Some(user.id),
+        secrets,
+    );
+    enqueue(&req, &state, job).await
+}
+
+pub(super) async fn enqueue(
+    req: &HttpRequest,
+    state: &AppState,
+    job: peering_store::NewJob,
+) -> Result<HttpResponse, ApiError> {
+    let queue = state.jobs.clone();
+    let id = web::block(move || queue.enqueue(&job)).await??;
+    accepted(req, state, id).await
+}
+
+/// The router command, or a 503 saying what to configure: nothing pretends to have
+/// talked to a router.
+fn command(state: &AppState) -> Result<(), ApiError> {
+    if state.settings.router_command.is_empty() {
+        return Err(ApiError::Unavailable(
+            "No router command is configured: set PEERING_ROUTER_COMMAND to a program that talks to routers (see docs/router-command.md).".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `POST routers/{id}/poll-bgp-sessions/`: a job polling the router's sessions.
+pub async fn poll_sessions(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?;
+    let user = caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?;
+    command(&state)?;
+    existing(&state, &ROUTER, id).await?;
+    let job = new_job(
+        jobs::POLL_SESSIONS,
+        ("peering.router", id),
+        Some(user.id),
+        Vec::new(),
+    );
+    enqueue(&req, &state, job).await
+}
+
+/// `GET routers/{id}/test-napalm-connection/`: a job testing the connection.
+pub async fn test_connection(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    command(&state)?;
+    existing(&state, &ROUTER, id).await?;
+    let user = caller.user.as_ref().map(|u| u.id);
+    let job = new_job(
+        jobs::TEST_CONNECTION,
+        ("peering.router", id),
+        user,
+        Vec::new(),
+    );
+    enqueue(&req, &state, job).await
+}
+
+/// `POST routers/configure/` `{"routers": [ids], "commit": bool}`: a job per router.
+pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        payload,
+        state,
+        caller,
+        ..
+    } = call;
+    let user = caller
+        .require_named("peering.deploy_router_configuration", true)?
+        .id;
+    command(&state)?;
+    let (body, _turn) = read_json(payload, &state, SMALL_BODY).await?;
+    let (routers, commit) = configure_body(&body)?;
+    let store = state.store.clone();
+    let known: Vec<i64> = web::block(move || {
+        let mut known = Vec::new();
+        for id in routers {
+            if store.get(&ROUTER, id)?.is_some() {
+                known.push(id);
+            }
+        }
+        Ok::<_, peering_store::Error>(known)
+    })
+    .await??;
+    if known.is_empty() {
+        return Err(ApiError::NotFound);
+    }
+    let secrets = secrets_for(&caller);
+    let mut bodies = Vec::new();
+    for id in known {
+        let mut job = new_job(
+            jobs::CONFIGURE,
+            ("peering.router", id),
+            Some(user),
+            secrets.clone(),
+        );
+        job.params["commit"] = json!(commit);
+        let queue = state.jobs.clone();
+        let job_id = web::block(move || queue.enqueue(&job)).await??;
+        bodies.push(super::job_json(&req, &state, job_id).await?);
+    }
+    let body = format!("[{}]", bodies.join(","));
+    Ok(crate::respond::respond_text(
+        &req,
+        actix_web::http::StatusCode::ACCEPTED,
+        body,
+    ))
+}
+
+/// `routers` (a non-empty list of ids) and `commit` (false unless given).
+fn configure_body(body: &Json) -> Result<(Vec<i64>, bool), ApiError> {
+    let routers = body.get("routers").and_then(Json::as_array);
+    let ids: Option<Vec<i64>> = routers.and_then(|list| list.iter().map(Json::as_i64).collect());
+    let Some(ids) = ids else {
+        return Err(ApiError::BadRequest(
+            json!({"routers": ["Expected a list of router ids."]}),
+        ));
+    };
+    if ids.is_empty() {
+        return Err(ApiError::BadRequest(json!([
+            "routers list must not be empty"
+        ])));
+    }
+    let commit = match body.get("commit") {
+        None | Some(Json::Null) => false,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => {
+            return Err(ApiError::BadRequest(
+                json!({"commit": ["Must be a valid boolean."]}),
+            ))
+        }
+    };
+    Ok((ids, commit))
+}

@@ -1,0 +1,117 @@
+//! The actions of `crate::actions` in the document: each one's path, method, body and
+//! answers, from its declaration; and the bodies they take and give.
+
+use paperclip::v2::models::{DataType, DefaultApiRaw, DefaultPathItemRaw, Either, HttpMethod};
+use peering_domain::resources::JOB;
+
+use super::forms::{collection_path, Form};
+use super::parameters::id_parameter;
+use super::paths::Op;
+use super::schemas::{array, id, object, reference, string, typed};
+use crate::actions::{Action, Answer, Scope, ACTIONS};
+
+/// Where an action is served.
+pub(super) fn path(action: &Action) -> String {
+    match action.scope {
+        Scope::Object => format!("{}{{id}}/{}/", collection_path(action.spec), action.name),
+        Scope::Collection => format!("{}{}/", collection_path(action.spec), action.name),
+    }
+}
+
+fn operation(action: &Action) -> Op {
+    let operation_id = format!(
+        "{}_{}_{}",
+        action.spec.app,
+        action.spec.path.replace('-', "_"),
+        action.name.replace('-', "_")
+    );
+    let write = action.method == "POST";
+    let mut op =
+        Op::tagged(action.spec.app, operation_id, action.summary.into(), write).not_found();
+    if let Some(body) = action.body {
+        let bad_request = if action.scope == Scope::Collection {
+            "BadRequest"
+        } else {
+            "ObjectBadRequest"
+        };
+        op = op.body(reference(body), bad_request);
+    }
+    for (code, description, answer) in action.answers {
+        op = op.respond(*code, description, Some(schema(*answer)));
+    }
+    op.respond(
+        503,
+        "The database does not answer, or what the action needs is not there (a router command, an affiliated network), or a router did not answer.",
+        Some(reference("Detail")),
+    )
+}
+
+fn schema(answer: Answer) -> paperclip::v2::models::DefaultSchemaRaw {
+    match answer {
+        Answer::Job => reference(&Form::Full.name(&JOB)),
+        Answer::Jobs => array(reference(&Form::Full.name(&JOB))),
+        // Made `text/plain` by `refine`.
+        Answer::Text => string(),
+        Answer::Schema(name) => reference(name),
+        Answer::ListOf(name) => array(reference(name)),
+    }
+}
+
+/// Every action's path item.
+pub(super) fn paths(api: &mut DefaultApiRaw) {
+    for action in ACTIONS {
+        let item = api.paths.entry(path(action)).or_insert_with(|| {
+            let mut item = DefaultPathItemRaw::default();
+            if action.scope == Scope::Object {
+                item.parameters.push(Either::Right(id_parameter()));
+            }
+            item
+        });
+        let method = if action.method == "POST" {
+            HttpMethod::Post
+        } else {
+            HttpMethod::Get
+        };
+        item.methods.insert(method, operation(action).0);
+    }
+}
+
+/// The bodies actions take and give.
+pub(super) fn definitions(api: &mut DefaultApiRaw) {
+    let definitions = &mut api.definitions;
+    let boolean = || typed(DataType::Boolean, None);
+    definitions.insert("EmailToRender".into(), object(&[("email", id())], true));
+    let mut routers = object(&[("routers", array(id())), ("commit", boolean())], false);
+    routers.required.insert("routers".into());
+    definitions.insert("RoutersToConfigure".into(), routers);
+    definitions.insert(
+        "RenderedEmail".into(),
+        object(&[("subject", string()), ("body", string())], true),
+    );
+    definitions.insert(
+        "RenderedExport".into(),
+        object(&[("rendered", string())], true),
+    );
+    definitions.insert(
+        "Prefixes".into(),
+        object(
+            &[("ipv6", array(string())), ("ipv4", array(string()))],
+            true,
+        ),
+    );
+    definitions.insert(
+        "PasswordEncrypted".into(),
+        object(&[("encrypted", boolean())], true),
+    );
+}
+
+/// Plain-text answers: the media type is `text/plain`, not JSON.
+pub(super) fn text_answers() -> impl Iterator<Item = (String, &'static str, u16)> {
+    ACTIONS.iter().flat_map(|action| {
+        action
+            .answers
+            .iter()
+            .filter(|(_, _, answer)| matches!(answer, Answer::Text))
+            .map(move |(code, _, _)| (path(action), action.method, *code))
+    })
+}

@@ -1,0 +1,130 @@
+//! What each kind of job does, by the reference's job names.
+
+use std::sync::Arc;
+
+use peering_domain::grants::Authority;
+use peering_domain::resources::USER;
+use peering_jobs::{Outcome, Runner};
+use peering_store::{ChangeContext, ClaimedJob, NewJob};
+
+use super::router::Ask;
+use super::{Work, WorkError};
+
+pub const GENERATE_CONFIGURATION: &str = "peering.router.generate_configuration";
+pub const RENDER_EXPORT: &str = "extras.exporttemplate.render";
+pub const POLL_SESSIONS: &str = "peering.router.poll_bgp_sessions";
+pub const CONFIGURE: &str = "peering.router.set_napalm_configuration";
+pub const TEST_CONNECTION: &str = "peering.router.test_napalm_connection";
+
+/// A job to run `name` on an object, for a user, with the secrets they may see.
+pub fn new_job(
+    name: &str,
+    object: (&str, i64),
+    user_id: Option<i64>,
+    secrets: Vec<String>,
+) -> NewJob {
+    NewJob {
+        name: name.into(),
+        object: Some((object.0.into(), object.1)),
+        user_id,
+        params: serde_json::json!({ "secrets": secrets }),
+    }
+}
+
+/// Runs jobs with the server's [`Work`].
+pub struct JobRunner {
+    pub work: Arc<Work>,
+    /// The router command (`PEERING_ROUTER_COMMAND`); empty: router jobs err.
+    pub router_command: Vec<String>,
+}
+
+fn secrets_of(job: &ClaimedJob) -> Vec<String> {
+    job.params["secrets"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn ended(result: Result<String, WorkError>) -> Outcome {
+    match result {
+        Ok(text) => Outcome::completed(text),
+        Err(e) => Outcome::errored(e.to_string()),
+    }
+}
+
+impl Runner for JobRunner {
+    fn run(&self, job: &ClaimedJob) -> Outcome {
+        let Some(object) = job.object_id else {
+            return Outcome::failed(format!("job {} names no object", job.name));
+        };
+        let secrets = secrets_of(job);
+        let command = &self.router_command;
+        match job.name.as_str() {
+            GENERATE_CONFIGURATION => ended(self.work.router_configuration(object, &secrets)),
+            RENDER_EXPORT => ended(self.work.export(object, None, &secrets)),
+            POLL_SESSIONS => ended(self.work.poll_router(command, object, &self.context(job))),
+            TEST_CONNECTION => ended(
+                self.work
+                    .ask_router(command, object, &Ask::Test)
+                    .map(|answer| answer.to_string()),
+            ),
+            CONFIGURE => ended(self.configure(job, object, &secrets)),
+            other => Outcome::failed(format!("unknown kind of job: {other}")),
+        }
+    }
+}
+
+impl JobRunner {
+    /// The change context of what a job writes: in the name of the user who asked.
+    fn context(&self, job: &ClaimedJob) -> ChangeContext {
+        let user_name = job
+            .user_id
+            .and_then(|id| self.work.store.get(&USER, id).ok().flatten())
+            .map(|(user, _)| user.text(&USER, "username").to_string())
+            .unwrap_or_default();
+        ChangeContext {
+            request_id: uuid::Uuid::new_v4().to_string(),
+            user_id: job.user_id,
+            user_name,
+            authority: Authority::operator(),
+        }
+    }
+
+    /// Renders the router's configuration and gives it to the command to apply (or, without
+    /// `commit`, to compare); the command's answer.
+    fn configure(
+        &self,
+        job: &ClaimedJob,
+        router: i64,
+        secrets: &[String],
+    ) -> Result<String, WorkError> {
+        let configuration = self.work.router_configuration(router, secrets)?;
+        let commit = job.params["commit"].as_bool().unwrap_or(false);
+        let ask = Ask::Configure {
+            configuration,
+            commit,
+        };
+        let answer = self.work.ask_router(&self.router_command, router, &ask)?;
+        Ok(answer.to_string())
+    }
+}
+
+/// Starts this process's job workers over the API's state; they stop when dropped.
+pub fn start_workers(
+    state: &crate::AppState,
+    workers: usize,
+) -> std::io::Result<peering_jobs::Workers> {
+    let runner = JobRunner {
+        work: state.work.clone(),
+        router_command: state.settings.router_command.clone(),
+    };
+    let settings = peering_jobs::Settings {
+        workers,
+        ..Default::default()
+    };
+    peering_jobs::start(&state.jobs, Arc::new(runner), settings)
+}

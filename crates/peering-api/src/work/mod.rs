@@ -1,0 +1,187 @@
+//! The peering work the API runs, synchronously or as jobs: router configurations,
+//! e-mails and exports rendered from stored templates (and, in `router.rs`, talking to
+//! routers through the operator's command).
+
+pub mod jobs;
+pub mod router;
+pub mod source;
+
+use std::sync::{Arc, Mutex};
+
+use peering_domain::permission::Action;
+use peering_domain::resources::{
+    ALL, AUTONOMOUS_SYSTEM, CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER,
+};
+use peering_domain::ResourceSpec;
+use peering_render::{context, Bounds, Dataset, RenderError, Secrets, Tables, Template};
+use peering_store::Store;
+
+use crate::auth::Caller;
+use source::{stored, StoreSource};
+
+/// Why some work could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkError {
+    /// The object named does not exist.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The template failed: it does not parse, ran past a bound, or failed while running.
+    #[error("{0}")]
+    Render(#[from] RenderError),
+    #[error(transparent)]
+    Store(#[from] peering_store::Error),
+    /// The router command failed, or gave an answer that is not one.
+    #[error("{0}")]
+    Router(String),
+}
+
+/// The secrets a caller's renders may show: those of the resources they may change.
+pub fn secrets_for(caller: &Caller) -> Vec<String> {
+    ALL.iter()
+        .filter(|spec| caller.may(Action::Change, spec))
+        .map(|spec| spec.content_type())
+        .collect()
+}
+
+/// Renders from stored templates over the database, sharing what they load while the
+/// data does not change.
+pub struct Work {
+    pub(crate) store: Store,
+    bounds: Bounds,
+    /// The objects loaded for renders, and the data version they were read at.
+    tables: Mutex<Option<(i64, Arc<Tables>)>>,
+}
+
+impl std::fmt::Debug for Work {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Work")
+    }
+}
+
+impl Work {
+    pub fn new(store: Store, bounds: Bounds) -> Work {
+        Work {
+            store,
+            bounds,
+            tables: Mutex::new(None),
+        }
+    }
+
+    /// A render's data: the tables of the current data version (loaded as renders need
+    /// them), with the secrets this render may show.
+    fn dataset(&self, secrets: &[String]) -> Result<Arc<Dataset>, WorkError> {
+        let version = self.store.data_version()?;
+        let tables = {
+            let mut kept = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+            match &*kept {
+                Some((v, tables)) if *v == version => tables.clone(),
+                _ => {
+                    let source = StoreSource {
+                        store: self.store.clone(),
+                    };
+                    let tables = Tables::new(Box::new(source));
+                    *kept = Some((version, tables.clone()));
+                    tables
+                }
+            }
+        };
+        Ok(Dataset::over(tables, Secrets::of(secrets.iter().cloned())))
+    }
+
+    fn record(
+        &self,
+        spec: &'static ResourceSpec,
+        id: i64,
+        what: &'static str,
+    ) -> Result<peering_domain::Record, WorkError> {
+        Ok(self
+            .store
+            .get(spec, id)?
+            .ok_or(WorkError::NotFound(what))?
+            .0)
+    }
+
+    /// A router's configuration from its template; empty when it has none (as the
+    /// reference renders it).
+    pub fn router_configuration(
+        &self,
+        router: i64,
+        secrets: &[String],
+    ) -> Result<String, WorkError> {
+        let record = self.record(&ROUTER, router, "router")?;
+        let Some(template_id) = record.get(&ROUTER, "configuration_template").as_int() else {
+            return Ok(String::new());
+        };
+        let template = self.record(&CONFIGURATION, template_id, "configuration template")?;
+        let template = stored(&CONFIGURATION, &template);
+        let data = self.dataset(secrets)?;
+        let ctx =
+            context::router_configuration(&data, router).ok_or(WorkError::NotFound("router"))?;
+        Ok(peering_render::render(
+            &as_template(&template),
+            ctx,
+            &data,
+            &self.bounds,
+        )?)
+    }
+
+    /// An e-mail to an autonomous system: its subject and body.
+    pub fn email(
+        &self,
+        autonomous_system: i64,
+        email: i64,
+        secrets: &[String],
+    ) -> Result<(String, String), WorkError> {
+        let record = self.record(&EMAIL, email, "e-mail")?;
+        let body = stored(&EMAIL, &record);
+        let subject = peering_render::StoredTemplate {
+            source: record.text(&EMAIL, "subject").to_string(),
+            ..body.clone()
+        };
+        let data = self.dataset(secrets)?;
+        let ctx = context::email(&data, autonomous_system)
+            .ok_or(WorkError::NotFound("autonomous system"))?;
+        let subject =
+            peering_render::render(&as_template(&subject), ctx.clone(), &data, &self.bounds)?;
+        let body = peering_render::render(&as_template(&body), ctx, &data, &self.bounds)?;
+        Ok((subject, body))
+    }
+
+    /// An export template over the objects given (in order), or over all objects of its
+    /// resource.
+    pub fn export(
+        &self,
+        export_template: i64,
+        ids: Option<&[i64]>,
+        secrets: &[String],
+    ) -> Result<String, WorkError> {
+        let record = self.record(&EXPORT_TEMPLATE, export_template, "export template")?;
+        let template = stored(&EXPORT_TEMPLATE, &record);
+        let spec = template
+            .content_type
+            .as_deref()
+            .and_then(peering_domain::resources::by_content_type)
+            .ok_or(WorkError::NotFound("resource of the export template"))?;
+        let data = self.dataset(secrets)?;
+        let ctx = context::export(&data, spec, ids);
+        Ok(peering_render::render(
+            &as_template(&template),
+            ctx,
+            &data,
+            &self.bounds,
+        )?)
+    }
+
+    /// Whether an autonomous system exists (before rendering an e-mail to it).
+    pub fn autonomous_system_exists(&self, id: i64) -> Result<bool, WorkError> {
+        Ok(self.store.get(&AUTONOMOUS_SYSTEM, id)?.is_some())
+    }
+}
+
+fn as_template(stored: &peering_render::StoredTemplate) -> Template<'_> {
+    Template {
+        source: &stored.source,
+        trim: stored.trim,
+        lstrip: stored.lstrip,
+    }
+}
