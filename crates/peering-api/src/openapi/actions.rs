@@ -30,7 +30,7 @@ fn operation(action: &Action) -> Op {
         Op::tagged(action.spec.app, operation_id, action.summary.into(), write).not_found();
     if let Some(body) = action.body {
         let bad_request = if action.scope == Scope::Collection {
-            "BadRequest"
+            "MessagesBadRequest"
         } else {
             "ObjectBadRequest"
         };
@@ -102,6 +102,15 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
     definitions.insert(
         "PasswordEncrypted".into(),
         object(&[("encrypted", boolean())], true),
+    );
+    // Refined into field errors or a list of messages (`refine`).
+    let messages = "Field errors, or a list of messages (as the reference answers `routers list must not be empty`).";
+    definitions.insert(
+        "MessagesBadRequest".into(),
+        paperclip::v2::models::DefaultSchemaRaw {
+            description: Some(messages.into()),
+            ..Default::default()
+        },
     );
 }
 

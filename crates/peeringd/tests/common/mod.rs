@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod conformance;
+pub mod network;
 
 use std::sync::{mpsc, OnceLock};
 

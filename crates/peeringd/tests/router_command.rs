@@ -1,0 +1,218 @@
+//! The router command contract (docs/router-command.md), with a script that plays a router
+//! (`fixtures/fake_router.py`): polls update sessions, configurations reach the router,
+//! failures, garbage and silence end the job errored; without the setting, 503.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::network::{id, network, ROUTERS};
+use common::TestServer;
+use peering_api::Settings;
+use serde_json::{json, Value as Json};
+
+fn with_router_command() -> TestServer {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_router.py");
+    TestServer::start_with(Settings {
+        router_command: vec!["python3".into(), script.into()],
+        ..Settings::default()
+    })
+}
+
+fn finished(s: &TestServer, job: &Json) -> Json {
+    let path = format!("/api/core/jobs/{}/", id(job));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let current = s.get(&path).json();
+        let status = current["status"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if status != "pending" && status != "running" {
+            return current;
+        }
+        assert!(Instant::now() < deadline, "job still {status}: {current}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Gives the router what the fake router reads, and runs `action` on it as a job.
+fn run(s: &TestServer, router: i64, args: Json, method: &str, action: &str) -> Json {
+    let r = s.patch(
+        &format!("{ROUTERS}{router}/"),
+        json!({"napalm_args": args, "napalm_username": "netops", "napalm_timeout": 2}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = s.request(
+        method,
+        &format!("{ROUTERS}{router}/{action}/"),
+        Some(&json!({})),
+        Some(&s.key),
+        &[],
+    );
+    assert_eq!(r.status, 202, "{action}: {}", r.text);
+    finished(s, &r.json())
+}
+
+#[test]
+fn without_a_router_command_router_actions_answer_503() {
+    let s = TestServer::start();
+    let n = network(&s);
+    for (method, action) in [
+        ("POST", "poll-bgp-sessions"),
+        ("GET", "test-napalm-connection"),
+    ] {
+        let r = s.request(
+            method,
+            &format!("{ROUTERS}{}/{action}/", n.junos),
+            Some(&json!({})),
+            Some(&s.key),
+            &[],
+        );
+        assert_eq!(r.status, 503, "{action}: {}", r.text);
+        assert!(
+            r.json()["detail"]
+                .as_str()
+                .unwrap()
+                .contains("PEERING_ROUTER_COMMAND"),
+            "{}",
+            r.text
+        );
+    }
+    let r = s.post(
+        &format!("{ROUTERS}configure/"),
+        json!({"routers": [n.junos]}),
+    );
+    assert_eq!(r.status, 503, "{}", r.text);
+    assert_eq!(s.get("/api/core/jobs/").json()["count"], 0);
+}
+
+#[test]
+fn a_poll_records_what_the_router_reports() {
+    let s = with_router_command();
+    let n = network(&s);
+    let sessions = json!([
+        {"ip_address": "192.0.2.10", "state": "Established", "received_prefix_count": 42, "accepted_prefix_count": 40, "advertised_prefix_count": 7},
+        {"ip_address": "198.51.100.1", "state": "active", "received_prefix_count": 0},
+        {"ip_address": "10.9.9.9", "state": "idle"},
+    ]);
+    let done = run(
+        &s,
+        n.junos,
+        json!({"sessions": sessions}),
+        "POST",
+        "poll-bgp-sessions",
+    );
+    assert_eq!(done["status"]["value"], "completed", "{done}");
+    assert_eq!(done["output"], "2 of 3 reported sessions updated");
+    let ixp = s
+        .get("/api/peering/internet-exchange-peering-sessions/?ip_address=192.0.2.10")
+        .json()["results"][0]
+        .clone();
+    assert_eq!(
+        (
+            ixp["bgp_state"].clone(),
+            ixp["received_prefix_count"].clone(),
+            ixp["accepted_prefix_count"].clone(),
+            ixp["advertised_prefix_count"].clone()
+        ),
+        (json!("established"), json!(42), json!(40), json!(7))
+    );
+    assert!(ixp["last_established_state"].is_string(), "{ixp}");
+    let direct = s
+        .get(&format!(
+            "/api/peering/direct-peering-sessions/?router_id={}",
+            n.junos
+        ))
+        .json()["results"][0]
+        .clone();
+    assert_eq!(direct["bgp_state"], "active", "{direct}");
+    assert!(direct["last_established_state"].is_null(), "{direct}");
+    // What the poll changed is in the change records, in the name of who asked.
+    let changes = s.get("/api/extras/object-changes/?changed_object_type=peering.internetexchangepeeringsession&action=update").json();
+    assert_eq!(changes["results"][0]["user_name"], "admin", "{changes}");
+}
+
+#[test]
+fn configurations_reach_the_router_and_tests_answer() {
+    let s = with_router_command();
+    let n = network(&s);
+    let t = s.create("/api/devices/configurations/", json!({"name": "short", "template": "hostname {{ router.hostname }}\nsessions {{ router|ixp_sessions|length }}"}));
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"configuration_template": id(&t)}),
+    );
+    let record =
+        std::env::temp_dir().join(format!("peeringd-configure-{}.txt", uuid::Uuid::new_v4()));
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"napalm_args": {"record": record}}),
+    );
+    let r = s.post(
+        &format!("{ROUTERS}configure/"),
+        json!({"routers": [n.junos, 999], "commit": true}),
+    );
+    assert_eq!(r.status, 202, "{}", r.text);
+    let jobs = r.json();
+    assert_eq!(jobs.as_array().unwrap().len(), 1, "{jobs}");
+    let done = finished(&s, &jobs[0]);
+    assert_eq!(done["status"]["value"], "completed", "{done}");
+    assert_eq!(done["name"], "peering.router.set_napalm_configuration");
+    let answer: Json = serde_json::from_str(done["output"].as_str().unwrap()).unwrap();
+    assert_eq!(answer["committed"], true);
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "hostname edge1.example.net\nsessions 3"
+    );
+    let _ = std::fs::remove_file(record);
+    let done = run(&s, n.junos, json!({}), "GET", "test-napalm-connection");
+    assert!(
+        done["output"]
+            .as_str()
+            .unwrap()
+            .contains("connected to edge1.example.net as netops"),
+        "{done}"
+    );
+    // Bodies and permissions.
+    let path = format!("{ROUTERS}configure/");
+    assert_eq!(
+        s.post(&path, json!({"routers": []})).json(),
+        json!(["routers list must not be empty"])
+    );
+    assert_eq!(s.post(&path, json!({"routers": [999]})).status, 404);
+    assert_eq!(s.post(&path, json!({"commit": true})).status, 400);
+    let key = s.user_with("viewer", &["peering.view_router"], true);
+    assert_eq!(
+        s.send(
+            "POST",
+            &path,
+            Some(&json!({"routers": [n.junos]})),
+            Some(&key),
+            &[]
+        )
+        .status,
+        403
+    );
+}
+
+#[test]
+fn failures_garbage_and_silence_end_the_job_errored() {
+    let s = with_router_command();
+    let n = network(&s);
+    let cases = [
+        (
+            json!({"fail": true}),
+            "connection to edge1.example.net refused",
+        ),
+        (json!({"garbage": true}), "is not JSON"),
+        (json!({"sleep": 5}), "did not answer within 2 s"),
+    ];
+    for (args, expected) in cases {
+        let done = run(&s, n.junos, args.clone(), "GET", "test-napalm-connection");
+        assert_eq!(done["status"]["value"], "errored", "{args}: {done}");
+        assert!(
+            done["output"].as_str().unwrap().contains(expected),
+            "{args}: {done}"
+        );
+    }
+}
