@@ -1,0 +1,133 @@
+//! Jobs wait in the database: killed with `kill -9` while jobs are pending, the server
+//! runs each of them exactly once after a restart.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use peering_store::testing::TestDatabase;
+use serde_json::{json, Value as Json};
+
+const FAKE_ROUTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_router.py");
+
+fn serve(db: &TestDatabase, port: u16, workers: usize) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_peeringd"));
+    cmd.arg("serve")
+        .env("PEERING_DATABASE_URL", &db.url)
+        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
+        .env("PEERING_JOB_WORKERS", workers.to_string())
+        .env("PEERING_ROUTER_COMMAND", format!("python3 {FAKE_ROUTER}"))
+        .env("RUST_LOG", "warn")
+        .stderr(Stdio::null());
+    cmd
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The first start: the server and the admin token it prints.
+fn first_start(mut cmd: Command) -> (Child, String) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let key = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            l.strip_prefix("Created superuser 'admin' with API token: ")
+                .map(|k| k.trim().to_string())
+        })
+        .expect("token printed");
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, key)
+}
+
+fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) -> (u16, Json) {
+    let url = format!("http://127.0.0.1:{port}{path}");
+    for _ in 0..200 {
+        let req = ureq::request(method, &url).set("Authorization", &format!("Token {key}"));
+        let result = match &body {
+            Some(b) => req.send_json(b.clone()),
+            None => req.call(),
+        };
+        match result {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => {
+                let status = r.status();
+                return (status, r.into_json().unwrap_or(Json::Null));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+    panic!("{url} never answered");
+}
+
+#[test]
+fn pending_jobs_run_exactly_once_after_a_kill_9() {
+    let db = TestDatabase::new();
+    let log = std::env::temp_dir().join(format!("peeringd-jobs-{}.log", uuid::Uuid::new_v4()));
+    let port = free_port();
+    // No workers: the jobs stay pending.
+    let (mut first, key) = first_start(serve(&db, port, 0));
+    let (_, us) = call(
+        port,
+        &key,
+        "POST",
+        "/api/peering/autonomous-systems/",
+        Some(json!({"asn": 64500, "name": "Us"})),
+    );
+    let (_, platform) = call(
+        port,
+        &key,
+        "POST",
+        "/api/devices/platforms/",
+        Some(json!({"name": "Junos", "slug": "junos"})),
+    );
+    let router = json!({"name": "edge1", "hostname": "edge1.example.net", "platform": platform["id"], "local_autonomous_system": us["id"], "napalm_args": {"log": log}});
+    let (status, router) = call(port, &key, "POST", "/api/peering/routers/", Some(router));
+    assert_eq!(status, 201, "{router}");
+    let path = format!(
+        "/api/peering/routers/{}/test-napalm-connection/",
+        router["id"]
+    );
+    for _ in 0..20 {
+        let (status, job) = call(port, &key, "GET", &path, None);
+        assert_eq!(
+            (status, job["status"]["value"].clone()),
+            (202, json!("pending")),
+            "{job}"
+        );
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(!log.exists(), "no job ran before the kill");
+    // After a restart with workers, each job runs once.
+    let mut second = serve(&db, port, 2).stdout(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, done) = call(
+            port,
+            &key,
+            "GET",
+            "/api/core/jobs/?status=completed&limit=0",
+            None,
+        );
+        if done["count"] == 20 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "jobs still pending: {done}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    second.kill().unwrap();
+    second.wait().unwrap();
+    let runs = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert_eq!(runs.lines().count(), 20, "{runs}");
+    assert!(
+        runs.lines().all(|l| l == format!("test {}", router["id"])),
+        "{runs}"
+    );
+}
