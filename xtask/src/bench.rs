@@ -16,6 +16,7 @@ mod rss;
 mod scale;
 pub(crate) mod server;
 mod target;
+mod templates;
 mod writes;
 mod wrk;
 
@@ -170,6 +171,8 @@ fn run_backend(
     }
     eprintln!("== {name}: bulk writes");
     results.extend(writes::measure(&ours, &loaded, &monitor));
+    eprintln!("== {name}: templates");
+    results.extend(templates::measure(&ours, &loaded, &monitor));
 
     let report = Report {
         backend: name,

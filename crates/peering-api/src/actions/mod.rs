@@ -12,8 +12,8 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use peering_domain::resources::{
-    AUTONOMOUS_SYSTEM, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE_PEERING_SESSION,
-    JOB, ROUTER,
+    AUTONOMOUS_SYSTEM, BGP_GROUP, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE,
+    INTERNET_EXCHANGE_PEERING_SESSION, JOB, ROUTER,
 };
 use peering_domain::ResourceSpec;
 use serde_json::json;
@@ -71,10 +71,18 @@ pub struct Action {
     pub summary: &'static str,
     /// The component of its JSON body, if it takes one.
     pub body: Option<&'static str>,
+    /// Its query parameters: name and description.
+    pub query: &'static [(&'static str, &'static str)],
     /// Its answers besides the errors every action may give (403, 404, 503).
     pub answers: &'static [(u16, &'static str, Answer)],
     pub handler: Handler,
 }
+
+const QUERY_NONE: &[(&str, &str)] = &[];
+const FORMAT_TEXT: &[(&str, &str)] = &[(
+    "format",
+    "`text` answers with the configuration itself (as does `Accept: text/plain`) instead of a job.",
+)];
 
 const JOB_ACCEPTED: (u16, &str, Answer) = (202, "The job enqueued.", Answer::Job);
 const TEMPLATE_FAILED: (u16, &str, Answer) = (
@@ -91,6 +99,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "Render the router's configuration: a job, or the text itself with `?format=text`",
+        query: FORMAT_TEXT,
         body: None,
         answers: &[
             (
@@ -109,6 +118,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "POST",
         summary: "Poll the router's BGP sessions through the router command (a job)",
+        query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
         handler: |c| Box::pin(routers::poll_sessions(c)),
@@ -119,6 +129,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "Test the connection to the router through the router command (a job)",
+        query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
         handler: |c| Box::pin(routers::test_connection(c)),
@@ -129,6 +140,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Collection,
         method: "POST",
         summary: "Push rendered configurations to routers through the router command (jobs)",
+        query: QUERY_NONE,
         body: Some("RoutersToConfigure"),
         answers: &[(202, "A job per router.", Answer::Jobs)],
         handler: |c| Box::pin(routers::configure(c)),
@@ -139,6 +151,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "POST",
         summary: "Render an e-mail template for the autonomous system",
+        query: QUERY_NONE,
         body: Some("EmailToRender"),
         answers: &[
             (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
@@ -152,6 +165,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "The prefixes stored for the autonomous system's AS-SET",
+        query: QUERY_NONE,
         body: None,
         answers: &[(
             200,
@@ -166,6 +180,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "Exchanges shared with the caller's affiliated autonomous system",
+        query: QUERY_NONE,
         body: None,
         answers: &[(
             200,
@@ -180,6 +195,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "Render the export template over all its objects (a job)",
+        query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
         handler: |c| Box::pin(export::render_job(c)),
@@ -190,6 +206,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "GET",
         summary: "Render the export template over all its objects",
+        query: QUERY_NONE,
         body: None,
         answers: &[
             (
@@ -207,6 +224,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "POST",
         summary: "Encrypt the session's password with its router's platform algorithm",
+        query: QUERY_NONE,
         body: None,
         answers: &[(
             200,
@@ -221,6 +239,7 @@ pub static ACTIONS: &[Action] = &[
         scope: Scope::Object,
         method: "POST",
         summary: "Encrypt the session's password with its router's platform algorithm",
+        query: QUERY_NONE,
         body: None,
         answers: &[(
             200,
@@ -228,6 +247,61 @@ pub static ACTIONS: &[Action] = &[
             Answer::Schema("PasswordEncrypted"),
         )],
         handler: |c| Box::pin(sessions::encrypt_password(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the sessions with this autonomous system: a job per router that holds some",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
+        handler: |c| Box::pin(routers::poll_routers_of(c)),
+    },
+    Action {
+        spec: &BGP_GROUP,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the group's sessions: a job per router that holds some",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
+        handler: |c| Box::pin(routers::poll_routers_of(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the exchange's sessions: a job per router connected to it",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
+        handler: |c| Box::pin(routers::poll_routers_of(c)),
+    },
+    Action {
+        spec: &DIRECT_PEERING_SESSION,
+        name: "poll",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the session's router now and record what it reports",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "What the poll updated.", Answer::Schema("Detail"))],
+        handler: |c| Box::pin(routers::poll_session(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE_PEERING_SESSION,
+        name: "poll",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the session's router now and record what it reports",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "What the poll updated.", Answer::Schema("Detail"))],
+        handler: |c| Box::pin(routers::poll_session(c)),
     },
 ];
 

@@ -104,6 +104,75 @@ pub async fn poll_sessions(call: Call) -> Result<HttpResponse, ApiError> {
     enqueue(&req, &state, job).await
 }
 
+/// `POST {autonomous-systems,bgp-groups,internet-exchanges}/{id}/poll-bgp-sessions/`: a
+/// job polling each router that holds sessions of the object (maybe none: `[]`).
+pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        spec,
+        ..
+    } = call;
+    let user = if spec.table == peering_domain::resources::BGP_GROUP.table {
+        caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?
+    } else if spec.table == peering_domain::resources::INTERNET_EXCHANGE.table {
+        caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?
+    } else {
+        caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?;
+        caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?
+    }
+    .id;
+    command(&state)?;
+    existing(&state, spec, id).await?;
+    let work = state.work.clone();
+    let routers = web::block(move || work.routers_of(spec, id)).await??;
+    let mut bodies = Vec::new();
+    for router in routers {
+        let job = new_job(
+            jobs::POLL_SESSIONS,
+            ("peering.router", router),
+            Some(user),
+            Vec::new(),
+        );
+        let queue = state.jobs.clone();
+        let job_id = web::block(move || queue.enqueue(&job)).await??;
+        bodies.push(super::job_json(&req, &state, job_id).await?);
+    }
+    let body = format!("[{}]", bodies.join(","));
+    Ok(crate::respond::respond_text(
+        &req,
+        actix_web::http::StatusCode::ACCEPTED,
+        body,
+    ))
+}
+
+/// `POST …-peering-sessions/{id}/poll/`: polls the session's router now, and records what
+/// it reports.
+pub async fn poll_session(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        spec,
+        ..
+    } = call;
+    caller.require(Permission::Change, spec)?;
+    command(&state)?;
+    let ctx = crate::resource::change_context(&req, &caller);
+    let (work, command) = (state.work.clone(), state.settings.router_command.clone());
+    let summary = web::block(move || {
+        let router = work.router_of_session(spec, id)?.ok_or_else(|| {
+            crate::work::WorkError::Router("the session has no router to poll".into())
+        })?;
+        work.poll_router(&command, router, &ctx)
+    })
+    .await??;
+    Ok(super::json_response(&req, json!({"detail": summary})))
+}
+
 /// `GET routers/{id}/test-napalm-connection/`: a job testing the connection.
 pub async fn test_connection(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {

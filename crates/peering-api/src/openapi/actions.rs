@@ -36,6 +36,13 @@ fn operation(action: &Action) -> Op {
         };
         op = op.body(reference(body), bad_request);
     }
+    for (name, description) in action.query {
+        op = op.param(super::parameters::query(
+            *name,
+            DataType::String,
+            description,
+        ));
+    }
     for (code, description, answer) in action.answers {
         op = op.respond(*code, description, Some(schema(*answer)));
     }

@@ -7,7 +7,11 @@ use peering_domain::ResourceSpec;
 use peering_filter::{FilterKind, Lookup};
 use peering_store::Store;
 
-fn query(name: impl Into<String>, data_type: DataType, description: &str) -> DefaultParameterRaw {
+pub(super) fn query(
+    name: impl Into<String>,
+    data_type: DataType,
+    description: &str,
+) -> DefaultParameterRaw {
     DefaultParameterRaw {
         in_: ParameterIn::Query,
         name: name.into(),

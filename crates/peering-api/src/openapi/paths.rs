@@ -61,7 +61,7 @@ impl Op {
         })
     }
 
-    fn param(mut self, param: DefaultParameterRaw) -> Op {
+    pub(super) fn param(mut self, param: DefaultParameterRaw) -> Op {
         self.0.parameters.push(Either::Right(param));
         self
     }
