@@ -223,29 +223,72 @@ fn polls_of_a_peer_a_group_an_exchange_and_one_session() {
     let n = network(&s);
     let sessions = json!([{"ip_address": "192.0.2.10", "state": "connect"}]);
     for router in [n.junos, n.iosxr] {
-        s.patch(&format!("{ROUTERS}{router}/"), json!({"napalm_args": {"sessions": sessions}}));
+        s.patch(
+            &format!("{ROUTERS}{router}/"),
+            json!({"napalm_args": {"sessions": sessions}}),
+        );
     }
     // The peer has sessions on both routers; the group and the exchange on one each.
-    let peer = format!("/api/peering/autonomous-systems/{}/poll-bgp-sessions/", n.peer);
+    let peer = format!(
+        "/api/peering/autonomous-systems/{}/poll-bgp-sessions/",
+        n.peer
+    );
     let jobs = s.post(&peer, json!({}));
     assert_eq!(jobs.status, 202, "{}", jobs.text);
-    let routers: Vec<Json> = jobs.json().as_array().unwrap().iter().map(|j| j["object_id"].clone()).collect();
+    let routers: Vec<Json> = jobs
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["object_id"].clone())
+        .collect();
     assert_eq!(routers, vec![json!(n.junos), json!(n.iosxr)]);
     for job in jobs.json().as_array().unwrap() {
         assert_eq!(finished(&s, job)["status"]["value"], "completed");
     }
     let ixp = s.get("/api/peering/internet-exchanges/?limit=1").json()["results"][0]["id"].clone();
-    let r = s.post(&format!("/api/peering/internet-exchanges/{ixp}/poll-bgp-sessions/"), json!({}));
+    let r = s.post(
+        &format!("/api/peering/internet-exchanges/{ixp}/poll-bgp-sessions/"),
+        json!({}),
+    );
     assert_eq!(r.json().as_array().unwrap().len(), 1, "{}", r.text);
     let group = s.get("/api/peering/bgp-groups/?limit=1").json()["results"][0]["id"].clone();
-    let r = s.post(&format!("/api/peering/bgp-groups/{group}/poll-bgp-sessions/"), json!({}));
+    let r = s.post(
+        &format!("/api/peering/bgp-groups/{group}/poll-bgp-sessions/"),
+        json!({}),
+    );
     assert_eq!(r.json().as_array().unwrap().len(), 2, "{}", r.text);
     // One session, at once.
-    let session = s.get("/api/peering/internet-exchange-peering-sessions/?ip_address=192.0.2.10").json()["results"][0]["id"].clone();
-    s.patch(&format!("{ROUTERS}{}/", n.junos), json!({"napalm_args": {"sessions": [{"ip_address": "192.0.2.10", "state": "opensent"}]}}));
-    let r = s.post(&format!("/api/peering/internet-exchange-peering-sessions/{session}/poll/"), json!({}));
-    assert_eq!(r.json(), json!({"detail": "1 of 1 reported sessions updated"}), "{}", r.text);
-    let polled = s.get(&format!("/api/peering/internet-exchange-peering-sessions/{session}/")).json();
+    let session = s
+        .get("/api/peering/internet-exchange-peering-sessions/?ip_address=192.0.2.10")
+        .json()["results"][0]["id"]
+        .clone();
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"napalm_args": {"sessions": [{"ip_address": "192.0.2.10", "state": "opensent"}]}}),
+    );
+    let r = s.post(
+        &format!("/api/peering/internet-exchange-peering-sessions/{session}/poll/"),
+        json!({}),
+    );
+    assert_eq!(
+        r.json(),
+        json!({"detail": "1 of 1 reported sessions updated"}),
+        "{}",
+        r.text
+    );
+    let polled = s
+        .get(&format!(
+            "/api/peering/internet-exchange-peering-sessions/{session}/"
+        ))
+        .json();
     assert_eq!(polled["bgp_state"], "opensent");
-    assert_eq!(s.post("/api/peering/internet-exchange-peering-sessions/999/poll/", json!({})).status, 404);
+    assert_eq!(
+        s.post(
+            "/api/peering/internet-exchange-peering-sessions/999/poll/",
+            json!({})
+        )
+        .status,
+        404
+    );
 }

@@ -424,3 +424,73 @@ fn autonomous_system_and_session_actions() {
         404
     );
 }
+
+/// One line per filter of the reference, over the network kept in the database.
+const TOUR: &str = r#"{% set ixp = internet_exchange_points[0] %}{% set s = (ixp|sessions)[0] %}{% set d = (router|direct_sessions)[0] %}{% set peer = s.autonomous_system %}{% set c = (router|connections)[0] %}
+safe_string: {{ (autonomous_systems|get(asn=65002)).name|safe_string }}
+quote: {{ router.name|quote }} {{ router.name|quote("'") }}
+tags: {{ peer|tags|map(attribute='slug')|join(',') }}
+has_tag: {{ peer|has_tag('gold') }} {{ peer|has_tag('Gold') }} {{ peer|has_not_tag('gold') }}
+inherited_status: {{ s|inherited_status }} {{ c|inherited_status }} {{ d|inherited_status }}
+ipv4/ipv6: {{ s.ip_address|ipv4 }} {{ s.ip_address|ipv6 }} {{ c.ipv6_address|ipv6 }}
+mac: {{ c|mac }} {{ c|mac('cisco') }} {{ c.mac_address|mac('bare') }}
+length/len/count: {{ ixp|sessions|length }} {{ router.name|len }} {{ autonomous_systems|count }}
+filter: {{ ixp|sessions|filter(is_route_server=True)|iterate('ip_address')|join(',') }} {{ ixp|sessions|filter(ip_address__family=6)|length }}
+get: {{ (ixp|sessions|get(ip_address='192.0.2.20')).autonomous_system.asn }}
+unique_items: {{ ixp|sessions|unique_items('autonomous_system')|length }}
+iterate: {{ autonomous_systems|iterate('asn')|join(',') }}
+ixps: {{ peer|ixps(local_as)|map(attribute='slug')|join(',') }}
+shared_ixps/shared_facilities/missing_sessions: {{ peer|shared_ixps(local_as)|length }} {{ peer|shared_facilities(local_as)|length }} {{ peer|missing_sessions(local_as)|length }}
+prefix_list: {{ peer|prefix_list }} {{ peer|prefix_list(4)|length }}
+local_ips: {{ s|local_ips }} {{ d|local_ips }} {{ ixp|local_ips|join(' ') }} {{ ixp|local_ips(6)|join(' ') }}
+direct_sessions: {{ router|direct_sessions|length }} {{ peer|direct_sessions|length }} {{ router|direct_sessions(4, bgp_groups[0])|length }}
+ixp_sessions: {{ router|ixp_sessions|length }} {{ router|ixp_sessions(6)|length }} {{ peer|ixp_sessions(ixp=ixp)|length }}
+sessions: {{ ixp|sessions|length }} {{ ixp|sessions(family=4)|length }} {{ bgp_groups[0]|sessions|length }}
+route_server: {{ ixp|route_server|iterate('ip_address')|join }}
+ip/ip_version: {{ d|ip }} {{ d.ip_address|ip }} {{ [c.ipv4_address, c.ipv6_address]|ip|join(' ') }} {{ s|ip_version }}
+max_prefix: {{ s|max_prefix }} {{ d|max_prefix }}
+cisco_password: {{ d.password|cisco_password }}
+connections: {{ ixp|connections|length }} {{ router|connections|map(attribute='vlan')|join }}
+direct_peers/ixp_peers: {{ router|direct_peers|iterate('asn')|join(',') }} {{ router|ixp_peers|iterate('asn')|join(',') }} {{ router|ixp_peers('example-ix')|length }}
+communities: {{ ixp|communities('value')|join(',') }} {{ peer|communities|length }}
+merge_communities: {{ s|merge_communities|map(attribute='value')|join(',') }} {{ d|merge_communities|map(attribute='value')|join(',') }}
+contact: {{ peer|contact('noc', 'email') }} {{ (s|contact('NOC')).name }} {{ peer|contact('abuse') }}
+iter_export_policies/iter_import_policies: {{ ixp|iter_export_policies('slug')|join(',') }} {{ ixp|iter_export_policies(family=6)|length }} {{ ixp|iter_import_policies('slug')|join(',') }}
+merge_export_policies/merge_import_policies: {{ s|merge_export_policies|map(attribute='slug')|join(',') }} {{ s|merge_import_policies('reverse')|map(attribute='slug')|join(',') }}
+context_has_key/context_has_not_key/context_get_key: {{ router|context_has_key('server') }} {{ router|context_has_not_key('ntp') }} {{ router|context_get_key('server') }} {{ router|context_get_key('nothing', 'default') }}
+as_json: {{ {'asn': peer.asn, 'name': peer.name}|as_json(indent=1) }}
+as_yaml: {{ {'asn': peer.asn, 'exchanges': peer|ixps(local_as)|map(attribute='slug')|list}|as_yaml }}
+indent: {{ "a\nb"|indent(4) }}"#;
+
+#[test]
+fn every_filter_renders_over_stored_data() {
+    let s = TestServer::start();
+    let n = network(&s);
+    let role = one(
+        &s,
+        "/api/messaging/contact-roles/",
+        json!({"name": "NOC", "slug": "noc"}),
+    );
+    let contact = one(
+        &s,
+        "/api/messaging/contacts/",
+        json!({"name": "Peer One NOC", "email": "noc@peer-one.example"}),
+    );
+    s.create("/api/messaging/contact-assignments/", json!({"content_type": "peering.autonomoussystem", "object_id": n.peer, "role": role, "contact": contact}));
+    let tour = template(&s, "tour", TOUR, false);
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"configuration_template": tour}),
+    );
+    let text = text_of(
+        &s,
+        &format!("{ROUTERS}{}/configuration/?format=text", n.junos),
+    );
+    for name in peering_render::filters::NAMES {
+        assert!(
+            TOUR.contains(&format!("|{name}")),
+            "the tour does not use {name}"
+        );
+    }
+    insta::assert_snapshot!("tour", text);
+}
