@@ -49,6 +49,7 @@ pub struct Metrics {
     cache_bytes: Gauge,
     cache_hits: Counter<u64, AtomicU64>,
     cache_misses: Counter<u64, AtomicU64>,
+    jobs_waiting: Gauge,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -65,6 +66,12 @@ impl Default for Metrics {
         let (connections, idle_connections) = (Gauge::default(), Gauge::default());
         let (cache_entries, cache_bytes) = (Gauge::default(), Gauge::default());
         let (cache_hits, cache_misses) = (Counter::default(), Counter::default());
+        let jobs_waiting = Gauge::default();
+        registry.register(
+            "jobs_waiting",
+            "Jobs waiting for a worker (every instance's)",
+            jobs_waiting.clone(),
+        );
         registry.register(
             "http_requests",
             "HTTP requests answered, by method, route and status",
@@ -115,6 +122,7 @@ impl Default for Metrics {
             cache_bytes,
             cache_hits,
             cache_misses,
+            jobs_waiting,
         }
     }
 }
@@ -145,8 +153,12 @@ impl Metrics {
         self.cache_misses.inc();
     }
 
-    /// The text exposition, with the gauges read now.
-    pub fn render(&self, state: &AppState) -> String {
+    /// The text exposition, with the gauges read now (`jobs_waiting` read by the caller,
+    /// off the async threads).
+    pub fn render(&self, state: &AppState, jobs_waiting: Option<i64>) -> String {
+        if let Some(waiting) = jobs_waiting {
+            self.jobs_waiting.set(waiting);
+        }
         let pool = state.store.pool_state();
         self.connections.set(i64::from(pool.connections));
         self.idle_connections.set(i64::from(pool.idle));
@@ -161,14 +173,19 @@ impl Metrics {
     }
 }
 
-fn exposition(state: &AppState) -> HttpResponse {
+async fn exposition(state: &AppState) -> HttpResponse {
+    let store = state.store.clone();
+    let waiting = web::block(move || store.jobs_waiting())
+        .await
+        .ok()
+        .and_then(Result::ok);
     HttpResponse::Ok()
         .insert_header(ContentType(
             "text/plain; version=0.0.4; charset=utf-8"
                 .parse()
                 .expect("a media type"),
         ))
-        .body(state.metrics.render(state))
+        .body(state.metrics.render(state, waiting))
 }
 
 /// `/metrics` on the API's address: staff and superusers only.
@@ -181,12 +198,12 @@ pub async fn guarded(
     if !(user.staff || user.superuser) {
         return Err(ApiError::Forbidden(NO_PERMISSION.into()));
     }
-    Ok(exposition(&state))
+    Ok(exposition(&state).await)
 }
 
 /// `/metrics` on the separate metrics address: anyone who can reach it.
 pub async fn open(state: web::Data<AppState>) -> HttpResponse {
-    exposition(&state)
+    exposition(&state).await
 }
 
 /// The app served on `PEERING_METRICS_LISTEN`: `/metrics` alone.

@@ -328,6 +328,18 @@ async fn update_one(
     Ok(respond_text(req, StatusCode::OK, body))
 }
 
+/// The data version now: from the thread that reads it for everyone waiting, or read here
+/// when there is none.
+pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
+    Ok(match &state.versions {
+        Some(probe) => probe.current().await?,
+        None => {
+            let store = state.store.clone();
+            web::block(move || store.data_version()).await??
+        }
+    })
+}
+
 /// The body of a read: the cached answer to the same URL at the current data version, or
 /// one rendered now (and kept). The version is read before the data, so a kept answer is
 /// never older than its key.
@@ -340,13 +352,7 @@ async fn cached(
     if !state.responses.enabled() {
         return Ok((Bytes::from(render.await?), None));
     }
-    let version = match &state.versions {
-        Some(probe) => probe.current().await?,
-        None => {
-            let store = state.store.clone();
-            web::block(move || store.data_version()).await??
-        }
-    };
+    let version = data_version(state).await?;
     let key = cache::Key::new(version, req, secrets);
     if let Some(body) = state.responses.get(&key) {
         state.metrics.cache_hit();

@@ -161,3 +161,21 @@ fn a_job_whose_worker_died_runs_again_after_its_lease() {
         )
         .unwrap());
 }
+
+#[test]
+fn idle_workers_leave_the_data_version_alone() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 2).unwrap();
+    let queue = Queue::new(store.clone());
+    let _w = start(&queue, Arc::new(Counting::default()), settings(2)).unwrap();
+    let before = store.data_version().unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(
+        store.data_version().unwrap(),
+        before,
+        "polls changed the data version"
+    );
+    queue.enqueue(&job("work", 1)).unwrap();
+    wait_until_done(&store, 1);
+    assert_ne!(store.data_version().unwrap(), before);
+}

@@ -123,6 +123,15 @@ pub(crate) fn claim(
     }))
 }
 
+/// Whether a job waits to be claimed (or was left by a dead worker).
+pub(crate) fn any_waiting(db: &mut Db<'_>) -> Result<bool, Error> {
+    let mut sql = Sql::new(
+        "SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE status = 'pending' OR (status = 'running' AND lease_until < ",
+    );
+    sql.bind(Bind::Int(micros_now())).push(") LIMIT 1) waiting");
+    Ok(db.scalar(&sql)?.unwrap_or(0) > 0)
+}
+
 /// Extends a running job's lease; false if the job is no longer this worker's.
 pub(crate) fn renew(
     db: &mut Db<'_>,

@@ -150,6 +150,16 @@ impl Store {
     /// failure, a lock wait past its limit) wrote nothing and runs again, a few times, after
     /// a short random pause; then it fails with `Error::Busy`.
     fn write<T>(&self, mut f: impl FnMut(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        self.write_changing(|db| f(db).map(|out| (out, true)))
+    }
+
+    /// Like [`Store::write`], for a transaction that may turn out to change nothing
+    /// visible (a claim that found no job): `f` says whether it did, and the data version
+    /// changes only then, so that cached answers stay valid.
+    fn write_changing<T>(
+        &self,
+        mut f: impl FnMut(&mut Db<'_>) -> Result<(T, bool), Error>,
+    ) -> Result<T, Error> {
         let _turn = match &self.writers {
             Some(queue) => Some(queue.enter(WRITER_PATIENCE)?),
             None => None,
@@ -169,13 +179,15 @@ impl Store {
 
     fn write_once<T>(
         &self,
-        f: &mut impl FnMut(&mut Db<'_>) -> Result<T, Error>,
+        f: &mut impl FnMut(&mut Db<'_>) -> Result<(T, bool), Error>,
     ) -> Result<T, Error> {
         let mut conn = self.pool.get()?;
         let counter = &self.queries;
         let mut versioned = |db: &mut Db<'_>| {
-            let out = f(db)?;
-            next_data_version(db)?;
+            let (out, changed) = f(db)?;
+            if changed {
+                next_data_version(db)?;
+            }
             Ok(out)
         };
         let written = match &mut *conn {
@@ -243,7 +255,15 @@ impl Store {
         lease: std::time::Duration,
     ) -> Result<Option<ClaimedJob>, Error> {
         let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
-        self.write(|db| jobs::claim(db, worker, lease))
+        // Most polls find nothing: a read says so without taking the write lock.
+        if !self.read(jobs::any_waiting)? {
+            return Ok(None);
+        }
+        self.write_changing(|db| {
+            let claimed = jobs::claim(db, worker, lease)?;
+            let changed = claimed.is_some();
+            Ok((claimed, changed))
+        })
     }
 
     /// Keeps a running job `worker`'s for `lease` more; false if it is not theirs any more.
@@ -254,7 +274,8 @@ impl Store {
         lease: std::time::Duration,
     ) -> Result<bool, Error> {
         let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
-        self.write(|db| jobs::renew(db, id, worker, lease))
+        // The lease is not shown: renewing it leaves cached answers valid.
+        self.write_changing(|db| Ok((jobs::renew(db, id, worker, lease)?, false)))
     }
 
     /// Records how `worker`'s job ended; false if it is not theirs any more.

@@ -6,7 +6,7 @@ use peering_domain::resources::AUTONOMOUS_SYSTEM;
 use serde_json::{json, Value as Json};
 
 use super::routers::SMALL_BODY;
-use super::{existing, json_response, Call};
+use super::{json_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
 use crate::work::secrets_for;
@@ -21,7 +21,6 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     caller.require_read(&state, Some(&AUTONOMOUS_SYSTEM))?;
-    existing(&state, &AUTONOMOUS_SYSTEM, id).await?;
     let (body, _turn) = read_json(payload, &state, SMALL_BODY).await?;
     let email = match body.get("email") {
         None | Some(Json::Null) => {
@@ -34,8 +33,10 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         })?,
     };
     let secrets = secrets_for(&caller);
+    let version = crate::resource::data_version(&state).await?;
     let work = state.work.clone();
-    let (subject, body) = web::block(move || work.email(id, email, &secrets)).await??;
+    let (subject, body) =
+        web::block(move || work.email(id, email, &secrets, Some(version))).await??;
     Ok(json_response(
         &req,
         json!({"subject": subject, "body": body}),

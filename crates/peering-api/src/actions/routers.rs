@@ -43,11 +43,12 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     let user = caller.require_named("peering.view_router_configuration", false)?;
-    existing(&state, &ROUTER, id).await?;
     let secrets = secrets_for(&caller);
     if wants_text(&req) {
+        let version = crate::resource::data_version(&state).await?;
         let work = state.work.clone();
-        let text = web::block(move || work.router_configuration(id, &secrets)).await??;
+        let text =
+            web::block(move || work.router_configuration(id, &secrets, Some(version))).await??;
         return Ok(HttpResponse::Ok()
             .content_type(ContentType::plaintext())
             .body(text));

@@ -64,7 +64,7 @@ impl Runner for JobRunner {
         let secrets = secrets_of(job);
         let command = &self.router_command;
         match job.name.as_str() {
-            GENERATE_CONFIGURATION => ended(self.work.router_configuration(object, &secrets)),
+            GENERATE_CONFIGURATION => ended(self.work.router_configuration(object, &secrets, None)),
             RENDER_EXPORT => ended(self.work.export(object, None, &secrets)),
             POLL_SESSIONS => ended(self.work.poll_router(command, object, &self.context(job))),
             TEST_CONNECTION => ended(
@@ -102,7 +102,7 @@ impl JobRunner {
         router: i64,
         secrets: &[String],
     ) -> Result<String, WorkError> {
-        let configuration = self.work.router_configuration(router, secrets)?;
+        let configuration = self.work.router_configuration(router, secrets, None)?;
         let commit = job.params["commit"].as_bool().unwrap_or(false);
         let ask = Ask::Configure {
             configuration,

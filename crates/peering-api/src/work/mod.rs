@@ -9,9 +9,7 @@ pub mod source;
 use std::sync::{Arc, Mutex};
 
 use peering_domain::permission::Action;
-use peering_domain::resources::{
-    ALL, AUTONOMOUS_SYSTEM, CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER,
-};
+use peering_domain::resources::{ALL, CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER};
 use peering_domain::ResourceSpec;
 use peering_render::{context, Bounds, Dataset, RenderError, Secrets, Tables, Template};
 use peering_store::Store;
@@ -67,10 +65,13 @@ impl Work {
         }
     }
 
-    /// A render's data: the tables of the current data version (loaded as renders need
-    /// them), with the secrets this render may show.
-    fn dataset(&self, secrets: &[String]) -> Result<Arc<Dataset>, WorkError> {
-        let version = self.store.data_version()?;
+    /// A render's data: the tables of the data version given (read now when `None`),
+    /// loaded as renders need them, with the secrets this render may show.
+    fn dataset(&self, version: Option<i64>, secrets: &[String]) -> Result<Arc<Dataset>, WorkError> {
+        let version = match version {
+            Some(v) => v,
+            None => self.store.data_version()?,
+        };
         let tables = {
             let mut kept = self.tables.lock().unwrap_or_else(|e| e.into_inner());
             match &*kept {
@@ -88,7 +89,7 @@ impl Work {
         Ok(Dataset::over(tables, Secrets::of(secrets.iter().cloned())))
     }
 
-    fn record(
+    pub(crate) fn record(
         &self,
         spec: &'static ResourceSpec,
         id: i64,
@@ -107,14 +108,19 @@ impl Work {
         &self,
         router: i64,
         secrets: &[String],
+        version: Option<i64>,
     ) -> Result<String, WorkError> {
-        let record = self.record(&ROUTER, router, "router")?;
+        let data = self.dataset(version, secrets)?;
+        let record = data
+            .record(&ROUTER, router)
+            .ok_or(WorkError::NotFound("router"))?;
         let Some(template_id) = record.get(&ROUTER, "configuration_template").as_int() else {
             return Ok(String::new());
         };
-        let template = self.record(&CONFIGURATION, template_id, "configuration template")?;
-        let template = stored(&CONFIGURATION, &template);
-        let data = self.dataset(secrets)?;
+        let template = data
+            .record(&CONFIGURATION, template_id)
+            .ok_or(WorkError::NotFound("configuration template"))?;
+        let template = stored(&CONFIGURATION, template);
         let ctx =
             context::router_configuration(&data, router).ok_or(WorkError::NotFound("router"))?;
         Ok(peering_render::render(
@@ -131,16 +137,19 @@ impl Work {
         autonomous_system: i64,
         email: i64,
         secrets: &[String],
+        version: Option<i64>,
     ) -> Result<(String, String), WorkError> {
-        let record = self.record(&EMAIL, email, "e-mail")?;
-        let body = stored(&EMAIL, &record);
+        let data = self.dataset(version, secrets)?;
+        let ctx = context::email(&data, autonomous_system)
+            .ok_or(WorkError::NotFound("autonomous system"))?;
+        let record = data
+            .record(&EMAIL, email)
+            .ok_or(WorkError::NotFound("e-mail"))?;
+        let body = stored(&EMAIL, record);
         let subject = peering_render::StoredTemplate {
             source: record.text(&EMAIL, "subject").to_string(),
             ..body.clone()
         };
-        let data = self.dataset(secrets)?;
-        let ctx = context::email(&data, autonomous_system)
-            .ok_or(WorkError::NotFound("autonomous system"))?;
         let subject =
             peering_render::render(&as_template(&subject), ctx.clone(), &data, &self.bounds)?;
         let body = peering_render::render(&as_template(&body), ctx, &data, &self.bounds)?;
@@ -155,14 +164,16 @@ impl Work {
         ids: Option<&[i64]>,
         secrets: &[String],
     ) -> Result<String, WorkError> {
-        let record = self.record(&EXPORT_TEMPLATE, export_template, "export template")?;
-        let template = stored(&EXPORT_TEMPLATE, &record);
+        let data = self.dataset(None, secrets)?;
+        let record = data
+            .record(&EXPORT_TEMPLATE, export_template)
+            .ok_or(WorkError::NotFound("export template"))?;
+        let template = stored(&EXPORT_TEMPLATE, record);
         let spec = template
             .content_type
             .as_deref()
             .and_then(peering_domain::resources::by_content_type)
             .ok_or(WorkError::NotFound("resource of the export template"))?;
-        let data = self.dataset(secrets)?;
         let ctx = context::export(&data, spec, ids);
         Ok(peering_render::render(
             &as_template(&template),
@@ -170,11 +181,6 @@ impl Work {
             &data,
             &self.bounds,
         )?)
-    }
-
-    /// Whether an autonomous system exists (before rendering an e-mail to it).
-    pub fn autonomous_system_exists(&self, id: i64) -> Result<bool, WorkError> {
-        Ok(self.store.get(&AUTONOMOUS_SYSTEM, id)?.is_some())
     }
 }
 
