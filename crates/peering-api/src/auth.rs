@@ -6,7 +6,7 @@ use std::sync::Arc;
 use actix_web::http::Method;
 use actix_web::{web, HttpMessage, HttpRequest};
 use chrono::Utc;
-use peering_auth::token::{hashes_match, Refusal};
+use peering_auth::token::{hashes_match, KeyError, Refusal};
 use peering_auth::{Access, TokenKey, TokenState};
 use peering_domain::permission::{self, Action};
 use peering_domain::ResourceSpec;
@@ -160,6 +160,10 @@ async fn resolve(req: &HttpRequest, state: &AppState) -> Result<Caller, ApiError
                 // Another scheme (e.g. Bearer) leaves the request anonymous, as in the
                 // reference.
                 None => session_caller(req, state, true).await,
+                // A malformed `Token` header is refused with DRF's words.
+                Some(Err(e @ (KeyError::NoCredentials | KeyError::Spaces))) => {
+                    Err(ApiError::Forbidden(e.to_string()))
+                }
                 Some(Err(_)) => Err(ApiError::Forbidden(Refusal::Invalid.to_string())),
                 Some(Ok(key)) => token_caller(state, &key).await,
             }

@@ -23,6 +23,8 @@ pub enum ApiError {
     PreconditionFailed,
     #[error("Request body exceeds {0} bytes.")]
     TooLarge(usize),
+    #[error("Unsupported media type \"{0}\" in request.")]
+    UnsupportedMediaType(String),
     #[error("The request body did not arrive within {0} s.")]
     BodyTimeout(u64),
     #[error("Request address too long: at most {0} bytes.")]
@@ -47,6 +49,7 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,

@@ -179,12 +179,14 @@ pub async fn collection(
         }
         Method::POST => {
             caller.require(Action::Add, spec)?;
-            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_listed(&req, payload, &state, state.settings.max_body_bytes).await?;
             create(&req, &state, &caller, spec, body.items()?).await
         }
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
-            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_listed(&req, payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
@@ -194,7 +196,8 @@ pub async fn collection(
         }
         Method::DELETE => {
             caller.require(Action::Delete, spec)?;
-            let (body, _turn) = read_listed(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_listed(&req, payload, &state, state.settings.max_body_bytes).await?;
             let ids = item_ids(&listed(body.items()?)?)?;
             bulk_delete(&req, &state, &caller, spec, ids).await
         }
@@ -226,7 +229,8 @@ pub async fn detail(
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
             unless_changed(&req, &state, spec, id).await?;
-            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_json(&req, payload, &state, state.settings.max_body_bytes).await?;
             let mode = if method == Method::PUT {
                 Mode::Replace
             } else {
@@ -493,10 +497,18 @@ async fn create(
     let mut body = String::new();
     if many {
         r.many(&mut body, spec, &records, false);
-    } else {
-        r.full(&mut body, spec, records.first().ok_or(ApiError::NotFound)?);
+        return Ok(respond_text(req, StatusCode::CREATED, body));
     }
-    Ok(respond_text(req, StatusCode::CREATED, body))
+    let record = records.first().ok_or(ApiError::NotFound)?;
+    r.full(&mut body, spec, record);
+    let mut res = respond_text(req, StatusCode::CREATED, body);
+    // As the reference: one object created, its URL in `Location`.
+    let location = format!("{base}/api/{}/{}/{}/", spec.app, spec.path, record.id);
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&location) {
+        res.headers_mut()
+            .insert(actix_web::http::header::LOCATION, value);
+    }
+    Ok(res)
 }
 
 /// The errors of a list body's items, in the reference's shape (one object per item, `{}`

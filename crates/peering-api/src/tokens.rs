@@ -282,7 +282,8 @@ pub async fn collection(
         }
         Method::POST => {
             let user = require_token_writer(&caller)?.clone();
-            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_json(&req, payload, &state, state.settings.max_body_bytes).await?;
             let Json::Object(fields) = body else {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
@@ -363,7 +364,7 @@ pub async fn provision(
     if !state.login_limiter.allow(&req) {
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
-    let (body, _turn) = read_json(payload, &state, CREDENTIALS_BODY_BYTES).await?;
+    let (body, _turn) = read_json(&req, payload, &state, CREDENTIALS_BODY_BYTES).await?;
     let Json::Object(fields) = body else {
         return Err(ApiError::BadRequest(
             json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),
@@ -416,7 +417,8 @@ pub async fn preferences(
         }
         Method::PATCH => {
             require_token_writer(&caller)?;
-            let (body, _turn) = read_json(payload, &state, state.settings.max_body_bytes).await?;
+            let (body, _turn) =
+                read_json(&req, payload, &state, state.settings.max_body_bytes).await?;
             if !body.is_object() {
                 return Err(ApiError::BadRequest(
                     json!({"non_field_errors": ["Invalid data. Expected a dictionary."]}),

@@ -23,6 +23,12 @@ pub enum KeyError {
     Malformed,
     #[error("This key is too easy to guess: use 40 random hexadecimal characters, or leave the key out and one is made for you.")]
     Weak,
+    /// `Authorization: Token` with no key.
+    #[error("Invalid token header. No credentials provided.")]
+    NoCredentials,
+    /// `Authorization: Token a b`.
+    #[error("Invalid token header. Token string should not contain spaces.")]
+    Spaces,
 }
 
 impl TokenKey {
@@ -61,13 +67,18 @@ impl TokenKey {
     }
 
     /// The key from an `Authorization` header value of the form `Token <key>`.
-    /// `None` when the header uses another scheme (the request is then anonymous).
+    /// `None` when the header uses another scheme (the request is then anonymous, as in
+    /// the reference); `Token` alone, or followed by more than one word, is malformed.
     pub fn from_header(value: &str) -> Option<Result<Self, KeyError>> {
-        let (scheme, rest) = value.trim().split_once(' ')?;
-        if !scheme.eq_ignore_ascii_case("token") {
+        let mut words = value.split_ascii_whitespace();
+        if !words.next()?.eq_ignore_ascii_case("token") {
             return None;
         }
-        Some(Self::parse(rest))
+        Some(match (words.next(), words.next()) {
+            (None, _) => Err(KeyError::NoCredentials),
+            (Some(_), Some(_)) => Err(KeyError::Spaces),
+            (Some(key), None) => Self::parse(key),
+        })
     }
 
     pub fn as_str(&self) -> &str {
@@ -176,7 +187,15 @@ mod tests {
             TokenKey::from_header("Token abc"),
             Some(Err(KeyError::Malformed))
         );
-        assert_eq!(TokenKey::from_header("Token"), None);
+        assert_eq!(
+            TokenKey::from_header("Token"),
+            Some(Err(KeyError::NoCredentials))
+        );
+        assert_eq!(
+            TokenKey::from_header(&format!("token  {key} {key}")),
+            Some(Err(KeyError::Spaces))
+        );
+        assert_eq!(TokenKey::from_header(""), None);
     }
 
     #[test]

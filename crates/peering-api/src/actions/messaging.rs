@@ -21,7 +21,7 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     caller.require_read(&state, Some(&AUTONOMOUS_SYSTEM))?;
-    let (body, _turn) = read_json(payload, &state, SMALL_BODY).await?;
+    let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let email = match body.get("email") {
         None | Some(Json::Null) => {
             return Err(ApiError::BadRequest(

@@ -208,7 +208,7 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
         .require_named("peering.deploy_router_configuration", true)?
         .id;
     command(&state)?;
-    let (body, _turn) = read_json(payload, &state, SMALL_BODY).await?;
+    let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let (routers, commit) = configure_body(&body)?;
     let store = state.store.clone();
     let known: Vec<i64> = web::block(move || {

@@ -80,6 +80,11 @@ impl Op {
         .respond(400, "Invalid input.", Some(reference(bad_request)))
         .respond(413, "Request body too large.", Some(reference("Detail")))
         .respond(
+            415,
+            "The body's declared media type is not JSON (nor a form).",
+            Some(reference("Detail")),
+        )
+        .respond(
             408,
             "Request body too slow to arrive.",
             Some(reference("Detail")),

@@ -309,7 +309,11 @@ impl TestServer {
         extra: &[(&str, &str)],
     ) -> Response {
         let req = self.prepare(method, path, key, extra);
+        let typed = extra
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("Content-Type"));
         let result = match body {
+            Some(b) if typed => req.send_string(&b.to_string()),
             Some(b) => req
                 .set("Content-Type", "application/json")
                 .send_string(&b.to_string()),
