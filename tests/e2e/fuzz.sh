@@ -21,6 +21,8 @@ TIMEOUT="${E2E_FUZZ_TIMEOUT:-900}"
 e2e_require_curl
 e2e_venv
 e2e_build
+# Router actions run through a command that answers at once (no router is contacted).
+export PEERING_ROUTER_COMMAND="$(cd "$(dirname "$0")" && pwd)/router-command.sh"
 e2e_start_server
 
 REPORTS="$E2E_ARTIFACTS/schemathesis"
@@ -40,24 +42,38 @@ done
 e2e_log "schemathesis: $EXAMPLES examples per operation, seed $SEED"
 start=$(date +%s)
 status=0
+# Actions that answer 503 by design, as the reference does (a session whose router does
+# not encrypt or cannot be polled, no affiliated network chosen): fuzzed in a second pass,
+# where a documented 503 is not a failure.
+BY_DESIGN='(encrypt-password|poll|shared-ixps)/$'
 # Workers: 1, so that the database sees one writer and the run is repeatable for a seed.
 # Checks (schemathesis 4 names): no 5xx, documented statuses only, bodies as documented.
-(cd "$REPORTS" && timeout --kill-after=30 "$TIMEOUT" \
-    "$E2E_BIN_DIR/st" run "$E2E_BASE/api/schema/" \
-    --header "Authorization: Token $E2E_TOKEN" \
-    --checks not_a_server_error,status_code_conformance,response_schema_conformance \
-    --max-examples "$EXAMPLES" \
-    --seed "$SEED" \
-    --generation-database none \
-    --workers 1 \
-    --max-response-time 10 \
-    --request-timeout 10 \
-    --max-redirects 0 \
-    --no-color \
-    --report junit \
-    --report-junit-path "$REPORTS/junit.xml" \
-    "${SELF_LOCKOUT[@]}" \
-    "$@") || status=$?
+fuzz() {
+    local checks="$1"
+    shift
+    (cd "$REPORTS" && timeout --kill-after=30 "$TIMEOUT" \
+        "$E2E_BIN_DIR/st" run "$E2E_BASE/api/schema/" \
+        --header "Authorization: Token $E2E_TOKEN" \
+        --checks "$checks" \
+        --max-examples "$EXAMPLES" \
+        --seed "$SEED" \
+        --generation-database none \
+        --workers 1 \
+        --max-response-time 10 \
+        --request-timeout 10 \
+        --max-redirects 0 \
+        --no-color \
+        "${SELF_LOCKOUT[@]}" \
+        "$@")
+}
+fuzz not_a_server_error,status_code_conformance,response_schema_conformance \
+    --exclude-path-regex "$BY_DESIGN" \
+    --report junit --report-junit-path "$REPORTS/junit.xml" "$@" || status=$?
+if [ "$status" -eq 0 ]; then
+    fuzz status_code_conformance,response_schema_conformance \
+        --include-path-regex "$BY_DESIGN" \
+        --report junit --report-junit-path "$REPORTS/junit-by-design.xml" "$@" || status=$?
+fi
 e2e_log "schemathesis finished in $(($(date +%s) - start)) s with status $status"
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     e2e_die "schemathesis did not finish within $TIMEOUT s"

@@ -181,6 +181,16 @@ fn configurations_reach_the_router_and_tests_answer() {
     );
     assert_eq!(s.post(&path, json!({"routers": [999]})).status, 404);
     assert_eq!(s.post(&path, json!({"commit": true})).status, 400);
+    let r = s.request("POST", &path, None, Some(&s.key), &[]);
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(
+        r.json()["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("JSON parse error"),
+        "{}",
+        r.text
+    );
     let key = s.user_with("viewer", &["peering.view_router"], true);
     assert_eq!(
         s.send(

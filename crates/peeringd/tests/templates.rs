@@ -170,6 +170,9 @@ fn a_router_without_template_renders_nothing_and_permissions_are_checked() {
             .status,
         404
     );
+    // Nor is a job enqueued for a router that does not exist.
+    assert_eq!(s.get(&format!("{ROUTERS}999/configuration/")).status, 404);
+    assert_eq!(s.get("/api/core/jobs/").json()["count"], 0);
 }
 
 #[test]

@@ -53,6 +53,7 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
             .content_type(ContentType::plaintext())
             .body(text));
     }
+    existing(&state, &ROUTER, id).await?;
     let job = new_job(
         jobs::GENERATE_CONFIGURATION,
         ("peering.router", id),

@@ -111,7 +111,7 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
         object(&[("encrypted", boolean())], true),
     );
     // Refined into field errors or a list of messages (`refine`).
-    let messages = "Field errors, or a list of messages (as the reference answers `routers list must not be empty`).";
+    let messages = "Field errors, a list of messages (as the reference answers `routers list must not be empty`), or a detail message.";
     definitions.insert(
         "MessagesBadRequest".into(),
         paperclip::v2::models::DefaultSchemaRaw {

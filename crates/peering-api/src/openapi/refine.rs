@@ -34,8 +34,11 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
     }
     if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("MessagesBadRequest") {
         let messages = array_of(v3::ReferenceOr::Item(string_schema()));
-        bad_request.schema_kind =
-            one_of(vec![field_errors.clone(), v3::ReferenceOr::Item(messages)]);
+        bad_request.schema_kind = one_of(vec![
+            field_errors.clone(),
+            v3::ReferenceOr::Item(messages),
+            component("Detail"),
+        ]);
     }
     if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("ObjectBadRequest") {
         bad_request.schema_kind = one_of(vec![field_errors, component("Detail")]);
