@@ -25,6 +25,8 @@ pub enum ApiError {
     TooLarge(usize),
     #[error("Unsupported media type \"{0}\" in request.")]
     UnsupportedMediaType(String),
+    #[error("Invalid version in \"Accept\" header.")]
+    InvalidVersion,
     #[error("The request body did not arrive within {0} s.")]
     BodyTimeout(u64),
     #[error("Request address too long: at most {0} bytes.")]
@@ -50,6 +52,7 @@ impl ResponseError for ApiError {
             ApiError::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::InvalidVersion => StatusCode::NOT_ACCEPTABLE,
             ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,

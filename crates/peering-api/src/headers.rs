@@ -114,6 +114,29 @@ pub const MAX_HEADER_BYTES: usize = 16384;
 /// Refuses, with a JSON answer, a request whose address or headers are larger than any
 /// client of ours sends (the HTTP server's own limits are higher and answer without a
 /// body).
+/// The API versions a client may ask for (`Accept: application/json; version=1.8`): the
+/// reference's releases whose API peeringd answers, and its own.
+fn known_version(version: &str) -> bool {
+    matches!(version, "1.8" | "1.9" | "1.10") || version == crate::api_version()
+}
+
+/// Whether an API request asks for a version there is not, as the reference refuses
+/// (406) under its versioning by `Accept` header.
+fn asks_unknown_version(req: &ServiceRequest) -> bool {
+    if !crate::respond::path_below_base(req.request()).starts_with("/api/") {
+        return false;
+    }
+    let Some(accept) = req.headers().get(actix_web::http::header::ACCEPT) else {
+        return false;
+    };
+    let accept = String::from_utf8_lossy(accept.as_bytes());
+    accept
+        .split(',')
+        .flat_map(|media| media.split(';').skip(1))
+        .filter_map(|param| param.trim().strip_prefix("version="))
+        .any(|version| !known_version(version.trim().trim_matches('"')))
+}
+
 pub async fn request_limits(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
@@ -130,6 +153,8 @@ pub async fn request_limits(
         Some(ApiError::UriTooLong(MAX_URI_BYTES))
     } else if header_bytes > MAX_HEADER_BYTES {
         Some(ApiError::HeadersTooLarge(MAX_HEADER_BYTES))
+    } else if asks_unknown_version(&req) {
+        Some(ApiError::InvalidVersion)
     } else {
         None
     };

@@ -84,3 +84,40 @@ fn a_created_object_is_located() {
     let r = s.post(AS, json!([{"asn": 64501, "name": "B"}]));
     assert_eq!((r.status, r.header("Location")), (201, None));
 }
+
+#[test]
+fn an_unknown_api_version_in_accept_is_refused() {
+    let s = TestServer::start();
+    for known in ["1.8", "1.10", peering_api::api_version()] {
+        let accept = format!("application/json; version={known}");
+        assert_eq!(
+            s.request("GET", AS, None, None, &[("Accept", &accept)])
+                .status,
+            200,
+            "{known}"
+        );
+    }
+    let r = s.request(
+        "GET",
+        AS,
+        None,
+        None,
+        &[("Accept", "application/json; version=9.9")],
+    );
+    assert_eq!(
+        (r.status, r.json()),
+        (
+            406,
+            json!({"detail": "Invalid version in \"Accept\" header."})
+        )
+    );
+    // Outside the API (probes, pages), `Accept` versions mean nothing.
+    let r = s.send(
+        "GET",
+        "/healthz",
+        None,
+        None,
+        &[("Accept", "application/json; version=9.9")],
+    );
+    assert_eq!(r.status, 200);
+}

@@ -59,6 +59,11 @@ impl Op {
             tags: vec![tag.into()],
             ..DefaultOperationRaw::default()
         })
+        .respond(
+            406,
+            "`Accept` asks for an API version there is not (`version=` other than 1.8, 1.9, 1.10 or the server's own).",
+            Some(reference("Detail")),
+        )
     }
 
     pub(super) fn param(mut self, param: DefaultParameterRaw) -> Op {
