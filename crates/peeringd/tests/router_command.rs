@@ -268,6 +268,13 @@ fn polls_of_a_peer_a_group_an_exchange_and_one_session() {
         json!({}),
     );
     assert_eq!(r.json().as_array().unwrap().len(), 2, "{}", r.text);
+    // Every poll job ends before the next poll, which they would otherwise overwrite.
+    for job in s.get("/api/core/jobs/?limit=0").json()["results"]
+        .as_array()
+        .unwrap()
+    {
+        finished(&s, job);
+    }
     // One session, at once.
     let session = s
         .get("/api/peering/internet-exchange-peering-sessions/?ip_address=192.0.2.10")
