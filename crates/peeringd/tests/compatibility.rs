@@ -121,3 +121,15 @@ fn an_unknown_api_version_in_accept_is_refused() {
     );
     assert_eq!(r.status, 200);
 }
+
+#[test]
+fn brief_sessions_at_exchanges_show_the_plain_status() {
+    let s = TestServer::start();
+    common::network::network(&s);
+    let path = "/api/peering/internet-exchange-peering-sessions/";
+    let brief = s.get(&format!("{path}?brief=1&limit=1")).json()["results"][0].clone();
+    assert_eq!(brief["status"], "enabled", "{brief}");
+    assert_eq!(brief["is_route_server"], false, "{brief}");
+    let full = s.get(&format!("{path}?limit=1")).json()["results"][0].clone();
+    assert_eq!(full["status"]["value"], "enabled", "{full}");
+}

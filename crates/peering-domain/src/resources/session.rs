@@ -175,12 +175,13 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         "ixp_connection",
         "ip_address",
     ],
+    // As the reference's nested serializer: the status as its plain value.
     brief: &[
         "id",
         "url",
         "display",
         "ip_address",
-        "status",
+        "status=value",
         "is_route_server",
     ],
     nested: &[
@@ -188,7 +189,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         "url",
         "display",
         "ip_address",
-        "status",
+        "status=value",
         "is_route_server",
     ],
     search: &[
