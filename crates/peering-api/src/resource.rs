@@ -402,6 +402,10 @@ fn export_asked(
     req: &HttpRequest,
     spec: &'static ResourceSpec,
 ) -> Result<Option<(String, peering_filter::Filter)>, ApiError> {
+    // Most lists ask for no export: their query is not parsed twice.
+    if !req.query_string().contains("export") {
+        return Ok(None);
+    }
     let mut pairs = query_pairs(req)?;
     let Some(at) = pairs.iter().position(|(k, _)| k == "export") else {
         return Ok(None);

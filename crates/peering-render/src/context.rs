@@ -10,13 +10,7 @@ use peering_domain::resources::{
 use peering_domain::ResourceSpec;
 
 use crate::dataset::Dataset;
-use crate::model::{models, Model};
-
-fn sorted_unique(mut list: Vec<Model>) -> Vec<Model> {
-    list.sort_by_key(Model::position);
-    list.dedup_by_key(|m| m.position());
-    list
-}
+use crate::model::{in_list_order, models, Model};
 
 /// A router's configuration: `router`, `local_as`, `autonomous_systems` (peers, direct
 /// or at exchanges), `bgp_groups` (those with direct sessions on the router),
@@ -46,9 +40,9 @@ pub fn router_configuration(data: &Arc<Dataset>, router_id: i64) -> Option<Value
     Some(minijinja::context! {
         router => router.clone().value(),
         local_as => router.follow("local_autonomous_system").map(Model::value),
-        autonomous_systems => models(sorted_unique(peers)),
-        bgp_groups => models(sorted_unique(groups)),
-        internet_exchange_points => models(sorted_unique(exchanges)),
+        autonomous_systems => models(in_list_order(peers)),
+        bgp_groups => models(in_list_order(groups)),
+        internet_exchange_points => models(in_list_order(exchanges)),
         communities => models(Model::all(data, &COMMUNITY)),
         routing_policies => models(Model::all(data, &ROUTING_POLICY)),
     })

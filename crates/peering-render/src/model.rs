@@ -234,6 +234,13 @@ fn list_target(kind: Kind) -> Option<&'static ResourceSpec> {
     }
 }
 
+/// Objects in their resource's list order, each once.
+pub fn in_list_order(mut list: Vec<Model>) -> Vec<Model> {
+    list.sort_by_key(Model::position);
+    list.dedup_by_key(|m| m.position());
+    list
+}
+
 /// A list of objects as a template value.
 pub fn models(list: Vec<Model>) -> Value {
     Value::from(list.into_iter().map(Model::value).collect::<Vec<_>>())

@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::network::{id, network, ROUTERS};
+use common::network::{finished, id, network, ROUTERS};
 use common::TestServer;
 use peering_api::Settings;
 use serde_json::{json, Value as Json};
@@ -17,23 +15,6 @@ fn with_router_command() -> TestServer {
         router_command: vec!["python3".into(), script.into()],
         ..Settings::default()
     })
-}
-
-fn finished(s: &TestServer, job: &Json) -> Json {
-    let path = format!("/api/core/jobs/{}/", id(job));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let current = s.get(&path).json();
-        let status = current["status"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if status != "pending" && status != "running" {
-            return current;
-        }
-        assert!(Instant::now() < deadline, "job still {status}: {current}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Gives the router what the fake router reads, and runs `action` on it as a job.

@@ -7,9 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::network::{id, network, one, ROUTERS};
+use common::network::{finished, id, network, one, ROUTERS};
 use common::TestServer;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 
 const JUNOS: &str = r#"system {
   host-name {{ router.hostname }};
@@ -78,24 +78,6 @@ fn text_of(s: &TestServer, path: &str) -> String {
     let r = s.get(path);
     assert_eq!(r.status, 200, "{path}: {}", r.text);
     r.text
-}
-
-/// Waits for a job to end; its final representation.
-fn finished(s: &TestServer, job: &Json) -> Json {
-    let path = format!("/api/core/jobs/{}/", id(job));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let current = s.get(&path).json();
-        let status = current["status"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if status != "pending" && status != "running" {
-            return current;
-        }
-        assert!(Instant::now() < deadline, "job still {status}: {current}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

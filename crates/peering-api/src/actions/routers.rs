@@ -73,6 +73,26 @@ pub(super) async fn enqueue(
     accepted(req, state, id).await
 }
 
+/// 202 with the jobs enqueued, in order (maybe none: `[]`).
+async fn enqueue_all(
+    req: &HttpRequest,
+    state: &AppState,
+    jobs: Vec<peering_store::NewJob>,
+) -> Result<HttpResponse, ApiError> {
+    let mut bodies = Vec::new();
+    for job in jobs {
+        let queue = state.jobs.clone();
+        let id = web::block(move || queue.enqueue(&job)).await??;
+        bodies.push(super::job_json(req, state, id).await?);
+    }
+    let body = format!("[{}]", bodies.join(","));
+    Ok(crate::respond::respond_text(
+        req,
+        actix_web::http::StatusCode::ACCEPTED,
+        body,
+    ))
+}
+
 /// The router command, or a 503 saying what to configure: nothing pretends to have
 /// talked to a router.
 fn command(state: &AppState) -> Result<(), ApiError> {
@@ -130,24 +150,18 @@ pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
     existing(&state, spec, id).await?;
     let work = state.work.clone();
     let routers = web::block(move || work.routers_of(spec, id)).await??;
-    let mut bodies = Vec::new();
-    for router in routers {
-        let job = new_job(
-            jobs::POLL_SESSIONS,
-            ("peering.router", router),
-            Some(user),
-            Vec::new(),
-        );
-        let queue = state.jobs.clone();
-        let job_id = web::block(move || queue.enqueue(&job)).await??;
-        bodies.push(super::job_json(&req, &state, job_id).await?);
-    }
-    let body = format!("[{}]", bodies.join(","));
-    Ok(crate::respond::respond_text(
-        &req,
-        actix_web::http::StatusCode::ACCEPTED,
-        body,
-    ))
+    let jobs = routers
+        .into_iter()
+        .map(|router| {
+            new_job(
+                jobs::POLL_SESSIONS,
+                ("peering.router", router),
+                Some(user),
+                Vec::new(),
+            )
+        })
+        .collect();
+    enqueue_all(&req, &state, jobs).await
 }
 
 /// `POST …-peering-sessions/{id}/poll/`: polls the session's router now, and records what
@@ -212,39 +226,26 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let (routers, commit) = configure_body(&body)?;
     let store = state.store.clone();
-    let known: Vec<i64> = web::block(move || {
-        let mut known = Vec::new();
-        for id in routers {
-            if store.get(&ROUTER, id)?.is_some() {
-                known.push(id);
-            }
-        }
-        Ok::<_, peering_store::Error>(known)
-    })
-    .await??;
+    // The routers that exist, in one query.
+    let (known, _) = web::block(move || store.objects(&ROUTER, &routers, false)).await??;
     if known.is_empty() {
         return Err(ApiError::NotFound);
     }
     let secrets = secrets_for(&caller);
-    let mut bodies = Vec::new();
-    for id in known {
-        let mut job = new_job(
-            jobs::CONFIGURE,
-            ("peering.router", id),
-            Some(user),
-            secrets.clone(),
-        );
-        job.params["commit"] = json!(commit);
-        let queue = state.jobs.clone();
-        let job_id = web::block(move || queue.enqueue(&job)).await??;
-        bodies.push(super::job_json(&req, &state, job_id).await?);
-    }
-    let body = format!("[{}]", bodies.join(","));
-    Ok(crate::respond::respond_text(
-        &req,
-        actix_web::http::StatusCode::ACCEPTED,
-        body,
-    ))
+    let jobs = known
+        .iter()
+        .map(|router| {
+            let mut job = new_job(
+                jobs::CONFIGURE,
+                ("peering.router", router.id),
+                Some(user),
+                secrets.clone(),
+            );
+            job.params["commit"] = json!(commit);
+            job
+        })
+        .collect();
+    enqueue_all(&req, &state, jobs).await
 }
 
 /// `routers` (a non-empty list of ids) and `commit` (false unless given).

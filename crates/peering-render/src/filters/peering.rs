@@ -10,7 +10,7 @@ use peering_domain::resources::{
 
 use super::net::family_of;
 use super::{invalid, is_session, model_arg, optional_model};
-use crate::model::{model_of, models, Model};
+use crate::model::{in_list_order, model_of, models, Model};
 
 /// Keeps the sessions of an address family (4 or 6); any other value keeps all.
 fn of_family(sessions: Vec<Model>, family: Option<i64>) -> Vec<Model> {
@@ -21,13 +21,6 @@ fn of_family(sessions: Vec<Model>, family: Option<i64>) -> Vec<Model> {
             .collect(),
         _ => sessions,
     }
-}
-
-/// Objects in their resource's list order, each once.
-fn in_list_order(mut list: Vec<Model>) -> Vec<Model> {
-    list.sort_by_key(Model::position);
-    list.dedup_by_key(|m| m.position());
-    list
 }
 
 pub(crate) fn ixp_connections(ixp: &Model) -> Vec<Model> {

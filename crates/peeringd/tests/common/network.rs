@@ -1,5 +1,7 @@
 //! A small network built through the API, for the tests of templates and routers.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{json, Value as Json};
 
 use super::TestServer;
@@ -132,4 +134,22 @@ pub fn network(s: &TestServer) -> Network {
         s.create("/api/peering/direct-peering-sessions/", json!({"local_autonomous_system": us, "autonomous_system": asn, "ip_address": address, "local_ip_address": local, "bgp_group": group, "relationship": relationship, "router": router, "password": password, "export_routing_policies": [p[3]]}));
     }
     Network { junos, iosxr, peer }
+}
+
+/// Waits for a job to end; its final representation.
+pub fn finished(s: &TestServer, job: &Json) -> Json {
+    let path = format!("/api/core/jobs/{}/", id(job));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let current = s.get(&path).json();
+        let status = current["status"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if status != "pending" && status != "running" {
+            return current;
+        }
+        assert!(Instant::now() < deadline, "job still {status}: {current}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
