@@ -115,7 +115,7 @@ impl From<peering_store::Error> for ApiError {
                 )
             }
             S::Config(m) => ApiError::Detail400(m),
-            S::Backend(m) => ApiError::Internal(m),
+            S::Backend(m) | S::Aborted(m) => ApiError::Internal(m),
         }
     }
 }

@@ -165,3 +165,11 @@ choice_set!(
         ("DELETE", "DELETE"),
     ]
 );
+choice_set!(
+    PEERINGDB_VISIBILITY,
+    [
+        ("Private", "Private"),
+        ("Users", "Users"),
+        ("Public", "Public")
+    ]
+);

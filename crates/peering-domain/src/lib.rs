@@ -7,6 +7,7 @@ pub mod grants;
 pub mod input;
 pub mod net;
 pub mod password;
+pub mod peeringdb;
 pub mod permission;
 pub mod record;
 pub mod resources;

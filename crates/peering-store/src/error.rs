@@ -31,6 +31,10 @@ pub enum Error {
     Forbidden(String),
     #[error("database error: {0}")]
     Backend(String),
+    /// The caller's own work inside a transaction failed (a malformed file being read into
+    /// it): nothing was written.
+    #[error("{0}")]
+    Aborted(String),
 }
 
 /// Why the database cannot take writes.

@@ -11,6 +11,7 @@ mod delete;
 mod error;
 mod jobs;
 mod migrations;
+mod peeringdb;
 mod query;
 mod schema;
 mod sql;
@@ -32,6 +33,7 @@ pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Error, StorageProblem};
 pub use jobs::{ClaimedJob, JobEnd, NewJob};
+pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use query::{Page, Related, Window};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 

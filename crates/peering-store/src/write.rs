@@ -508,7 +508,10 @@ fn write_links(
 }
 
 /// Appends `col = ?` pairs (or column lists) for every stored column of a record.
-fn column_binds(spec: &'static ResourceSpec, values: &[Value]) -> Vec<(&'static str, Bind)> {
+pub(crate) fn column_binds(
+    spec: &'static ResourceSpec,
+    values: &[Value],
+) -> Vec<(&'static str, Bind)> {
     let mut out = Vec::new();
     for col in &table(spec).columns {
         let field = &spec.fields[col.field];

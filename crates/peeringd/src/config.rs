@@ -81,6 +81,20 @@ pub struct SettingsArgs {
     /// actions answer 503.
     #[arg(long, env = "PEERING_ROUTER_COMMAND", global = true)]
     pub router_command: Option<String>,
+    /// PeeringDB's API (default the public one, https://www.peeringdb.com/api).
+    #[arg(long, env = "PEERING_PEERINGDB_URL", global = true)]
+    pub peeringdb_url: Option<String>,
+    /// A PeeringDB API key, sent as `Authorization: Api-Key …`.
+    #[arg(
+        long,
+        env = "PEERING_PEERINGDB_API_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub peeringdb_api_key: Option<String>,
+    /// A proxy for requests to PeeringDB (`http://host:port`, `socks5://…`).
+    #[arg(long, env = "PEERING_PEERINGDB_PROXY", global = true)]
+    pub peeringdb_proxy: Option<String>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -111,6 +125,9 @@ struct FileSettings {
     job_workers: Option<usize>,
     job_retention_days: Option<u32>,
     router_command: Option<String>,
+    peeringdb_url: Option<String>,
+    peeringdb_api_key: Option<String>,
+    peeringdb_proxy: Option<String>,
 }
 
 /// The settings in force.
@@ -137,6 +154,7 @@ pub struct Settings {
     pub job_workers: usize,
     pub job_retention_days: u32,
     pub router_command: Vec<String>,
+    pub peeringdb: peering_peeringdb::Settings,
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
@@ -281,6 +299,24 @@ impl SettingsArgs {
                 .split_whitespace()
                 .map(str::to_string)
                 .collect(),
+            peeringdb: peering_peeringdb::Settings {
+                url: self
+                    .peeringdb_url
+                    .clone()
+                    .or(file.peeringdb_url)
+                    .filter(|u| !u.trim().is_empty())
+                    .unwrap_or_else(|| peering_peeringdb::DEFAULT_URL.into()),
+                api_key: self
+                    .peeringdb_api_key
+                    .clone()
+                    .or(file.peeringdb_api_key)
+                    .filter(|k| !k.trim().is_empty()),
+                proxy: self
+                    .peeringdb_proxy
+                    .clone()
+                    .or(file.peeringdb_proxy)
+                    .filter(|p| !p.trim().is_empty()),
+            },
         };
         if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
             return Err(

@@ -4,6 +4,7 @@
 mod config;
 mod demo_data;
 mod logging;
+mod peeringdb_command;
 mod server;
 
 use std::io::Read;
@@ -63,6 +64,23 @@ enum Command {
         /// The same seed gives the same data (default 64500).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// The local copy of PeeringDB.
+    Peeringdb {
+        #[command(subcommand)]
+        command: PeeringdbCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum PeeringdbCommand {
+    /// Synchronise the local copy: everything the first time, then what changed since the
+    /// last synchronisation. All of it lands, or nothing does.
+    Sync {
+        /// Read PeeringDB's answers from DIR (`net.json` = `{"data": [...]}`, …) instead of
+        /// its API.
+        #[arg(long, value_name = "DIR")]
+        from_dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -262,6 +280,9 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::DemoData { scale, seed } => demo_data::run(&settings.database_url, scale, seed),
+        Command::Peeringdb {
+            command: PeeringdbCommand::Sync { from_dir },
+        } => peeringdb_command::sync(&settings, from_dir),
     }
 }
 

@@ -95,10 +95,10 @@ impl World {
             let r = s.get(&format!("{}?limit=0", list_path(spec)));
             assert_eq!(r.status, 200, "{}", r.text);
             let all = r.json()["results"].as_array().unwrap().clone();
-            objects.insert(spec.path, all);
+            objects.insert(spec.table, all);
         }
         let mut requests: HashMap<(String, i64), Vec<(String, String)>> = HashMap::new();
-        for change in &objects["object-changes"] {
+        for change in &objects["object_changes"] {
             let key = (
                 change["changed_object_type"].as_str().unwrap().to_string(),
                 change["changed_object_id"].as_i64().unwrap(),
@@ -110,7 +110,7 @@ impl World {
         }
         let mut tagged = HashSet::new();
         for spec in routed() {
-            for o in &objects[spec.path] {
+            for o in &objects[spec.table] {
                 for tag in o["tags"].as_array().into_iter().flatten() {
                     tagged.insert((spec.content_type(), scalar(&tag["slug"])));
                 }
@@ -344,7 +344,7 @@ fn update_and_tag_one_of_each(s: &TestServer) {
 
 /// Up to three distinct sample values of a parameter, from objects spread over the list.
 fn samples(w: &World, spec: &ResourceSpec, param: &str) -> Vec<String> {
-    let objects = &w.objects[spec.path];
+    let objects = &w.objects[spec.table];
     let mut picked = Vec::new();
     if objects.is_empty() {
         return picked;
@@ -370,7 +370,7 @@ fn samples(w: &World, spec: &ResourceSpec, param: &str) -> Vec<String> {
 }
 
 fn check_equality_filter(w: &World, spec: &ResourceSpec, param: &str, kind: FilterKind) {
-    let objects = &w.objects[spec.path];
+    let objects = &w.objects[spec.table];
     let every: BTreeSet<i64> = objects.iter().map(|o| o["id"].as_i64().unwrap()).collect();
     for value in samples(w, spec, param) {
         let expected: BTreeSet<i64> = objects
@@ -398,7 +398,7 @@ fn check_equality_filter(w: &World, spec: &ResourceSpec, param: &str, kind: Filt
 }
 
 fn check_time_bound(w: &World, spec: &ResourceSpec, param: &str, field: &str, since: bool) {
-    let objects = &w.objects[spec.path];
+    let objects = &w.objects[spec.table];
     let middle = &objects[objects.len() / 2];
     let bound = middle[field].as_str().unwrap();
     let expected: BTreeSet<i64> = objects
@@ -420,7 +420,7 @@ fn check_time_bound(w: &World, spec: &ResourceSpec, param: &str, field: &str, si
 /// A field the API does not show cannot be compared with the objects; its lookups must
 /// still split the objects into what matches and what does not.
 fn check_hidden_field(w: &World, spec: &ResourceSpec, param: &str, kind: FilterKind) {
-    let every: BTreeSet<i64> = w.objects[spec.path]
+    let every: BTreeSet<i64> = w.objects[spec.table]
         .iter()
         .map(|o| o["id"].as_i64().unwrap())
         .collect();
@@ -519,7 +519,7 @@ fn search_samples(w: &World, spec: &ResourceSpec, object: &Json) -> Vec<String> 
 }
 
 fn check_search(w: &World, spec: &ResourceSpec) -> usize {
-    let objects = &w.objects[spec.path];
+    let objects = &w.objects[spec.table];
     let mut checked = 0;
     for object in objects.iter().step_by((objects.len() / 2).max(1)).take(2) {
         for q in search_samples(w, spec, object) {
@@ -563,7 +563,7 @@ fn every_filter_of_every_endpoint_returns_what_the_objects_say() {
     let mut tried = 0;
     for spec in routed() {
         assert!(
-            !w.objects[spec.path].is_empty(),
+            !w.objects[spec.table].is_empty(),
             "{}: no objects to filter",
             spec.path
         );

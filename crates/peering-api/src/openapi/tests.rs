@@ -259,6 +259,7 @@ fn roots_list_their_links() {
             "messaging",
             "net",
             "peering",
+            "peeringdb",
             "status",
             "users"
         ]

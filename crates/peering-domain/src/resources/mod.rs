@@ -10,6 +10,7 @@ mod internet_exchange;
 mod job;
 mod messaging;
 mod object_change;
+mod peeringdb;
 mod routing;
 mod session;
 mod tag;
@@ -26,6 +27,11 @@ pub use internet_exchange::INTERNET_EXCHANGE;
 pub use job::JOB;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
+pub use peeringdb::{
+    NAMESPACES as PEERINGDB_NAMESPACES, PDB_CAMPUS, PDB_FACILITY, PDB_INTERNET_EXCHANGE, PDB_IXLAN,
+    PDB_IXLAN_PREFIX, PDB_IX_FACILITY, PDB_NETWORK, PDB_NETWORK_CONTACT, PDB_NETWORK_FACILITY,
+    PDB_NETWORK_IXLAN, PDB_ORGANIZATION, PDB_SYNCHRONISATION,
+};
 pub use routing::{COMMUNITY, ROUTING_POLICY};
 pub use session::{DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION};
 pub use tag::TAG;
@@ -61,6 +67,18 @@ pub static ALL: &[&ResourceSpec] = &[
     &JOB,
     &USER,
     &GROUP,
+    &PDB_ORGANIZATION,
+    &PDB_CAMPUS,
+    &PDB_FACILITY,
+    &PDB_INTERNET_EXCHANGE,
+    &PDB_IX_FACILITY,
+    &PDB_IXLAN,
+    &PDB_IXLAN_PREFIX,
+    &PDB_NETWORK,
+    &PDB_NETWORK_CONTACT,
+    &PDB_NETWORK_FACILITY,
+    &PDB_NETWORK_IXLAN,
+    &PDB_SYNCHRONISATION,
 ];
 
 /// The resource with content type `app.model`.

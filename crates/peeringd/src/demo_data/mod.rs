@@ -6,8 +6,9 @@
 //! connection per router, about 2,600 sessions at the exchanges (skewed: the biggest peers
 //! are at every exchange) and 50 direct sessions; shared by all regions, 5 tags, 10
 //! communities, 10 routing policies, 3 BGP groups, 3 relationships, 2 platforms, a
-//! configuration template, 3 contact roles and 3 e-mail templates. `--scale N` makes N
-//! regions. The same seed gives the same data.
+//! configuration template, 3 contact roles and 3 e-mail templates; and a small PeeringDB
+//! copy (1% of the real one). `--scale N` makes N regions. The same seed gives the same
+//! data.
 
 mod fixtures;
 mod network;
@@ -72,6 +73,7 @@ pub fn run(database_url: &str, scale: u32, seed: Option<u64>) -> Result<(), Stri
     let mut w = Writer::new(store.clone(), ctx);
     generate(&mut w, scale as usize, seed)?;
     past_jobs(&store)?;
+    peeringdb_copy(&store)?;
     print_summary(&w, scale, seed, &store, &request_id, started.elapsed());
     Ok(())
 }
@@ -246,4 +248,25 @@ fn print_summary(
         statements,
         elapsed.as_secs_f64()
     );
+}
+
+/// A small PeeringDB copy (1% of the real one, from the fake PeeringDB's generator),
+/// applied as `peeringdb sync --from-dir` applies a directory. Its LANs 1 to 14 are the
+/// ones the demo's exchanges name in `extdb_ixlan`.
+fn peeringdb_copy(store: &Store) -> Result<(), String> {
+    let data = peeringdb_fake::Dataset::new(peeringdb_fake::Sizes::scaled(0.01));
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    for namespace in peeringdb_fake::NAMESPACES {
+        let mut objects = Vec::new();
+        data.for_each(namespace, 0, |o| objects.push(o.clone()));
+        let body = serde_json::json!({ "data": objects });
+        std::fs::write(
+            dir.path().join(format!("{namespace}.json")),
+            body.to_string(),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    let source = peering_peeringdb::Source::Directory(dir.path().to_path_buf());
+    peering_peeringdb::synchronise(store, &source, &|_| {}).map_err(|e| e.to_string())?;
+    Ok(())
 }

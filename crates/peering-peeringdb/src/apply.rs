@@ -1,0 +1,74 @@
+//! A directory of PeeringDB answers applied to the copy, in one transaction.
+
+use std::path::Path;
+
+use peering_domain::peeringdb::from_api;
+use peering_domain::resources::PEERINGDB_NAMESPACES;
+use peering_store::{Applied, CopyWriter, Error, Store};
+
+use crate::stream::{for_each_object, StreamError};
+use crate::Event;
+
+/// Objects applied per statement batch.
+const BATCH: usize = 1000;
+
+/// Applies `{namespace}.json` of every object type found in `dir`, parents first; the
+/// object types without a file.
+pub(crate) fn directory(
+    store: &Store,
+    dir: &Path,
+    started: chrono::DateTime<chrono::Utc>,
+    progress: &dyn Fn(Event<'_>),
+) -> Result<(Applied, Vec<&'static str>), crate::SyncError> {
+    let mut missing = Vec::new();
+    let applied = store.synchronise_peeringdb(started, |writer| {
+        missing.clear();
+        for (namespace, _) in PEERINGDB_NAMESPACES {
+            let path = dir.join(format!("{namespace}.json"));
+            match std::fs::File::open(&path) {
+                Ok(file) => apply_file(writer, namespace, file, progress)?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(*namespace),
+                Err(e) => return Err(Error::Aborted(format!("{}: {e}", path.display()))),
+            }
+        }
+        Ok(())
+    })?;
+    Ok((applied, missing))
+}
+
+fn apply_file(
+    writer: &mut CopyWriter<'_, '_>,
+    namespace: &'static str,
+    file: std::fs::File,
+    progress: &dyn Fn(Event<'_>),
+) -> Result<(), Error> {
+    let spec = crate::resource(namespace).expect("a namespace of the copy");
+    progress(Event::Applying { namespace });
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut objects = 0u64;
+    let read = for_each_object(file, |object| {
+        match from_api(spec, &object) {
+            Ok(incoming) => batch.push(incoming),
+            Err(refused) => writer.refuse(spec, refused),
+        }
+        if batch.len() == BATCH {
+            objects += BATCH as u64;
+            writer.apply(spec, std::mem::take(&mut batch))?;
+            progress(Event::Progress { namespace, objects });
+        }
+        Ok::<(), Error>(())
+    });
+    match read {
+        Ok(_) => {}
+        Err(StreamError::Stopped(e)) => return Err(e),
+        Err(StreamError::Malformed(m)) => {
+            return Err(Error::Aborted(format!(
+                "PeeringDB's answer for {namespace} is malformed: {m}"
+            )))
+        }
+    }
+    objects += batch.len() as u64;
+    writer.apply(spec, batch)?;
+    progress(Event::Applied { namespace, objects });
+    Ok(())
+}

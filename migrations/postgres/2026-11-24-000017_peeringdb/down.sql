@@ -1,0 +1,12 @@
+DROP TABLE peeringdb_synchronisations;
+DROP TABLE peeringdb_network_contacts;
+DROP TABLE peeringdb_network_ixlans;
+DROP TABLE peeringdb_network_facilities;
+DROP TABLE peeringdb_ixlan_prefixes;
+DROP TABLE peeringdb_ixlans;
+DROP TABLE peeringdb_internet_exchange_facilities;
+DROP TABLE peeringdb_internet_exchanges;
+DROP TABLE peeringdb_networks;
+DROP TABLE peeringdb_facilities;
+DROP TABLE peeringdb_campuses;
+DROP TABLE peeringdb_organizations;
