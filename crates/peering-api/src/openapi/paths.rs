@@ -64,6 +64,11 @@ impl Op {
             "`Accept` asks for an API version there is not (`version=` other than 1.8, 1.9, 1.10 or the server's own).",
             Some(reference("Detail")),
         )
+        .respond(
+            414,
+            "The request's address (path and query) is longer than the server reads.",
+            Some(reference("Detail")),
+        )
     }
 
     pub(super) fn param(mut self, param: DefaultParameterRaw) -> Op {
