@@ -71,6 +71,8 @@ pub struct Settings {
     /// The program (and its arguments) that talks to routers for the API: polls sessions,
     /// pushes configurations, tests connections. Empty: those actions answer 503.
     pub router_command: Vec<String>,
+    /// How a synchronisation asked through the API reaches PeeringDB.
+    pub peeringdb: peering_peeringdb::Settings,
 }
 
 impl Default for Settings {
@@ -89,6 +91,7 @@ impl Default for Settings {
             cors_origins: Vec::new(),
             base_path: String::new(),
             router_command: Vec::new(),
+            peeringdb: peering_peeringdb::Settings::default(),
         }
     }
 }
@@ -218,6 +221,9 @@ async fn detail(
     path: web::Path<(String, String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (app, model, id) = path.into_inner();
+    if let Some(action) = actions::find_under(&app, &model, &id) {
+        return actions::dispatch(action, req, payload, state, 0).await;
+    }
     let spec = routed(&app, &model)?;
     if let Some(action) = actions::find(spec, &id, actions::Scope::Collection) {
         return actions::dispatch(action, req, payload, state, 0).await;

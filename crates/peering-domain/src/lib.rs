@@ -8,6 +8,7 @@ pub mod input;
 pub mod net;
 pub mod password;
 pub mod peeringdb;
+pub mod peeringdb_rules;
 pub mod permission;
 pub mod record;
 pub mod resources;

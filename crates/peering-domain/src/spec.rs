@@ -142,7 +142,23 @@ pub struct Field {
     pub secret: bool,
     /// A Jinja2 template: refused on write when it does not parse.
     pub template: bool,
+    /// Computed whenever the object is read, never stored (read-only).
+    pub computed: Option<Computed>,
     pub help: &'static str,
+}
+
+/// A value computed whenever an object is read, from other tables (the local PeeringDB copy
+/// above all), as the reference computes its model properties: never stale, never stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Computed {
+    /// An exchange session whose address PeeringDB lists for its autonomous system (on any
+    /// exchange, as the reference matches).
+    SessionInPeeringDb,
+    /// An exchange session PeeringDB no longer lists although it could: its connection is
+    /// linked to PeeringDB, its router (if any) polls session states, its autonomous system
+    /// has a PeeringDB network, PeeringDB does not list the session, and it is idle or
+    /// active.
+    SessionAbandoned,
 }
 
 impl Field {
@@ -162,8 +178,16 @@ impl Field {
             write_only: false,
             secret: false,
             template: false,
+            computed: None,
             help: "",
         }
+    }
+
+    /// A value computed when read (read-only, not stored).
+    pub const fn computed(mut self, what: Computed) -> Self {
+        self.computed = Some(what);
+        self.read_only = true;
+        self
     }
 
     pub const fn required(mut self) -> Self {
@@ -224,14 +248,15 @@ impl Field {
 
     /// The column holding this field in the resource's own table, if any.
     pub fn is_column(&self) -> bool {
-        !matches!(
-            self.kind,
-            Kind::ManyToMany { .. }
-                | Kind::Tags
-                | Kind::ReverseCount { .. }
-                | Kind::DisplayCopy
-                | Kind::GenericObject
-        )
+        self.computed.is_none()
+            && !matches!(
+                self.kind,
+                Kind::ManyToMany { .. }
+                    | Kind::Tags
+                    | Kind::ReverseCount { .. }
+                    | Kind::DisplayCopy
+                    | Kind::GenericObject
+            )
     }
 
     pub fn is_relation_list(&self) -> bool {

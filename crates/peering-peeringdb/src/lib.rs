@@ -5,6 +5,8 @@
 
 mod apply;
 mod fetch;
+pub mod follow;
+pub mod import;
 pub mod stream;
 
 use std::path::PathBuf;

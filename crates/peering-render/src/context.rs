@@ -62,6 +62,19 @@ pub fn email(data: &Arc<Dataset>, autonomous_system_id: i64) -> Option<Value> {
     })
 }
 
+/// An e-mail to a PeeringDB network, as the reference renders one: `autonomous_systems`,
+/// our autonomous system then the network (given as its API representation, so that a
+/// render does not load the whole copy). `None` if there is no such autonomous system.
+pub fn peeringdb_network_email(
+    data: &Arc<Dataset>,
+    autonomous_system_id: i64,
+    network: &serde_json::Value,
+) -> Option<Value> {
+    let ours = Model::find(data, &AUTONOMOUS_SYSTEM, autonomous_system_id)?;
+    let systems = vec![ours.value(), Value::from(minijinja::value::Serde(network))];
+    Some(minijinja::context! { autonomous_systems => systems })
+}
+
 /// An export: `dataset`, the objects given (ids, in order), or every object of the
 /// resource.
 pub fn export(data: &Arc<Dataset>, spec: &'static ResourceSpec, ids: Option<&[i64]>) -> Value {

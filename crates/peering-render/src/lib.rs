@@ -18,5 +18,6 @@ pub mod source;
 pub use dataset::{Dataset, Secrets, Tables};
 pub use engine::{check, render, Bounds, RenderError, RenderErrorKind, Template};
 pub use memory::MemorySource;
+pub use minijinja::Value as TemplateValue;
 pub use model::Model;
 pub use source::{DataSource, StoredKind, StoredTemplate};

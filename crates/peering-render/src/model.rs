@@ -276,13 +276,7 @@ pub fn model_of(value: &Value) -> Option<&Model> {
     value.downcast_object_ref::<Model>()
 }
 
-/// Private and reserved AS numbers (RFCs 4893, 5398, 6996, 7300, 7607 and IANA's
-/// reserved range), as the reference counts them.
-pub fn is_private_asn(asn: i64) -> bool {
-    matches!(asn,
-        0 | 23456 | 64496..=64511 | 64512..=65534 | 65535 | 65536..=65551
-        | 65552..=131071 | 4200000000..=4294967294 | 4294967295)
-}
+pub use peering_domain::peeringdb_rules::is_private_asn;
 
 impl Object for Model {
     fn repr(self: &Arc<Self>) -> ObjectRepr {

@@ -61,7 +61,9 @@ pub(crate) fn snapshot(
     out.push(b'{');
     let mut first = true;
     for (field, value) in spec.fields.iter().zip(&record.values) {
-        if matches!(field.kind, Kind::ReverseCount { .. }) {
+        // Counts and computed values are not the object's own: the reference's snapshots
+        // hold stored fields only.
+        if matches!(field.kind, Kind::ReverseCount { .. }) || field.computed.is_some() {
             continue;
         }
         if !first {

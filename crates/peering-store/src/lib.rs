@@ -5,6 +5,7 @@
 mod accounts;
 mod changes;
 mod checkpoint;
+mod computed;
 mod connection;
 mod copy;
 mod delete;
@@ -12,6 +13,7 @@ mod error;
 mod jobs;
 mod migrations;
 mod peeringdb;
+mod peeringdb_reads;
 mod query;
 mod schema;
 mod sql;
@@ -34,6 +36,7 @@ pub use connection::{Backend, Target};
 pub use error::{Error, StorageProblem};
 pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use peeringdb::{Applied, CopyWriter, Counts};
+pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 

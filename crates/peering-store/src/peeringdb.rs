@@ -350,14 +350,13 @@ impl crate::Store {
     /// connections first.
     pub fn clear_peeringdb(&self) -> Result<(), Error> {
         self.write(|db| {
-            for (table, column) in [
-                ("internet_exchanges", "extdb_ixlan"),
-                ("connections", "extdb_netixlan"),
-            ] {
-                db.execute(&Sql::new(&format!(
-                    "UPDATE {table} SET {column} = NULL WHERE {column} IS NOT NULL"
-                )))?;
-            }
+            db.execute(&Sql::new(
+                "UPDATE internet_exchanges SET extdb_ixlan = NULL, extdb_prefixes = '{}' \
+                 WHERE extdb_ixlan IS NOT NULL",
+            ))?;
+            db.execute(&Sql::new(
+                "UPDATE connections SET extdb_netixlan = NULL WHERE extdb_netixlan IS NOT NULL",
+            ))?;
             for (_, spec) in PEERINGDB_NAMESPACES.iter().rev() {
                 db.execute(&Sql::new(&format!("DELETE FROM {}", spec.table)))?;
             }

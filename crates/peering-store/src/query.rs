@@ -77,6 +77,13 @@ pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> 
             next += 1;
         }
     }
+    for &(i, _) in &table.computed {
+        if next >= row.0.len() {
+            break;
+        }
+        values[i] = cell_to_value(&spec.fields[i].kind, row.take(next));
+        next += 1;
+    }
     Record { id, values }
 }
 
@@ -343,6 +350,34 @@ fn ip_family_condition(key: &str, p: &Predicate) -> Option<Sql> {
     Some(sql)
 }
 
+/// A computed boolean equal to one of the values (none given: no condition).
+fn computed_condition(expression: &str, p: &Predicate) -> Option<Sql> {
+    let wanted: Vec<bool> = p
+        .values
+        .iter()
+        .filter_map(|v| match v {
+            FilterValue::Bool(b) => Some(*b),
+            _ => None,
+        })
+        .collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    for (i, b) in wanted.into_iter().enumerate() {
+        if i > 0 {
+            sql.push(" OR ");
+        }
+        sql.push(&format!("({expression}) = ")).bind(Bind::Bool(b));
+    }
+    sql.push(")");
+    Some(sql)
+}
+
 /// The WHERE conditions of a filter (without the keyword), or an empty fragment.
 pub(crate) fn compile_filter(backend: Backend, table: &Table, filter: &Filter) -> Sql {
     let spec = table.spec;
@@ -353,6 +388,9 @@ pub(crate) fn compile_filter(backend: Backend, table: &Table, filter: &Filter) -
         };
         match target {
             FilterTarget::Column { path, .. } => conditions.push(path_condition(path, p)),
+            FilterTarget::Computed(expression) => {
+                conditions.extend(computed_condition(expression, p));
+            }
             FilterTarget::Tag => {
                 let mut sql = Sql::default();
                 if p.lookup.is_negated() {
@@ -655,6 +693,42 @@ pub(crate) fn list(
         load_reads(db, spec, &page.records, &mut page.related)?;
     }
     Ok(page)
+}
+
+/// Sets the computed values of objects just written, as a read would show them.
+pub(crate) fn fill_computed(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+) -> Result<(), Error> {
+    let table = table(spec);
+    if table.computed.is_empty() || records.is_empty() {
+        return Ok(());
+    }
+    let mut sql = Sql::new("SELECT o.id");
+    for (_, expression) in &table.computed {
+        sql.push(&format!(", {expression}"));
+    }
+    sql.push(&format!(" FROM {} o WHERE ", spec.table));
+    let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
+    sql.in_primary_key(db.backend(), "o.id", &ids);
+    let mut computed = HashMap::new();
+    for mut row in db.load(&sql)? {
+        let id = row.int(0);
+        let values: Vec<Value> = (1..=table.computed.len())
+            .zip(&table.computed)
+            .map(|(at, &(i, _))| cell_to_value(&spec.fields[i].kind, row.take(at)))
+            .collect();
+        computed.insert(id, values);
+    }
+    for record in records {
+        if let Some(values) = computed.remove(&record.id) {
+            for (&(i, _), value) in table.computed.iter().zip(values) {
+                record.values[i] = value;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every object of a resource in list order, relation lists filled, related objects not

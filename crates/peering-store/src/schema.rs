@@ -66,6 +66,8 @@ pub(crate) enum FilterTarget {
         must_exist: Option<MustExist>,
     },
     Tag,
+    /// A computed boolean (`Field::computed`): its expression.
+    Computed(&'static str),
     /// `created_by_request` / `updated_by_request`: ids named by change records.
     ChangeRequest(&'static [&'static str]),
     /// The family of the address whose sort key is in `key`.
@@ -140,8 +142,10 @@ pub(crate) const SEARCH_INDEXES: &[SearchIndex] = &[SearchIndex {
 pub(crate) struct Table {
     pub spec: &'static ResourceSpec,
     pub columns: Vec<Column>,
-    /// `SELECT o.id, <columns>, <counts> FROM <table> o`.
+    /// `SELECT o.id, <columns>, <counts>, <computed> FROM <table> o`.
     pub select: String,
+    /// The computed fields (index, expression), in the order `select` lists them.
+    pub computed: Vec<(usize, &'static str)>,
     /// `SELECT o.id, <columns> FROM <table> o`: without the computed counts, for related
     /// objects, whose nested forms never show them.
     pub select_columns: String,
@@ -320,6 +324,15 @@ impl Table {
                 ));
             }
         }
+        let computed: Vec<(usize, &'static str)> = spec
+            .fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, crate::computed::expression(f.computed?))))
+            .collect();
+        for (_, expression) in &computed {
+            select.push_str(&format!(", {expression}"));
+        }
         select.push_str(&format!(" FROM {} o", spec.table));
 
         let mut filters = vec![FilterField {
@@ -364,6 +377,15 @@ impl Table {
                     must_exist,
                 },
             );
+        }
+        for &(i, expression) in &computed {
+            if spec.fields[i].filter {
+                filters.push(FilterField {
+                    name: spec.fields[i].name,
+                    kind: FilterKind::Bool,
+                });
+                targets.insert(spec.fields[i].name, FilterTarget::Computed(expression));
+            }
         }
         for extra in spec.extra_filters {
             let (kind, target) = extra_target(spec, &extra.source);
@@ -428,6 +450,7 @@ impl Table {
             columns,
             select,
             select_columns,
+            computed,
             filters,
             targets,
             search,

@@ -735,6 +735,7 @@ pub(crate) fn create(
         record_changes(db, ctx, spec, &related, changes)?;
     }
     as_read(spec, &mut records, true);
+    crate::query::fill_computed(db, spec, &mut records)?;
     Ok((records, related))
 }
 
@@ -815,6 +816,7 @@ pub(crate) fn update(
         record_changes(db, ctx, spec, &related, changes)?;
     }
     as_read(spec, &mut records, false);
+    crate::query::fill_computed(db, spec, &mut records)?;
     if latest.len() < records.len() {
         records = (0..records.len())
             .map(|i| records[latest[&records[i].id]].clone())

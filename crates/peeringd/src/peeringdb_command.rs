@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use peering_peeringdb::follow::Followed;
 use peering_peeringdb::{Event, Report, Source};
-use peering_store::Store;
+use peering_store::{ChangeContext, Store};
 
 use crate::config::Settings;
 
@@ -26,7 +27,30 @@ pub fn sync(settings: &Settings, from_dir: Option<PathBuf>) -> Result<(), String
         .map_err(|e| format!("synchronisation failed, nothing was changed: {e}"))?;
     display.finish();
     print!("{}", summary(&report));
+    // As the reference's synchronisation: links and autonomous systems follow the copy.
+    let ctx = ChangeContext {
+        request_id: uuid::Uuid::new_v4().to_string(),
+        user_id: None,
+        user_name: "peeringdb-sync".into(),
+        authority: peering_domain::grants::Authority::operator(),
+    };
+    let followed = peering_peeringdb::follow::after_synchronisation(&store, &ctx).map_err(|e| {
+        format!("the copy is synchronised, but updating the peering data from it failed: {e}")
+    })?;
+    print!("{}", followed_summary(&followed));
     Ok(())
+}
+
+/// What the peering data took from the copy.
+fn followed_summary(followed: &Followed) -> String {
+    let mut out = format!(
+        "Peering data updated from PeeringDB: {} connections linked, {} exchanges updated, {} autonomous systems updated\n",
+        followed.connections_linked, followed.exchanges_updated, followed.autonomous_systems_updated
+    );
+    for problem in followed.problems.iter().take(LISTED) {
+        out.push_str(&format!("    left as it was: {problem}\n"));
+    }
+    out
 }
 
 /// A line per object type: a spinner while it downloads, a count and a rate while it is

@@ -28,6 +28,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         cors_origins: s.cors_origins.clone(),
         base_path: s.base_path.clone(),
         router_command: s.router_command.clone(),
+        peeringdb: s.peeringdb.clone(),
     }
 }
 

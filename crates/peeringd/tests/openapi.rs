@@ -159,6 +159,9 @@ fn every_routed_resource_has_its_paths_and_every_reference_resolves() {
                 "/api/{}/{}/{}/",
                 action.spec.app, action.spec.path, action.name
             ),
+            peering_api::actions::Scope::Under(segment) => {
+                format!("/api/{}/{segment}/{}/", action.spec.app, action.name)
+            }
         };
         assert_eq!(
             methods(&doc, &path),

@@ -217,3 +217,63 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The number of networks whose name starts with `prefix`.
+fn named(s: &TestServer, prefix: &str) -> i64 {
+    let r = s.get(&format!(
+        "/api/peeringdb/networks/?name__isw={prefix}&limit=1"
+    ));
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json()["count"].as_i64().unwrap()
+}
+
+#[test]
+fn a_sync_killed_mid_way_leaves_the_previous_copy_whole() {
+    let sizes = Sizes::scaled(0.05);
+    let fake = FakePeeringDb::start(Dataset::new(sizes));
+    let db = TestDatabase::new();
+    let out = sync(&db.url, &fake);
+    assert!(out.status.success(), "{}", text(&out));
+    let s = TestServer::start_on(db, Default::default());
+    let later = peeringdb_fake_time() + 3600;
+    fake.edit(|d| {
+        for id in 1..=sizes.net as i64 {
+            d.change("net", id, later, |o| {
+                o["name"] = json!(format!("Renamed {id}"))
+            });
+        }
+    });
+    let total = sizes.net as i64;
+    // Killed at several moments of a synchronisation that renames every network: each
+    // time the copy is the old one, whole (or, had it finished, the new one, whole).
+    for delay in [30, 100, 250, 500, 900] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_peeringd"))
+            .env("PEERING_DATABASE_URL", s.database_url())
+            .env("PEERING_PEERINGDB_URL", &fake.url)
+            .env("RUST_LOG", "warn")
+            .args(["peeringdb", "sync"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("peeringd runs");
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill();
+        child.wait().expect("ended");
+        let renamed = named(&s, "Renamed");
+        assert!(
+            renamed == 0 || renamed == total,
+            "killed after {delay} ms: {renamed} of {total} renamed"
+        );
+        if renamed == total {
+            // It had committed before the kill.
+            break;
+        }
+        assert_eq!(named(&s, "Network"), total, "the old copy is whole");
+        assert_eq!(count(&s, "synchronisations"), 1);
+    }
+    let before = count(&s, "synchronisations");
+    let out = sync(&s.database_url(), &fake);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(named(&s, "Renamed"), total);
+    assert_eq!(count(&s, "synchronisations"), before + 1);
+}

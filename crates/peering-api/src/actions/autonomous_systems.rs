@@ -1,11 +1,20 @@
-//! Autonomous system actions that read: stored prefixes, exchanges shared with us.
+//! Autonomous system actions: stored prefixes, exchanges and facilities shared with the
+//! caller's affiliated network, and the synchronisation with PeeringDB.
 
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use peering_domain::resources::AUTONOMOUS_SYSTEM;
+use peering_domain::peeringdb_rules::is_private_asn;
+use peering_domain::permission::Action as Permission;
+use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, PDB_FACILITY};
+use peering_domain::Record;
+use peering_peeringdb::follow::{synchronise_autonomous_system, SystemSync};
+use peering_store::Related;
 use serde_json::{json, Value as Json};
 
 use super::{json_response, Call};
 use crate::error::ApiError;
+use crate::render::{Renderer, SecretView};
+use crate::respond::{base_url, respond_text};
 
 /// `GET autonomous-systems/{id}/as-set-prefixes/`: `{"ipv6": […], "ipv4": […]}` as stored
 /// (peeringd does not query IRR databases itself: stored prefixes come from an import).
@@ -33,10 +42,114 @@ pub async fn as_set_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
     ))
 }
 
-/// `GET autonomous-systems/{id}/shared-ixps/`: the exchanges, according to PeeringDB,
-/// where this network and the caller's affiliated one (preference `context.as`) both are.
-/// Without an affiliated network chosen: 503, as the reference answers.
+/// The caller's affiliated autonomous system (preference `context.as`), or the 503 the
+/// reference answers without one.
+async fn affiliated(call: &Call) -> Result<Record, ApiError> {
+    let missing = || ApiError::Unavailable("User did not choose an affiliated AS.".into());
+    let user = call.caller.user.as_ref().ok_or_else(missing)?.id;
+    let store = call.state.store.clone();
+    let system = web::block(move || {
+        let preferences = store.preferences(user)?;
+        match preferences["context"]["as"].as_i64() {
+            Some(id) => Ok(store.get(&AUTONOMOUS_SYSTEM, id)?.map(|(r, _)| r)),
+            None => Ok::<_, peering_store::Error>(None),
+        }
+    })
+    .await??;
+    system.ok_or_else(missing)
+}
+
+/// The AS number of an autonomous system, or a 404.
+async fn asn_of(call: &Call) -> Result<i64, ApiError> {
+    let store = call.state.store.clone();
+    let id = call.id;
+    let (record, _) = web::block(move || store.get(&AUTONOMOUS_SYSTEM, id))
+        .await??
+        .ok_or(ApiError::NotFound)?;
+    Ok(record.int(&AUTONOMOUS_SYSTEM, "asn"))
+}
+
+/// `GET autonomous-systems/{id}/shared-ixps/`: our exchanges (those of the caller's
+/// affiliated network) on a LAN where PeeringDB lists both networks.
 pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
+    call.caller
+        .require_read(&call.state, Some(&AUTONOMOUS_SYSTEM))?;
+    let asn = asn_of(&call).await?;
+    let ours = affiliated(&call).await?;
+    let store = call.state.store.clone();
+    let (exchanges, related) = web::block(move || {
+        let our_asn = ours.int(&AUTONOMOUS_SYSTEM, "asn");
+        if is_private_asn(asn) || is_private_asn(our_asn) {
+            return Ok((Vec::new(), Related::default()));
+        }
+        let lans = store.shared_ixlans(asn, our_asn)?;
+        let exchanges: Vec<Record> = store
+            .everything(&INTERNET_EXCHANGE)?
+            .into_iter()
+            .filter(|x| {
+                x.get(&INTERNET_EXCHANGE, "local_autonomous_system")
+                    .as_int()
+                    == Some(ours.id)
+            })
+            .filter(|x| {
+                x.get(&INTERNET_EXCHANGE, "extdb_ixlan")
+                    .as_int()
+                    .is_some_and(|lan| lans.contains(&lan))
+            })
+            .collect();
+        Ok::<_, peering_store::Error>((exchanges, Related::default()))
+    })
+    .await??;
+    let base = base_url(&call.req);
+    let renderer = Renderer {
+        related: &related,
+        base: &base,
+        show_secrets: SecretView::Hidden,
+    };
+    let mut body = String::from("[");
+    for (i, exchange) in exchanges.iter().enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        renderer.subset(
+            &mut body,
+            &INTERNET_EXCHANGE,
+            exchange,
+            INTERNET_EXCHANGE.nested,
+        );
+    }
+    body.push(']');
+    Ok(respond_text(&call.req, StatusCode::OK, body))
+}
+
+/// `GET autonomous-systems/{id}/shared-facilities/`: the facilities where PeeringDB lists
+/// both this network and the caller's affiliated one.
+pub async fn shared_facilities(call: Call) -> Result<HttpResponse, ApiError> {
+    call.caller
+        .require_read(&call.state, Some(&AUTONOMOUS_SYSTEM))?;
+    let asn = asn_of(&call).await?;
+    let ours = affiliated(&call).await?.int(&AUTONOMOUS_SYSTEM, "asn");
+    let store = call.state.store.clone();
+    let (facilities, related) = web::block(move || {
+        if is_private_asn(asn) || is_private_asn(ours) {
+            return Ok((Vec::new(), Related::default()));
+        }
+        store.shared_facilities(asn, ours)
+    })
+    .await??;
+    Ok(super::exchanges::objects_response(
+        &call.req,
+        &PDB_FACILITY,
+        &facilities,
+        &related,
+        true,
+    ))
+}
+
+/// `POST autonomous-systems/{id}/sync-with-peeringdb/`: copies from the PeeringDB network
+/// each field whose flag is set; the autonomous system as it now is (also for a private
+/// number, left alone), or 204 when PeeringDB has no such network.
+pub async fn sync_with_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {
         req,
         state,
@@ -44,22 +157,26 @@ pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require_read(&state, Some(&AUTONOMOUS_SYSTEM))?;
-    super::existing(&state, &AUTONOMOUS_SYSTEM, id).await?;
-    let affiliated = match &caller.user {
-        Some(user) => {
-            let store = state.store.clone();
-            let user = user.id;
-            let preferences = web::block(move || store.preferences(user)).await??;
-            preferences["context"]["as"].as_i64()
-        }
-        None => None,
-    };
-    if affiliated.is_none() {
-        return Err(ApiError::Unavailable(
-            "User did not choose an affiliated AS.".into(),
-        ));
+    caller.require(Permission::Change, &AUTONOMOUS_SYSTEM)?;
+    let ctx = crate::resource::change_context(&req, &caller);
+    let store = state.store.clone();
+    let outcome = web::block(move || {
+        let Some((system, _)) = store.get(&AUTONOMOUS_SYSTEM, id)? else {
+            return Ok(None);
+        };
+        let outcome = synchronise_autonomous_system(&store, &system, &ctx)?;
+        Ok::<_, peering_store::Error>(Some((outcome, store.get(&AUTONOMOUS_SYSTEM, id)?)))
+    })
+    .await??;
+    match outcome {
+        None | Some((_, None)) => Err(ApiError::NotFound),
+        Some((SystemSync::NotInPeeringDb, _)) => Ok(HttpResponse::NoContent().finish()),
+        Some((_, Some((record, related)))) => Ok(super::exchanges::objects_response(
+            &req,
+            &AUTONOMOUS_SYSTEM,
+            &[record],
+            &related,
+            false,
+        )),
     }
-    // peeringd holds no PeeringDB records yet: no exchange is known to be shared.
-    Ok(json_response(&req, json!([])))
 }

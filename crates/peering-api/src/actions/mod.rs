@@ -3,8 +3,11 @@
 //! resource, and served wherever that resource is routed.
 
 mod autonomous_systems;
+mod exchanges;
 pub mod export;
 mod messaging;
+mod peeringdb_cache;
+mod peeringdb_networks;
 mod routers;
 mod sessions;
 
@@ -13,7 +16,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, BGP_GROUP, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE,
-    INTERNET_EXCHANGE_PEERING_SESSION, JOB, ROUTER,
+    INTERNET_EXCHANGE_PEERING_SESSION, JOB, PDB_FACILITY, PDB_NETWORK, PDB_NETWORK_IXLAN,
+    PDB_SYNCHRONISATION, ROUTER,
 };
 use peering_domain::ResourceSpec;
 use serde_json::json;
@@ -30,6 +34,9 @@ use crate::AppState;
 pub enum Scope {
     Object,
     Collection,
+    /// Served under another name of the resource's application, as the reference's
+    /// viewsets without a model (`/api/peeringdb/cache/statistics/`).
+    Under(&'static str),
 }
 
 /// What a handler is given.
@@ -59,6 +66,12 @@ pub enum Answer {
     Schema(&'static str),
     /// A list of a component.
     ListOf(&'static str),
+    /// A resource's object, in its complete form.
+    Object(fn() -> &'static ResourceSpec),
+    /// A list of a resource's objects, in their complete form (not paginated).
+    Objects(fn() -> &'static ResourceSpec),
+    /// No body.
+    Empty,
 }
 
 /// One action, declared once: where it is, what it takes and answers, and its handler.
@@ -90,6 +103,40 @@ const TEMPLATE_FAILED: (u16, &str, Answer) = (
     "The template failed (a detail saying what went wrong, and where), or the body is invalid.",
     Answer::Schema("ObjectBadRequest"),
 );
+
+/// The members of `cache/statistics/`, as the reference names them.
+pub const CACHE_COUNTS: &[&str] = &[
+    "campus-count",
+    "carrier-count",
+    "carrierfac-count",
+    "fac-count",
+    "ix-count",
+    "ixfac-count",
+    "ixlan-count",
+    "ixpfx-count",
+    "net-count",
+    "poc-count",
+    "netfac-count",
+    "netixlan-count",
+    "org-count",
+    "sync-count",
+];
+
+fn internet_exchange() -> &'static ResourceSpec {
+    &INTERNET_EXCHANGE
+}
+
+fn autonomous_system() -> &'static ResourceSpec {
+    &AUTONOMOUS_SYSTEM
+}
+
+fn network_ixlan() -> &'static ResourceSpec {
+    &PDB_NETWORK_IXLAN
+}
+
+fn facility() -> &'static ResourceSpec {
+    &PDB_FACILITY
+}
 
 /// Every action, by resource.
 pub static ACTIONS: &[Action] = &[
@@ -188,6 +235,142 @@ pub static ACTIONS: &[Action] = &[
             Answer::ListOf("NestedInternetExchange"),
         )],
         handler: |c| Box::pin(autonomous_systems::shared_ixps(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "shared-facilities",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Facilities where PeeringDB lists both this network and the caller's affiliated one",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "The facilities shared.", Answer::Objects(facility))],
+        handler: |c| Box::pin(autonomous_systems::shared_facilities(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "sync-with-peeringdb",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Copy name, IRR AS-SET and max prefixes from PeeringDB, where their sync flags are set",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[
+            (
+                200,
+                "The autonomous system as it now is (a private number is left alone).",
+                Answer::Object(autonomous_system),
+            ),
+            (204, "PeeringDB has no network with this number.", Answer::Empty),
+        ],
+        handler: |c| Box::pin(autonomous_systems::sync_with_peeringdb(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "link-to-peeringdb",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Link the exchange's connections, then the exchange, to their PeeringDB records",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The exchange, linked.",
+            Answer::Object(internet_exchange),
+        )],
+        handler: |c| Box::pin(exchanges::link_to_peeringdb(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "available-peers",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "PeeringDB's networks on the exchange's LAN with an address no session uses yet",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "PeeringDB's records of them, by AS number (not paginated).",
+            Answer::Objects(network_ixlan),
+        )],
+        handler: |c| Box::pin(exchanges::available_peers(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "import-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Create the sessions of the available peers, and the autonomous systems they need (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(exchanges::import_sessions(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "prefixes",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "The prefixes PeeringDB lists for the exchange's LAN",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The prefixes by family; a key only for a family that has some.",
+            Answer::Schema("ExchangePrefixes"),
+        )],
+        handler: |c| Box::pin(exchanges::prefixes(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "statistics",
+        scope: Scope::Under("cache"),
+        method: "GET",
+        summary: "How many objects of each type the local PeeringDB copy holds (staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The counts.",
+            Answer::Schema("CacheStatistics"),
+        )],
+        handler: |c| Box::pin(peeringdb_cache::statistics(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "update-local",
+        scope: Scope::Under("cache"),
+        method: "POST",
+        summary: "Synchronise the local PeeringDB copy, then the peering data from it (a job; staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(peeringdb_cache::update_local(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "clear-local",
+        scope: Scope::Under("cache"),
+        method: "POST",
+        summary: "Empty the local PeeringDB copy (staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "The copy is empty.", Answer::Schema("CacheCleared"))],
+        handler: |c| Box::pin(peeringdb_cache::clear_local(c)),
+    },
+    Action {
+        spec: &PDB_NETWORK,
+        name: "render-email",
+        scope: Scope::Collection,
+        method: "POST",
+        summary: "Render an e-mail template for a PeeringDB network from one of our autonomous systems",
+        query: QUERY_NONE,
+        body: Some("NetworkEmailToRender"),
+        answers: &[
+            (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(peeringdb_networks::render_email(c)),
     },
     Action {
         spec: &EXPORT_TEMPLATE,
@@ -310,6 +493,13 @@ pub fn find(spec: &ResourceSpec, name: &str, scope: Scope) -> Option<&'static Ac
     ACTIONS
         .iter()
         .find(|a| a.spec.table == spec.table && a.name == name && a.scope == scope)
+}
+
+/// The action served at `/api/{app}/{segment}/{name}/` (`Scope::Under`).
+pub fn find_under(app: &str, segment: &str, name: &str) -> Option<&'static Action> {
+    ACTIONS.iter().find(|a| {
+        a.spec.app == app && matches!(a.scope, Scope::Under(s) if s == segment) && a.name == name
+    })
 }
 
 /// Runs an action: the method must be the action's, the caller known.

@@ -1,35 +1,42 @@
 //! The actions of `crate::actions` in the document: each one's path, method, body and
 //! answers, from its declaration; and the bodies they take and give.
 
-use paperclip::v2::models::{DataType, DefaultApiRaw, DefaultPathItemRaw, Either, HttpMethod};
+use paperclip::v2::models::{
+    DataType, DefaultApiRaw, DefaultPathItemRaw, DefaultSchemaRaw, Either, HttpMethod,
+};
 use peering_domain::resources::JOB;
 
 use super::forms::{collection_path, Form};
 use super::parameters::id_parameter;
 use super::paths::Op;
 use super::schemas::{array, id, object, reference, string, typed};
-use crate::actions::{Action, Answer, Scope, ACTIONS};
+use crate::actions::{Action, Answer, Scope, ACTIONS, CACHE_COUNTS};
 
 /// Where an action is served.
 pub(super) fn path(action: &Action) -> String {
     match action.scope {
         Scope::Object => format!("{}{{id}}/{}/", collection_path(action.spec), action.name),
         Scope::Collection => format!("{}{}/", collection_path(action.spec), action.name),
+        Scope::Under(segment) => format!("/api/{}/{segment}/{}/", action.spec.app, action.name),
     }
 }
 
 fn operation(action: &Action) -> Op {
+    let segment = match action.scope {
+        Scope::Under(segment) => segment,
+        _ => action.spec.path,
+    };
     let operation_id = format!(
         "{}_{}_{}",
         action.spec.app,
-        action.spec.path.replace('-', "_"),
+        segment.replace('-', "_"),
         action.name.replace('-', "_")
     );
     let write = action.method == "POST";
     let mut op =
         Op::tagged(action.spec.app, operation_id, action.summary.into(), write).not_found();
     if let Some(body) = action.body {
-        let bad_request = if action.scope == Scope::Collection {
+        let bad_request = if action.scope != Scope::Object {
             "MessagesBadRequest"
         } else {
             "ObjectBadRequest"
@@ -44,7 +51,11 @@ fn operation(action: &Action) -> Op {
         ));
     }
     for (code, description, answer) in action.answers {
-        op = op.respond(*code, description, Some(schema(*answer)));
+        let body = match answer {
+            Answer::Empty => None,
+            _ => Some(schema(*answer)),
+        };
+        op = op.respond(*code, description, body);
     }
     op.respond(
         503,
@@ -53,7 +64,7 @@ fn operation(action: &Action) -> Op {
     )
 }
 
-fn schema(answer: Answer) -> paperclip::v2::models::DefaultSchemaRaw {
+fn schema(answer: Answer) -> DefaultSchemaRaw {
     match answer {
         Answer::Job => reference(&Form::Full.name(&JOB)),
         Answer::Jobs => array(reference(&Form::Full.name(&JOB))),
@@ -61,6 +72,9 @@ fn schema(answer: Answer) -> paperclip::v2::models::DefaultSchemaRaw {
         Answer::Text => string(),
         Answer::Schema(name) => reference(name),
         Answer::ListOf(name) => array(reference(name)),
+        Answer::Object(spec) => reference(&Form::Full.name(spec())),
+        Answer::Objects(spec) => array(reference(&Form::Full.name(spec()))),
+        Answer::Empty => DefaultSchemaRaw::default(),
     }
 }
 
@@ -88,6 +102,17 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
     let definitions = &mut api.definitions;
     let boolean = || typed(DataType::Boolean, None);
     definitions.insert("EmailToRender".into(), object(&[("email", id())], true));
+    definitions.insert(
+        "NetworkEmailToRender".into(),
+        object(
+            &[
+                ("email", id()),
+                ("autonomous_system", id()),
+                ("network", id()),
+            ],
+            true,
+        ),
+    );
     let mut routers = object(&[("routers", array(id())), ("commit", boolean())], false);
     routers.required.insert("routers".into());
     definitions.insert("RoutersToConfigure".into(), routers);
@@ -106,6 +131,19 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
             true,
         ),
     );
+    // A key only for a family that has prefixes, as the reference.
+    definitions.insert(
+        "ExchangePrefixes".into(),
+        object(
+            &[("ipv6", array(string())), ("ipv4", array(string()))],
+            false,
+        ),
+    );
+    let count = || typed(DataType::Integer, None);
+    let mut statistics: Vec<(&str, _)> = CACHE_COUNTS.iter().map(|name| (*name, count())).collect();
+    statistics.sort_by_key(|(name, _)| *name);
+    definitions.insert("CacheStatistics".into(), object(&statistics, true));
+    definitions.insert("CacheCleared".into(), object(&[("status", string())], true));
     definitions.insert(
         "PasswordEncrypted".into(),
         object(&[("encrypted", boolean())], true),

@@ -15,6 +15,8 @@ pub const RENDER_EXPORT: &str = "extras.exporttemplate.render";
 pub const POLL_SESSIONS: &str = "peering.router.poll_bgp_sessions";
 pub const CONFIGURE: &str = "peering.router.set_napalm_configuration";
 pub const TEST_CONNECTION: &str = "peering.router.test_napalm_connection";
+pub const IMPORT_SESSIONS: &str = "peering.internet_exchange.import_sessions";
+pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
 
 /// A job to run `name` on an object, for a user, with the secrets they may see.
 pub fn new_job(
@@ -36,6 +38,8 @@ pub struct JobRunner {
     pub work: Arc<Work>,
     /// The router command (`PEERING_ROUTER_COMMAND`); empty: router jobs err.
     pub router_command: Vec<String>,
+    /// How a synchronisation reaches PeeringDB.
+    pub peeringdb: peering_peeringdb::Settings,
 }
 
 fn secrets_of(job: &ClaimedJob) -> Vec<String> {
@@ -58,6 +62,13 @@ fn ended(result: Result<String, WorkError>) -> Outcome {
 
 impl Runner for JobRunner {
     fn run(&self, job: &ClaimedJob) -> Outcome {
+        if job.name == SYNCHRONISE_PEERINGDB {
+            return super::peeringdb::synchronise(
+                &self.work.store,
+                &self.peeringdb,
+                &self.context(job),
+            );
+        }
         let Some(object) = job.object_id else {
             return Outcome::failed(format!("job {} names no object", job.name));
         };
@@ -73,6 +84,9 @@ impl Runner for JobRunner {
                     .map(|answer| answer.to_string()),
             ),
             CONFIGURE => ended(self.configure(job, object, &secrets)),
+            IMPORT_SESSIONS => {
+                super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
+            }
             other => Outcome::failed(format!("unknown kind of job: {other}")),
         }
     }
@@ -121,6 +135,7 @@ pub fn start_workers(
     let runner = JobRunner {
         work: state.work.clone(),
         router_command: state.settings.router_command.clone(),
+        peeringdb: state.settings.peeringdb.clone(),
     };
     let settings = peering_jobs::Settings {
         workers,

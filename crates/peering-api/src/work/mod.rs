@@ -3,6 +3,7 @@
 //! routers through the operator's command).
 
 pub mod jobs;
+mod peeringdb;
 pub mod router;
 pub mod source;
 
@@ -142,6 +143,31 @@ impl Work {
         let data = self.dataset(version, secrets)?;
         let ctx = context::email(&data, autonomous_system)
             .ok_or(WorkError::NotFound("autonomous system"))?;
+        self.render_email(&data, email, ctx)
+    }
+
+    /// An e-mail to a PeeringDB network (its API representation) from our autonomous
+    /// system: its subject and body.
+    pub fn network_email(
+        &self,
+        autonomous_system: i64,
+        network: &serde_json::Value,
+        email: i64,
+        version: Option<i64>,
+    ) -> Result<(String, String), WorkError> {
+        let data = self.dataset(version, &[])?;
+        let ctx = context::peeringdb_network_email(&data, autonomous_system, network)
+            .ok_or(WorkError::NotFound("autonomous system"))?;
+        self.render_email(&data, email, ctx)
+    }
+
+    /// An e-mail template rendered with `ctx`: its subject and body.
+    fn render_email(
+        &self,
+        data: &Arc<Dataset>,
+        email: i64,
+        ctx: peering_render::TemplateValue,
+    ) -> Result<(String, String), WorkError> {
         let record = data
             .record(&EMAIL, email)
             .ok_or(WorkError::NotFound("e-mail"))?;
@@ -151,8 +177,8 @@ impl Work {
             ..body.clone()
         };
         let subject =
-            peering_render::render(&as_template(&subject), ctx.clone(), &data, &self.bounds)?;
-        let body = peering_render::render(&as_template(&body), ctx, &data, &self.bounds)?;
+            peering_render::render(&as_template(&subject), ctx.clone(), data, &self.bounds)?;
+        let body = peering_render::render(&as_template(&body), ctx, data, &self.bounds)?;
         Ok((subject, body))
     }
 

@@ -21,6 +21,10 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
         Field::new("name", "Name", kinds::text(200))
             .required()
             .filter(),
+        // Kept, not shown, as the reference: whether a PeeringDB synchronisation renames.
+        Field::new("name_extdb_sync", "Name sync", Kind::Bool)
+            .default(Default::Bool(true))
+            .hidden(),
         COMMENTS,
         Field::new("irr_as_set", "IRR AS-SET", kinds::text(255))
             .nullable()

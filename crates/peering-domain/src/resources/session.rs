@@ -10,8 +10,8 @@ use crate::errors::FieldErrors;
 use crate::password::{self, Algorithm};
 use crate::record::Record;
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup,
-    ResourceSpec, Search, Writes,
+    kinds, ChoiceRender, Computed, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete,
+    RelatedLookup, ResourceSpec, Search, Writes,
 };
 use crate::value::Value;
 
@@ -152,13 +152,13 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         ),
         communities("ixp_session_communities", "session_id"),
         LOCAL_CONTEXT_DATA,
-        // Both need the external peering database's cache; without it they stay false.
+        // Computed from the local PeeringDB copy whenever the session is read.
         Field::new("exists_in_extdb", "Exists in external database", Kind::Bool)
-            .read_only()
-            .default(Default::Bool(false)),
+            .computed(Computed::SessionInPeeringDb)
+            .filter(),
         Field::new("is_abandoned", "Abandoned", Kind::Bool)
-            .read_only()
-            .default(Default::Bool(false)),
+            .computed(Computed::SessionAbandoned)
+            .filter(),
         BGP_STATE_FIELD,
         RECEIVED,
         ACCEPTED,

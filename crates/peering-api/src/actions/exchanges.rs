@@ -1,0 +1,165 @@
+//! Internet exchange actions that use the local PeeringDB copy: linking the exchange to
+//! its PeeringDB LAN, the networks there not yet peered with, importing sessions for them
+//! (a job), and the LAN's prefixes.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::peeringdb_rules::prefixes_by_family;
+use peering_domain::permission::Action as Permission;
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PDB_NETWORK_IXLAN,
+};
+use peering_domain::{Record, ResourceSpec};
+use peering_store::{Related, Store};
+
+use super::{json_response, Call};
+use crate::error::ApiError;
+use crate::render::{Renderer, SecretView};
+use crate::respond::{base_url, respond_text};
+use crate::work::jobs::{new_job, IMPORT_SESSIONS};
+
+/// The exchange, its PeeringDB LAN (if linked) and its local AS number.
+fn exchange_and_lan(store: &Store, id: i64) -> Result<Option<(Option<i64>, i64)>, ApiError> {
+    let Some((exchange, related)) = store.get(&INTERNET_EXCHANGE, id)? else {
+        return Ok(None);
+    };
+    let lan = exchange.get(&INTERNET_EXCHANGE, "extdb_ixlan").as_int();
+    let local_asn = exchange
+        .follow(&INTERNET_EXCHANGE, "local_autonomous_system", &related)
+        .map_or(0, |a| a.int(&AUTONOMOUS_SYSTEM, "asn"));
+    Ok(Some((lan, local_asn)))
+}
+
+/// `POST internet-exchanges/{id}/link-to-peeringdb/`: links the exchange's connections to
+/// the PeeringDB records listing their addresses, then the exchange to their LAN; the
+/// exchange as it now is, or 503 when PeeringDB lists none of its connections.
+pub async fn link_to_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    caller.require(Permission::Change, &INTERNET_EXCHANGE)?;
+    super::existing(&state, &INTERNET_EXCHANGE, id).await?;
+    let ctx = crate::resource::change_context(&req, &caller);
+    let store = state.store.clone();
+    let lan =
+        web::block(move || peering_peeringdb::follow::link_exchange(&store, id, &ctx)).await??;
+    if lan.is_none() {
+        return Err(ApiError::Unavailable(
+            "PeeringDB lists none of the exchange's connections (by their addresses): nothing to link to.".into(),
+        ));
+    }
+    let store = state.store.clone();
+    let (record, related) = web::block(move || store.get(&INTERNET_EXCHANGE, id))
+        .await??
+        .ok_or(ApiError::NotFound)?;
+    Ok(objects_response(
+        &req,
+        &INTERNET_EXCHANGE,
+        &[record],
+        &related,
+        false,
+    ))
+}
+
+/// `GET internet-exchanges/{id}/available-peers/`: PeeringDB's records of networks on
+/// the exchange's LAN with an address no session uses yet, by AS number (`[]` when the
+/// exchange is not linked). Not paginated, as the reference.
+pub async fn available_peers(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    caller.require_read(&state, Some(&INTERNET_EXCHANGE))?;
+    let store = state.store.clone();
+    let (records, related) = web::block(move || {
+        let Some((lan, local_asn)) = exchange_and_lan(&store, id)? else {
+            return Err(ApiError::NotFound);
+        };
+        match lan {
+            Some(lan) => Ok(store.available_peers(id, lan, local_asn)?),
+            None => Ok((Vec::new(), Related::default())),
+        }
+    })
+    .await??;
+    Ok(objects_response(
+        &req,
+        &PDB_NETWORK_IXLAN,
+        &records,
+        &related,
+        true,
+    ))
+}
+
+/// `POST internet-exchanges/{id}/import-sessions/`: a job creating the sessions of the
+/// available peers.
+pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    let user = caller.require(Permission::Add, &INTERNET_EXCHANGE_PEERING_SESSION)?;
+    super::existing(&state, &INTERNET_EXCHANGE, id).await?;
+    let job = new_job(
+        IMPORT_SESSIONS,
+        (&INTERNET_EXCHANGE.content_type(), id),
+        Some(user.id),
+        Vec::new(),
+    );
+    super::routers::enqueue(&req, &state, job).await
+}
+
+/// `GET internet-exchanges/{id}/prefixes/`: the LAN's prefixes by family, a key only for a
+/// family that has some (`{}` when the exchange is not linked).
+pub async fn prefixes(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    caller.require_read(&state, Some(&INTERNET_EXCHANGE))?;
+    let store = state.store.clone();
+    let prefixes = web::block(move || {
+        let Some((lan, _)) = exchange_and_lan(&store, id)? else {
+            return Err(ApiError::NotFound);
+        };
+        match lan {
+            Some(lan) => Ok(store.ixlan_prefixes(lan)?),
+            None => Ok(Vec::new()),
+        }
+    })
+    .await??;
+    Ok(json_response(&req, prefixes_by_family(&prefixes)))
+}
+
+/// Objects in their complete form: a list, or the first alone.
+pub(super) fn objects_response(
+    req: &HttpRequest,
+    spec: &'static ResourceSpec,
+    records: &[Record],
+    related: &Related,
+    list: bool,
+) -> HttpResponse {
+    let base = base_url(req);
+    let renderer = Renderer {
+        related,
+        base: &base,
+        show_secrets: SecretView::Hidden,
+    };
+    let mut body = String::new();
+    match records {
+        [one] if !list => renderer.full(&mut body, spec, one),
+        _ => renderer.many(&mut body, spec, records, false),
+    }
+    respond_text(req, actix_web::http::StatusCode::OK, body)
+}

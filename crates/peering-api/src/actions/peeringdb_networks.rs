@@ -1,0 +1,66 @@
+//! `POST /api/peeringdb/networks/render-email/` `{"email", "autonomous_system",
+//! "network"}`: an e-mail template rendered for a PeeringDB network from one of our
+//! autonomous systems, with the reference's context (`autonomous_systems`: ours, then the
+//! network).
+
+use actix_web::{web, HttpResponse};
+use peering_domain::resources::{AUTONOMOUS_SYSTEM, EMAIL, PDB_NETWORK};
+use serde_json::{json, Value as Json};
+
+use super::routers::SMALL_BODY;
+use super::{json_response, Call};
+use crate::body::read_json;
+use crate::error::ApiError;
+use crate::render::{Renderer, SecretView};
+use crate::respond::base_url;
+
+/// The integer member `name` of the body, or the field error the reference gives.
+fn required_id(body: &Json, name: &str) -> Result<i64, ApiError> {
+    match body.get(name) {
+        None | Some(Json::Null) => Err(ApiError::BadRequest(
+            json!({ name: ["This field is required."] }),
+        )),
+        Some(value) => value
+            .as_i64()
+            .ok_or_else(|| ApiError::BadRequest(json!({ name: ["A valid integer is required."] }))),
+    }
+}
+
+pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        payload,
+        state,
+        caller,
+        ..
+    } = call;
+    caller.require_read(&state, Some(&PDB_NETWORK))?;
+    caller.require_read(&state, Some(&EMAIL))?;
+    let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
+    let email = required_id(&body, "email")?;
+    let system = required_id(&body, "autonomous_system")?;
+    let network = required_id(&body, "network")?;
+    let store = state.store.clone();
+    let (record, related) = web::block(move || store.get(&PDB_NETWORK, network))
+        .await??
+        .ok_or(ApiError::NotFound)?;
+    let base = base_url(&req);
+    let renderer = Renderer {
+        related: &related,
+        base: &base,
+        show_secrets: SecretView::Hidden,
+    };
+    let mut text = String::new();
+    renderer.full(&mut text, &PDB_NETWORK, &record);
+    let network: Json = serde_json::from_str(&text)
+        .map_err(|e| ApiError::Internal(format!("a network's representation: {e}")))?;
+    super::existing(&state, &AUTONOMOUS_SYSTEM, system).await?;
+    let version = crate::resource::data_version(&state).await?;
+    let work = state.work.clone();
+    let (subject, body) =
+        web::block(move || work.network_email(system, &network, email, Some(version))).await??;
+    Ok(json_response(
+        &req,
+        json!({"subject": subject, "body": body}),
+    ))
+}

@@ -1,0 +1,201 @@
+//! Sessions imported at an exchange for the networks PeeringDB lists on its LAN and no
+//! session uses yet (the available peers): one session per address, on each connection
+//! whose network holds that address. An autonomous system the data lacks is created from
+//! its PeeringDB network, as the reference does. Everything goes through the store's
+//! ordinary writes: validated and change-logged; an object the write refuses is reported
+//! and the rest imported.
+
+use std::collections::{HashMap, HashSet};
+
+use peering_domain::input::{Draft, Input, Ref};
+use peering_domain::net::{in_network, parse_interface};
+use peering_domain::peeringdb_rules::autonomous_system_from_network;
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION,
+    PDB_NETWORK_IXLAN,
+};
+use peering_domain::{Record, ResourceSpec, Value};
+use peering_store::{ChangeContext, Error, Store};
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// Sessions created.
+    pub sessions: Vec<i64>,
+    /// Autonomous systems created from PeeringDB.
+    pub autonomous_systems: Vec<i64>,
+    /// Objects not created, and why.
+    pub problems: Vec<String>,
+}
+
+/// Why an import did not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportRefused {
+    #[error("no such internet exchange")]
+    NoExchange,
+    #[error("the exchange is not linked to PeeringDB")]
+    NotLinked,
+}
+
+/// Imports the sessions for the available peers of `exchange`.
+pub fn import_sessions(
+    store: &Store,
+    exchange: i64,
+    ctx: &ChangeContext,
+) -> Result<Result<Imported, ImportRefused>, Error> {
+    let Some((record, related)) = store.get(&INTERNET_EXCHANGE, exchange)? else {
+        return Ok(Err(ImportRefused::NoExchange));
+    };
+    let Some(lan) = record.get(&INTERNET_EXCHANGE, "extdb_ixlan").as_int() else {
+        return Ok(Err(ImportRefused::NotLinked));
+    };
+    let local_asn = record
+        .follow(&INTERNET_EXCHANGE, "local_autonomous_system", &related)
+        .map_or(0, |a| a.int(&AUTONOMOUS_SYSTEM, "asn"));
+    let (peers, _) = store.available_peers(exchange, lan, local_asn)?;
+    let connections: Vec<Record> = store
+        .everything(&CONNECTION)?
+        .into_iter()
+        .filter(|c| c.get(&CONNECTION, "internet_exchange_point").as_int() == Some(exchange))
+        .collect();
+    let mut imported = Imported::default();
+    let systems = systems_for(store, &peers, ctx, &mut imported)?;
+    let taken = sessions_at(store, &connections)?;
+    let mut drafts = Vec::new();
+    for peer in &peers {
+        let Some(&system) = systems.get(&peer.int(&PDB_NETWORK_IXLAN, "asn")) else {
+            continue;
+        };
+        for address in ["ipaddr6", "ipaddr4"] {
+            let Some(ip) = peer.get(&PDB_NETWORK_IXLAN, address).as_text() else {
+                continue;
+            };
+            for connection in holding(&connections, ip) {
+                if !taken.contains(&(connection, ip.to_string())) {
+                    drafts.push(session_draft(system, connection, ip));
+                }
+            }
+        }
+    }
+    let (created, problems) =
+        create_leniently(store, &INTERNET_EXCHANGE_PEERING_SESSION, drafts, ctx)?;
+    imported.sessions = created.iter().map(|s| s.id).collect();
+    imported.problems.extend(problems);
+    Ok(Ok(imported))
+}
+
+/// The ids of the connections whose network holds the address.
+fn holding(connections: &[Record], ip: &str) -> Vec<i64> {
+    let Ok(host) = ip.parse::<std::net::IpAddr>() else {
+        return Vec::new();
+    };
+    let field = if host.is_ipv6() {
+        "ipv6_address"
+    } else {
+        "ipv4_address"
+    };
+    connections
+        .iter()
+        .filter(|c| {
+            c.get(&CONNECTION, field)
+                .as_text()
+                .and_then(|t| parse_interface(t, None).ok())
+                .is_some_and(|net| in_network(&host, &net))
+        })
+        .map(|c| c.id)
+        .collect()
+}
+
+/// The (connection, address) pairs that have a session already.
+fn sessions_at(store: &Store, connections: &[Record]) -> Result<HashSet<(i64, String)>, Error> {
+    let ids: HashSet<i64> = connections.iter().map(|c| c.id).collect();
+    let spec = &INTERNET_EXCHANGE_PEERING_SESSION;
+    Ok(store
+        .everything(spec)?
+        .iter()
+        .filter_map(|s| {
+            let connection = s.get(spec, "ixp_connection").as_int()?;
+            ids.contains(&connection)
+                .then(|| (connection, s.text(spec, "ip_address").to_string()))
+        })
+        .collect())
+}
+
+/// The autonomous system of each peer's number: existing ones, and those created from
+/// their PeeringDB network.
+fn systems_for(
+    store: &Store,
+    peers: &[Record],
+    ctx: &ChangeContext,
+    imported: &mut Imported,
+) -> Result<HashMap<i64, i64>, Error> {
+    let mut systems: HashMap<i64, i64> = store
+        .everything(&AUTONOMOUS_SYSTEM)?
+        .iter()
+        .map(|a| (a.int(&AUTONOMOUS_SYSTEM, "asn"), a.id))
+        .collect();
+    let mut missing: Vec<i64> = peers
+        .iter()
+        .map(|p| p.int(&PDB_NETWORK_IXLAN, "asn"))
+        .filter(|asn| !systems.contains_key(asn))
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    let mut drafts = Vec::new();
+    for asn in missing {
+        match store.peeringdb_network(asn)? {
+            Some(network) => drafts.push(autonomous_system_from_network(&network)),
+            None => imported
+                .problems
+                .push(format!("AS{asn}: no PeeringDB network")),
+        }
+    }
+    let (created, problems) = create_leniently(store, &AUTONOMOUS_SYSTEM, drafts, ctx)?;
+    imported.problems.extend(problems);
+    for system in &created {
+        systems.insert(system.int(&AUTONOMOUS_SYSTEM, "asn"), system.id);
+    }
+    imported.autonomous_systems = created.iter().map(|a| a.id).collect();
+    Ok(systems)
+}
+
+fn session_draft(system: i64, connection: i64, ip: &str) -> Draft {
+    let spec = &INTERNET_EXCHANGE_PEERING_SESSION;
+    let mut draft = Draft {
+        inputs: vec![None; spec.fields.len()],
+    };
+    let mut set = |field: &str, input: Input| {
+        if let Some(i) = spec.index_of(field) {
+            draft.inputs[i] = Some(input);
+        }
+    };
+    set("autonomous_system", Input::Ref(Some(Ref::Id(system))));
+    set("ixp_connection", Input::Ref(Some(Ref::Id(connection))));
+    set("ip_address", Input::Value(Value::Text(ip.to_string())));
+    draft
+}
+
+/// Creates objects in one write; an object the write refuses is left out (and reported)
+/// and the others are written again. The objects created, in order.
+fn create_leniently(
+    store: &Store,
+    spec: &'static ResourceSpec,
+    mut drafts: Vec<Draft>,
+    ctx: &ChangeContext,
+) -> Result<(Vec<Record>, Vec<String>), Error> {
+    let mut problems = Vec::new();
+    while !drafts.is_empty() {
+        match store.create(spec, drafts.clone(), ctx) {
+            Ok((records, _)) => return Ok((records, problems)),
+            Err(Error::Invalid {
+                index: Some(index),
+                errors,
+            }) if index < drafts.len() => {
+                drafts.remove(index);
+                problems.push(format!("{}: {}", spec.verbose_name, errors.into_json()));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((Vec::new(), problems))
+}
