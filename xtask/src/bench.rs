@@ -2,7 +2,9 @@
 //! PostgreSQL database, loads a network of peers, exchanges and sessions through the API,
 //! restarts it to time its startup, measures read scenarios with wrk (optionally against
 //! another server of the same API too) and bulk writes itself, samples the server's memory,
-//! and writes the results as JSON and Markdown.
+//! and writes the results as JSON and Markdown. Then it times PeeringDB synchronisations
+//! by the binary from a fake PeeringDB (`bench/peeringdb.rs`); `--only` picks one of the
+//! two.
 
 mod addressing;
 pub(crate) mod database;
@@ -10,6 +12,7 @@ mod dataset;
 mod discover;
 pub(crate) mod http;
 mod load;
+mod peeringdb;
 mod reads;
 mod report;
 mod rss;
@@ -53,9 +56,27 @@ pub struct BenchArgs {
     /// API token for --against.
     #[arg(long, requires = "against")]
     token: Option<String>,
-    /// Directory for bench-<backend>.json and bench-<backend>.md.
+    /// Run only one suite of scenarios (both by default, the API suite first).
+    #[arg(long, value_enum)]
+    only: Option<Suite>,
+    /// Runs of each PeeringDB synchronisation scenario; the report gives the median.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Directory for bench-<backend>.json and bench-<backend>.md (and the PeeringDB
+    /// suite's bench-peeringdb-<backend>.json and .md).
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, ValueEnum)]
+pub enum Suite {
+    /// The load, reads, writes and templates through the API.
+    Api,
+    /// `peeringd peeringdb sync` from a fake PeeringDB of the real size (206,800 objects:
+    /// 33,000 networks, 60,000 network-LAN ports…) on 127.0.0.1: a full synchronisation
+    /// into a fresh database, then one of 1,000 changes, `--runs` times (some 5 s a run on
+    /// SQLite, 7 s on PostgreSQL); results in bench-peeringdb-<backend>.json and .md.
+    Peeringdb,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, ValueEnum)]
@@ -92,7 +113,14 @@ impl Backend {
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let backends = args.backend.backends();
+    let api = args.only != Some(Suite::Peeringdb);
+    let peeringdb = args.only != Some(Suite::Api);
     let against = match (&args.against, &args.token) {
+        (Some(_), Some(_)) if !api => {
+            return Err(
+                "--against compares the API scenarios, which --only peeringdb leaves out".into(),
+            )
+        }
         (Some(url), Some(token)) => Some(Target::against(url, token)?),
         _ => None,
     };
@@ -100,10 +128,17 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if let Some(theirs) = &against {
         discover::discover(theirs)?;
     }
-    wrk::ensure_installed()?;
+    if api {
+        wrk::ensure_installed()?;
+    }
     let binary = server::build_release()?;
     for &backend in backends {
-        run_backend(&binary, backend, args, against.as_ref())?;
+        if api {
+            run_backend(&binary, backend, args, against.as_ref())?;
+        }
+        if peeringdb {
+            peeringdb::run_backend(&binary, backend, args.runs, &args.out)?;
+        }
     }
     Ok(())
 }

@@ -33,7 +33,8 @@ enum Command {
     },
     /// Check that the SQLite and PostgreSQL migrations define the same tables and columns.
     CheckMigrations,
-    /// Build peeringd in release, load data through the API and measure it with wrk.
+    /// Build peeringd in release, load data through the API and measure it with wrk, then
+    /// time its PeeringDB synchronisation.
     Bench(bench::BenchArgs),
     /// Colliding writers through two instances on one database, then consistency checks.
     Soak(soak::SoakArgs),

@@ -76,7 +76,7 @@ pub struct Report<'a> {
 }
 
 /// Rounds for display and JSON: more digits would be noise.
-fn r(value: f64, digits: i32) -> f64 {
+pub fn r(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round() / scale
 }
@@ -114,7 +114,7 @@ fn scenario_json(s: &ScenarioResult) -> Value {
 }
 
 /// `1234567.8` as `1,234,568`.
-fn thousands(value: f64) -> String {
+pub fn thousands(value: f64) -> String {
     let digits = format!("{:.0}", value.max(0.0));
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
