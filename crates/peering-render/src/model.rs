@@ -211,7 +211,7 @@ impl Model {
         let mut map = serde_json::Map::new();
         map.insert("id".into(), self.id().into());
         for (field, value) in self.spec.fields.iter().zip(&record.values) {
-            if !field.is_column() && !field.is_relation_list() {
+            if !field.is_column() && !field.is_relation_list() && field.computed.is_none() {
                 continue;
             }
             let shown = !field.secret || self.data.secrets.shown(self.spec);
@@ -257,6 +257,19 @@ pub fn plain(value: &Stored) -> Value {
         Stored::Json(j) => crate::model::json_value(j),
         Stored::Ids(ids) => Value::from(ids.clone()),
     }
+}
+
+/// A record of a resource templates do not follow (the PeeringDB copy's) as JSON: fields
+/// by name, related objects by id.
+pub fn record_json(spec: &ResourceSpec, record: &peering_domain::Record) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    map.insert("id".into(), record.id.into());
+    for (field, value) in spec.fields.iter().zip(&record.values) {
+        if field.is_column() {
+            map.insert(field.name.into(), stored_json(value));
+        }
+    }
+    serde_json::Value::Object(map)
 }
 
 fn stored_json(value: &Stored) -> serde_json::Value {

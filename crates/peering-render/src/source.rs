@@ -54,4 +54,21 @@ pub trait DataSource: Send + Sync {
         kind: StoredKind,
         identifier: &str,
     ) -> Result<Option<StoredTemplate>, String>;
+
+    /// The local PeeringDB copy: the LANs where both networks (by AS number) are. A
+    /// source without a copy knows of none.
+    fn shared_lans(&self, _asn: i64, _other: i64) -> Result<Vec<i64>, String> {
+        Ok(Vec::new())
+    }
+
+    /// The local PeeringDB copy: the facilities (records of `PDB_FACILITY`) where both
+    /// networks are.
+    fn shared_facilities(&self, _asn: i64, _other: i64) -> Result<Vec<Record>, String> {
+        Ok(Vec::new())
+    }
+
+    /// The local PeeringDB copy: a network's records (`PDB_NETWORK_IXLAN`) on these LANs.
+    fn lan_records(&self, _asn: i64, _lans: &[i64]) -> Result<Vec<Record>, String> {
+        Ok(Vec::new())
+    }
 }

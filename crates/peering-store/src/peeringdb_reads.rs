@@ -181,4 +181,21 @@ impl crate::Store {
             Ok(db.load(&sql)?.iter().map(|r| r.int(0)).collect())
         })
     }
+
+    /// A network's records (by AS number) on these LANs, in id order.
+    pub fn lan_records(&self, asn: i64, lans: &[i64]) -> Result<Vec<Record>, Error> {
+        if lans.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(|db| {
+            let mut sql = Sql::new(&format!(
+                "SELECT id FROM {} WHERE asn = ",
+                PDB_NETWORK_IXLAN.table
+            ));
+            sql.bind(Bind::Int(asn)).push(" AND ");
+            sql.in_ids(db.backend(), "ixlan_id", lans)
+                .push(" ORDER BY id");
+            Ok(objects_in_order(db, &PDB_NETWORK_IXLAN, &sql)?.0)
+        })
+    }
 }

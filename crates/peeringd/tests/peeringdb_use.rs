@@ -332,8 +332,40 @@ fn shared_places_come_from_the_copy() {
     let s = synchronised(&fake);
     let lan = middling_lan(&data);
     let everyone = members(&data, lan);
-    let ours = &everyone[0];
-    let theirs = everyone.iter().find(|m| m["asn"] != ours["asn"]).unwrap();
+    // Facilities of a network: those of its records, computed from the generator.
+    let facilities_of = |asn: &Json| {
+        let mut nets = std::collections::BTreeSet::new();
+        data.for_each("net", 0, |n| {
+            if n["asn"] == *asn {
+                nets.insert(n["id"].as_i64().unwrap());
+            }
+        });
+        let mut facilities = std::collections::BTreeSet::new();
+        data.for_each("netfac", 0, |f| {
+            if nets.contains(&f["net_id"].as_i64().unwrap()) {
+                facilities.insert(f["fac_id"].as_i64().unwrap());
+            }
+        });
+        facilities
+    };
+    let facilities: std::collections::HashMap<String, _> = everyone
+        .iter()
+        .map(|m| (m["asn"].to_string(), facilities_of(&m["asn"])))
+        .collect();
+    // Two members of the LAN that share a facility.
+    let (ours, theirs, both) = everyone
+        .iter()
+        .flat_map(|a| everyone.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| a["asn"] != b["asn"])
+        .map(|(a, b)| {
+            let both: Vec<i64> = facilities[&a["asn"].to_string()]
+                .intersection(&facilities[&b["asn"].to_string()])
+                .copied()
+                .collect();
+            (a, b, both)
+        })
+        .find(|(_, _, both)| !both.is_empty())
+        .expect("two members sharing a facility");
     let (us, exchange, _) = our_presence(&s, ours, lan);
     let peer = id(&s.create(SYSTEMS, json!({"asn": theirs["asn"], "name": "Peer"})));
     let shared_ixps = format!("{SYSTEMS}{peer}/shared-ixps/");
@@ -350,29 +382,31 @@ fn shared_places_come_from_the_copy() {
     );
     assert_eq!(ids_of(&s.get(&shared_ixps).json()), vec![exchange]);
 
-    // Facilities: those of both networks' records, computed from the generator.
-    let facilities_of = |asn: &Json| {
-        let mut nets = std::collections::BTreeSet::new();
-        data.for_each("net", 0, |n| {
-            if n["asn"] == *asn {
-                nets.insert(n["id"].as_i64().unwrap());
-            }
-        });
-        let mut facilities = std::collections::BTreeSet::new();
-        data.for_each("netfac", 0, |f| {
-            if nets.contains(&f["net_id"].as_i64().unwrap()) {
-                facilities.insert(f["fac_id"].as_i64().unwrap());
-            }
-        });
-        facilities
-    };
-    let both: Vec<i64> = facilities_of(&ours["asn"])
-        .intersection(&facilities_of(&theirs["asn"]))
-        .copied()
-        .collect();
     let shared = s.get(&shared_facilities);
     assert_eq!(shared.status, 200, "{}", shared.text);
     assert_eq!(ids_of(&shared.json()), both);
+
+    // Templates see the same through the reference's filters; the peer's records on the
+    // LAN are all missing sessions.
+    let theirs_here = everyone
+        .iter()
+        .filter(|m| m["asn"] == theirs["asn"])
+        .count();
+    let email = id(&s.create(
+        "/api/messaging/emails/",
+        json!({"name": "Shared", "subject": "x",
+               "template": "{% set us = affiliated_autonomous_systems[0] %}{{ autonomous_system|shared_ixps(us)|map(attribute='id')|join(',') }} {{ autonomous_system|shared_facilities(us)|map(attribute='id')|join(',') }} {{ autonomous_system|missing_sessions(us)|length }}"}),
+    ));
+    let rendered = s.post(
+        &format!("{SYSTEMS}{peer}/generate-email/"),
+        json!({"email": email}),
+    );
+    assert_eq!(rendered.status, 200, "{}", rendered.text);
+    let facilities: Vec<String> = both.iter().map(i64::to_string).collect();
+    assert_eq!(
+        rendered.json()["body"],
+        format!("{exchange} {} {theirs_here}", facilities.join(","))
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod format;
 mod generic;
 pub(crate) mod net;
 mod peering;
+mod peeringdb;
 mod policies;
 
 use minijinja::value::{from_args, Kwargs, Rest, Value, ValueOrKwargs};
@@ -210,11 +211,11 @@ pub fn register(env: &mut Environment<'_>) {
 
 fn register_peering(env: &mut Environment<'_>) {
     env.add_filter("ixps", peering::ixps);
-    env.add_filter("shared_ixps", peering::shared_ixps);
-    env.add_filter("shared_facilities", peering::shared_facilities);
+    env.add_filter("shared_ixps", peeringdb::shared_ixps);
+    env.add_filter("shared_facilities", peeringdb::shared_facilities);
     with_params(env, "missing_sessions", 2, |v, p| {
         let other = p.value(0, "other")?.unwrap_or_default();
-        peering::missing_sessions(v, other, p.value(1, "ixp")?)
+        peeringdb::missing_sessions(v, other, p.value(1, "ixp")?)
     });
     with_params(env, "prefix_list", 1, |v, p| {
         peering::prefix_list(v, p.int(0, "family")?)

@@ -228,42 +228,6 @@ pub fn ixps(value: Value, other: Value) -> Result<Value, Error> {
     Ok(models(in_list_order(exchanges)))
 }
 
-fn require_autonomous_system(value: &Value, other: &Value) -> Result<(), Error> {
-    let is_as = |v: &Value| model_of(v).is_some_and(|m| m.is(&AUTONOMOUS_SYSTEM));
-    if is_as(value) || is_as(other) {
-        Ok(())
-    } else {
-        Err(invalid("one of the values must be an autonomous system"))
-    }
-}
-
-/// Exchanges where both networks are present according to PeeringDB. peeringd holds no
-/// PeeringDB records yet, so no exchange is known to be shared.
-pub fn shared_ixps(value: Value, other: Value) -> Result<Value, Error> {
-    require_autonomous_system(&value, &other)?;
-    Ok(Value::from(Vec::<Value>::new()))
-}
-
-/// Facilities both networks are present at according to PeeringDB (none known without
-/// PeeringDB records).
-pub fn shared_facilities(value: Value, other: Value) -> Result<Value, Error> {
-    for v in [&value, &other] {
-        if !model_of(v).is_some_and(|m| m.is(&AUTONOMOUS_SYSTEM)) {
-            return Err(invalid(format!(
-                "{v} is not an autonomous system or a peeringdb network"
-            )));
-        }
-    }
-    Ok(Value::from(Vec::<Value>::new()))
-}
-
-/// Sessions PeeringDB lists between the two networks that are not configured (none known
-/// without PeeringDB records).
-pub fn missing_sessions(value: Value, other: Value, _ixp: Option<Value>) -> Result<Value, Error> {
-    require_autonomous_system(&value, &other)?;
-    Ok(Value::from(Vec::<Value>::new()))
-}
-
 /// An autonomous system's stored prefixes (`{"ipv6": […], "ipv4": […]}`), or an
 /// exchange's; one family's list with `family` 4 or 6.
 pub fn prefix_list(value: Value, family: Option<i64>) -> Result<Value, Error> {

@@ -1,0 +1,122 @@
+//! Filters over the local PeeringDB copy, read through the data source (a source without
+//! a copy knows of nothing shared): exchanges and facilities two networks share, and the
+//! sessions PeeringDB lists that are not configured.
+
+use minijinja::value::Value;
+use minijinja::Error;
+use peering_domain::peeringdb_rules::is_private_asn;
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PDB_FACILITY,
+    PDB_NETWORK_IXLAN,
+};
+
+use super::invalid;
+use crate::model::{in_list_order, json_value, model_of, models, record_json, Model};
+
+/// Both values as autonomous systems, or the error the reference gives.
+fn two_systems(value: &Value, other: &Value) -> Result<(Model, Model), Error> {
+    let system = |v: &Value| model_of(v).filter(|m| m.is(&AUTONOMOUS_SYSTEM)).cloned();
+    match (system(value), system(other)) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err(invalid("both values must be autonomous systems")),
+    }
+}
+
+/// The AS numbers of two systems, unless one is private or they are the same (PeeringDB
+/// knows nothing shared then).
+fn public_pair(a: &Model, b: &Model) -> Option<(i64, i64)> {
+    let (x, y) = (a.int("asn")?, b.int("asn")?);
+    (x != y && !is_private_asn(x) && !is_private_asn(y)).then_some((x, y))
+}
+
+fn failed(e: String) -> Error {
+    invalid(format!("cannot read the PeeringDB copy: {e}"))
+}
+
+/// The exchanges of `other` (ours) on a LAN where PeeringDB lists both networks.
+fn shared_exchanges(value: &Model, other: &Model) -> Result<Vec<Model>, Error> {
+    let Some((asn, other_asn)) = public_pair(value, other) else {
+        return Ok(Vec::new());
+    };
+    let lans = value
+        .data()
+        .source()
+        .shared_lans(asn, other_asn)
+        .map_err(failed)?;
+    Ok(other
+        .referring(&INTERNET_EXCHANGE, "local_autonomous_system")
+        .into_iter()
+        .filter(|x| x.int("extdb_ixlan").is_some_and(|lan| lans.contains(&lan)))
+        .collect())
+}
+
+/// Exchanges of `other` where PeeringDB lists both networks.
+pub fn shared_ixps(value: Value, other: Value) -> Result<Value, Error> {
+    let (value, other) = two_systems(&value, &other)?;
+    Ok(models(in_list_order(shared_exchanges(&value, &other)?)))
+}
+
+/// Facilities where PeeringDB lists both networks (as its records).
+pub fn shared_facilities(value: Value, other: Value) -> Result<Value, Error> {
+    let (value, other) = two_systems(&value, &other)?;
+    let Some((asn, other_asn)) = public_pair(&value, &other) else {
+        return Ok(Value::from(Vec::<Value>::new()));
+    };
+    let records = value
+        .data()
+        .source()
+        .shared_facilities(asn, other_asn)
+        .map_err(failed)?;
+    let list: Vec<_> = records
+        .iter()
+        .map(|r| record_json(&PDB_FACILITY, r))
+        .collect();
+    Ok(json_value(list))
+}
+
+/// PeeringDB's records of `value`'s network on the LAN of `ixp` (or of every exchange it
+/// shares with `other`) with an address no session with it uses, as the reference's
+/// `missing_sessions`.
+pub fn missing_sessions(value: Value, other: Value, ixp: Option<Value>) -> Result<Value, Error> {
+    let (value, other) = two_systems(&value, &other)?;
+    let ixp = ixp.as_ref().and_then(model_of).cloned();
+    let Some((asn, _)) = public_pair(&value, &other) else {
+        return Ok(Value::from(Vec::<Value>::new()));
+    };
+    let exchanges = match &ixp {
+        Some(x) => vec![x.clone()],
+        None => shared_exchanges(&value, &other)?,
+    };
+    let lans: Vec<i64> = exchanges
+        .iter()
+        .filter_map(|x| x.int("extdb_ixlan"))
+        .collect();
+    let used: Vec<String> = value
+        .referring(&INTERNET_EXCHANGE_PEERING_SESSION, "autonomous_system")
+        .into_iter()
+        .filter(|s| match &ixp {
+            Some(x) => s
+                .follow("ixp_connection")
+                .and_then(|c| c.follow("internet_exchange_point"))
+                .is_some_and(|e| e.id() == x.id()),
+            None => true,
+        })
+        .map(|s| s.text("ip_address").to_string())
+        .collect();
+    let records = value
+        .data()
+        .source()
+        .lan_records(asn, &lans)
+        .map_err(failed)?;
+    let unused = |r: &peering_domain::Record, field: &str| {
+        r.get(&PDB_NETWORK_IXLAN, field)
+            .as_text()
+            .is_some_and(|ip| !used.iter().any(|u| u == ip))
+    };
+    let list: Vec<_> = records
+        .iter()
+        .filter(|r| unused(r, "ipaddr6") || unused(r, "ipaddr4"))
+        .map(|r| record_json(&PDB_NETWORK_IXLAN, r))
+        .collect();
+    Ok(json_value(list))
+}
