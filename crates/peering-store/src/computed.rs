@@ -12,17 +12,19 @@ const SESSION_IN_PEERINGDB: &str = "EXISTS (SELECT 1 FROM peeringdb_network_ixla
      WHERE pa.id = o.autonomous_system_id \
      AND (pn.ipaddr4_key = o.ip_address_key OR pn.ipaddr6_key = o.ip_address_key))";
 
-/// See `Computed::SessionAbandoned`; one `EXISTS`, so the value is never NULL.
-const SESSION_ABANDONED: &str = "EXISTS (SELECT 1 FROM connections ac \
+/// See `Computed::SessionAbandoned`. The session's own state is checked first, so that
+/// the subquery runs only for idle and active sessions (both databases stop an `AND` at
+/// its first false term); never NULL.
+const SESSION_ABANDONED: &str = "(COALESCE(o.bgp_state, '') IN ('idle', 'active') \
+     AND EXISTS (SELECT 1 FROM connections ac \
      JOIN autonomous_systems aa ON aa.id = o.autonomous_system_id \
      LEFT JOIN routers ar ON ar.id = ac.router_id \
      WHERE ac.id = o.ixp_connection_id \
      AND ac.extdb_netixlan IS NOT NULL \
      AND (ar.id IS NULL OR ar.poll_bgp_sessions_state = TRUE) \
-     AND o.bgp_state IN ('idle', 'active') \
      AND EXISTS (SELECT 1 FROM peeringdb_networks an WHERE an.asn = aa.asn) \
      AND NOT EXISTS (SELECT 1 FROM peeringdb_network_ixlans ax WHERE ax.asn = aa.asn \
-     AND (ax.ipaddr4_key = o.ip_address_key OR ax.ipaddr6_key = o.ip_address_key)))";
+     AND (ax.ipaddr4_key = o.ip_address_key OR ax.ipaddr6_key = o.ip_address_key))))";
 
 /// The SQL expression of a computed value.
 pub(crate) fn expression(what: Computed) -> &'static str {
