@@ -11,7 +11,9 @@ use peering_domain::peeringdb_rules::{
     autonomous_system_update, is_private_asn, optional_id, prefixes_by_family,
     record_for_addresses, Listed,
 };
-use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE, PDB_IXLAN};
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE, PDB_IXLAN, PDB_NETWORK,
+};
 use peering_domain::{Record, ResourceSpec, Value};
 use peering_store::{ChangeContext, Error, LanPresence, Store};
 
@@ -50,14 +52,23 @@ pub fn after_synchronisation(store: &Store, ctx: &ChangeContext) -> Result<Follo
         }
     }
     let systems = store.everything(&AUTONOMOUS_SYSTEM)?;
+    let public: Vec<i64> = systems
+        .iter()
+        .map(|s| s.int(&AUTONOMOUS_SYSTEM, "asn"))
+        .filter(|asn| !is_private_asn(*asn))
+        .collect();
+    // The first network of each number, as `peeringdb_network` finds it.
+    let mut networks = std::collections::HashMap::new();
+    for network in store.peeringdb_networks(&public)? {
+        networks
+            .entry(network.int(&PDB_NETWORK, "asn"))
+            .or_insert(network);
+    }
     let mut changes = Vec::new();
     for system in &systems {
         let asn = system.int(&AUTONOMOUS_SYSTEM, "asn");
-        if is_private_asn(asn) {
-            continue;
-        }
-        if let Some(network) = store.peeringdb_network(asn)? {
-            changes.extend(autonomous_system_update(system, &network).map(|d| (system.id, d)));
+        if let Some(network) = networks.get(&asn).filter(|_| !is_private_asn(asn)) {
+            changes.extend(autonomous_system_update(system, network).map(|d| (system.id, d)));
         }
     }
     let (updated, problems) = update_leniently(store, &AUTONOMOUS_SYSTEM, changes, ctx)?;

@@ -100,6 +100,18 @@ impl crate::Store {
         })
     }
 
+    /// PeeringDB's networks with these AS numbers (one query), in id order.
+    pub fn peeringdb_networks(&self, asns: &[i64]) -> Result<Vec<Record>, Error> {
+        if asns.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(|db| {
+            let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE ", PDB_NETWORK.table));
+            sql.in_ids(db.backend(), "asn", asns).push(" ORDER BY id");
+            Ok(objects_in_order(db, &PDB_NETWORK, &sql)?.0)
+        })
+    }
+
     /// The network-LAN records with any of these addresses (sort keys of host addresses).
     pub fn lan_presences(&self, keys: &[String]) -> Result<Vec<LanPresence>, Error> {
         if keys.is_empty() {
