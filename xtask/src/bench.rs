@@ -59,7 +59,7 @@ pub struct BenchArgs {
     /// Run only one suite of scenarios (both by default, the API suite first).
     #[arg(long, value_enum)]
     only: Option<Suite>,
-    /// Runs of each PeeringDB synchronisation scenario; the report gives the median.
+    /// Runs of each PeeringDB scenario; the report gives the median.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Directory for bench-<backend>.json and bench-<backend>.md (and the PeeringDB
@@ -74,8 +74,10 @@ pub enum Suite {
     Api,
     /// `peeringd peeringdb sync` from a fake PeeringDB of the real size (206,800 objects:
     /// 33,000 networks, 60,000 network-LAN ports…) on 127.0.0.1: a full synchronisation
-    /// into a fresh database, then one of 1,000 changes, `--runs` times (some 5 s a run on
-    /// SQLite, 7 s on PostgreSQL); results in bench-peeringdb-<backend>.json and .md.
+    /// into a fresh database, then one of 1,000 changes; then `available-peers` at an
+    /// exchange with 1,000 members, on a database of its own, through the API (cache off,
+    /// then on). `--runs` times (some 12 s a run on SQLite, 20 s on PostgreSQL); results in
+    /// bench-peeringdb-<backend>.json and .md.
     Peeringdb,
 }
 

@@ -4,8 +4,10 @@
 //! synchronisation into a fresh database, then an incremental one of 1,000 changes made to
 //! the fake after it. Each run starts over with a new fake and a new database, so that
 //! runs are alike; each synchronisation is timed from spawn to exit, with the child's peak
-//! resident memory.
+//! resident memory. Then the available peers of an exchange with 1,000 members, timed
+//! through the API on a database of their own (`peeringdb/available.rs`).
 
+mod available;
 mod changes;
 mod replay;
 mod report;
@@ -36,16 +38,17 @@ pub struct SyncRun {
     pub totals: Totals,
 }
 
-/// The runs of both scenarios on one backend.
+/// The runs of the scenarios on one backend.
 #[derive(Default)]
 pub struct Runs {
     pub full: Vec<SyncRun>,
     pub incremental: Vec<SyncRun>,
+    pub available_peers: Vec<available::PeersRun>,
     /// The fake's recorded full answers, in bytes (the same every run).
     pub answer_bytes: u64,
 }
 
-/// Runs both scenarios `runs` times on one backend and writes
+/// Runs the scenarios `runs` times on one backend and writes
 /// `bench-peeringdb-<backend>.json` and `.md` into `out`.
 pub fn run_backend(binary: &Path, backend: Backend, runs: u32, out: &Path) -> Result<(), String> {
     let name = backend.name();
@@ -68,7 +71,7 @@ pub fn run_backend(binary: &Path, backend: Backend, runs: u32, out: &Path) -> Re
 
 /// A full synchronisation into a fresh database, then an incremental one of the changes;
 /// each must report exactly the work expected, else the figures would measure something
-/// else.
+/// else. Then the available peers.
 fn one_run(binary: &Path, backend: Backend, measured: &mut Runs) -> Result<(), String> {
     let fake = FakePeeringDb::start(Dataset::new(Sizes::REAL));
     let replay = Replay::start(&fake)?;
@@ -95,6 +98,26 @@ fn one_run(binary: &Path, backend: Backend, measured: &mut Runs) -> Result<(), S
     let incremental = sync(binary, database.url(), &replay.url)?;
     check("incremental", &incremental, changes::expected())?;
     measured.incremental.push(incremental);
+    drop(database);
+
+    // A database of their own, synchronised (not timed) from the recorded full answers:
+    // the data before the changes, where LAN 1 has its 1,000 members (the changes add 50),
+    // and no exchange of ours to follow in the incremental synchronisation above.
+    let database = Database::create(backend)?;
+    peeringd(binary, &["migrate"], database.url(), &replay.url)?;
+    let synchronised = sync(binary, database.url(), &replay.url)?;
+    if synchronised.totals != created {
+        return Err(format!(
+            "the synchronisation for the available peers did {:?}, not the {created:?} expected",
+            synchronised.totals
+        ));
+    }
+    eprintln!(
+        "   available peers: a fresh database synchronised (not timed) in {:.2} s",
+        synchronised.seconds
+    );
+    let peers = available::measure(binary, &database, &replay.url)?;
+    measured.available_peers.push(peers);
     Ok(())
 }
 

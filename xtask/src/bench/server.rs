@@ -66,7 +66,16 @@ impl Server {
     /// Starts `peeringd serve` on a fresh database, waits until it answers and keeps the
     /// admin token it printed on its first start.
     pub fn start(binary: &Path, database_url: &str) -> Result<Server, String> {
-        let (mut server, token_rx) = Server::spawn(binary, database_url)?;
+        Server::start_with(binary, database_url, &[])
+    }
+
+    /// [`Server::start`] with these environment variables set for the server as well.
+    pub fn start_with(
+        binary: &Path,
+        database_url: &str,
+        env: &[(&str, &str)],
+    ) -> Result<Server, String> {
+        let (mut server, token_rx) = Server::spawn(binary, database_url, env)?;
         // First start runs the migrations, which may take a while on PostgreSQL.
         server.token = match token_rx.recv_timeout(Duration::from_secs(120)) {
             Ok(token) => token,
@@ -89,7 +98,7 @@ impl Server {
         token: &str,
     ) -> Result<(Server, Startup), String> {
         let spawned = Instant::now();
-        let (mut server, _) = Server::spawn(binary, database_url)?;
+        let (mut server, _) = Server::spawn(binary, database_url, &[])?;
         server.token = token.into();
         server.wait_ready(STARTUP_POLL)?;
         let first_status = spawned.elapsed();
@@ -109,17 +118,34 @@ impl Server {
         ))
     }
 
+    /// Starts the server again on a database it has already set up, with the token from
+    /// its first start and these environment variables, once it answers (not timed).
+    pub fn resume(
+        binary: &Path,
+        database_url: &str,
+        token: &str,
+        env: &[(&str, &str)],
+    ) -> Result<Server, String> {
+        let (mut server, _) = Server::spawn(binary, database_url, env)?;
+        server.token = token.into();
+        server.wait_ready(Duration::from_millis(20))?;
+        Ok(server)
+    }
+
     /// Spawns `peeringd serve` on a free loopback port with no maximum page size (so that
-    /// `limit=0` returns everything), and the receiver of the token it may print.
+    /// `limit=0` returns everything) and `env` added to its environment, and the receiver
+    /// of the token it may print.
     fn spawn(
         binary: &Path,
         database_url: &str,
+        env: &[(&str, &str)],
     ) -> Result<(Server, mpsc::Receiver<String>), String> {
         let addr = free_port()?;
         let mut child = Command::new(binary)
             .args(["serve", "--max-page-size", "0", "--listen"])
             .arg(addr.to_string())
             .env("PEERING_DATABASE_URL", database_url)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

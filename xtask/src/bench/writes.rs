@@ -92,7 +92,7 @@ impl Batches {
 }
 
 /// Nearest-rank percentile of sorted values (0 for none).
-fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

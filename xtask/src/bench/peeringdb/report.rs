@@ -8,13 +8,16 @@ use std::path::Path;
 use peeringdb_fake::{Sizes, NAMESPACES};
 use serde_json::{json, Value};
 
+use super::available::{self, Latencies, PeersRun};
 use super::{Runs, SyncRun};
 use crate::bench::report::{r, thousands};
 
-/// The targets: full synchronisation per backend, incremental, peak memory of either.
+/// The targets: full synchronisation per backend, incremental, peak memory of either, and
+/// an exchange's available peers (median and p99 of the request).
 const FULL_TARGET_S: [(&str, f64); 2] = [("sqlite", 20.0), ("postgres", 40.0)];
 const INCREMENTAL_TARGET_S: f64 = 2.0;
 const PEAK_RSS_TARGET_MIB: f64 = 200.0;
+const AVAILABLE_PEERS_TARGET_MS: f64 = 50.0;
 
 pub struct Report<'a> {
     pub backend: &'a str,
@@ -84,6 +87,70 @@ impl Scenario<'_> {
     }
 }
 
+/// The available-peers requests on one kind of server, over the runs.
+struct Requests<'a> {
+    name: &'static str,
+    /// The server's answer cache in MiB (0: off).
+    cache_mib: &'static str,
+    runs: Vec<&'a Latencies>,
+}
+
+impl Requests<'_> {
+    fn p50_ms(&self) -> f64 {
+        median(self.runs.iter().map(|l| l.p50_ms).collect())
+    }
+
+    fn p99_ms(&self) -> f64 {
+        median(self.runs.iter().map(|l| l.p99_ms).collect())
+    }
+
+    fn hits(&self) -> String {
+        let hits: Vec<String> = self
+            .runs
+            .iter()
+            .map(|l| l.cache_hits.map_or("?".into(), |n| n.to_string()))
+            .collect();
+        hits.join(", ")
+    }
+
+    fn json(&self) -> Value {
+        let runs: Vec<Value> = self
+            .runs
+            .iter()
+            .map(|l| json!({"p50_ms": r(l.p50_ms, 2), "p99_ms": r(l.p99_ms, 2), "cache_hits": l.cache_hits}))
+            .collect();
+        json!({
+            "scenario": self.name,
+            "response_cache_mib": self.cache_mib.parse::<u64>().ok(),
+            "runs": runs,
+            "p50_ms": r(self.p50_ms(), 2),
+            "p99_ms": r(self.p99_ms(), 2),
+            "target_ms": AVAILABLE_PEERS_TARGET_MS,
+        })
+    }
+
+    fn markdown_row(&self) -> String {
+        let list = |f: fn(&Latencies) -> f64| {
+            let values: Vec<String> = self.runs.iter().map(|l| format!("{:.1}", f(l))).collect();
+            values.join(", ")
+        };
+        let (p50, p99) = (self.p50_ms(), self.p99_ms());
+        let cache = match self.cache_mib {
+            "0" => "off".to_string(),
+            mib => format!("{mib} MiB"),
+        };
+        format!(
+            "| {} | {cache} | {} | {p50:.1} | {} | {p99:.1} | < {AVAILABLE_PEERS_TARGET_MS} ms: {} (p50), {} (p99) | {} |\n",
+            self.name,
+            list(|l| l.p50_ms),
+            list(|l| l.p99_ms),
+            verdict(p50 < AVAILABLE_PEERS_TARGET_MS),
+            verdict(p99 < AVAILABLE_PEERS_TARGET_MS),
+            self.hits(),
+        )
+    }
+}
+
 fn verdict(met: bool) -> &'static str {
     if met {
         "met"
@@ -123,6 +190,23 @@ impl Report<'_> {
         ]
     }
 
+    /// Cache off first: the query's real cost.
+    fn requests(&self) -> [Requests<'_>; 2] {
+        let runs = &self.runs.available_peers;
+        [
+            Requests {
+                name: "peeringdb_available_peers_1000",
+                cache_mib: "0",
+                runs: runs.iter().map(|p| &p.cache_off).collect(),
+            },
+            Requests {
+                name: "peeringdb_available_peers_1000",
+                cache_mib: available::CACHE_ON_MIB,
+                runs: runs.iter().map(|p| &p.cache_on).collect(),
+            },
+        ]
+    }
+
     fn objects(&self) -> (u64, String) {
         let total = NAMESPACES.iter().map(|n| self.sizes.of(n) as u64).sum();
         let each: Vec<String> = NAMESPACES
@@ -146,6 +230,17 @@ impl Report<'_> {
             "incremental_changes": self.changes,
             "peak_rss": "the child's VmHWM in /proc/<pid>/status, read every 10 ms",
             "scenarios": self.scenarios().iter().map(Scenario::json).collect::<Vec<_>>(),
+            "available_peers": self.runs.available_peers.first().map(|p| json!({
+                "lan": available::LAN,
+                "lan_records": p.members,
+                "peered_members": available::PEERED,
+                "sessions": p.sessions,
+                "available": p.available,
+                "answer_bytes": p.answer_bytes,
+                "warm_ups": available::WARM_UPS,
+                "requests_per_run": available::REQUESTS,
+            })),
+            "request_scenarios": self.requests().iter().map(Requests::json).collect::<Vec<_>>(),
         })
     }
 
@@ -176,6 +271,12 @@ impl Report<'_> {
         for scenario in self.scenarios() {
             md.push_str(&scenario.markdown_row());
         }
+        if let Some(peers) = self.runs.available_peers.first() {
+            md.push_str(&available_peers_markdown(peers));
+            for requests in self.requests() {
+                md.push_str(&requests.markdown_row());
+            }
+        }
         md
     }
 
@@ -193,6 +294,25 @@ impl Report<'_> {
         }
         Ok(markdown)
     }
+}
+
+/// What the available-peers scenario does, and its table's head.
+fn available_peers_markdown(peers: &PeersRun) -> String {
+    format!(
+        "\n- Available peers, each run: a fresh database migrated and synchronised (not timed) from the same recorded answers, where LAN {lan} has {members} records; then through the API, on a server started on it: our autonomous system (the ASN of the LAN's first dual-stack member), a router, the exchange, a connection on that member's addresses, `link-to-peeringdb`; {peered} other members' autonomous systems and {sessions} sessions on all their addresses (bulk POSTs); PostgreSQL's tables analysed (`VACUUM (ANALYZE)`, as autovacuum would after the synchronisation)\n\
+         - Then `GET /api/peering/internet-exchanges/<id>/available-peers/` ({available} records, {kb:.0} kB), one request at a time from xtask over loopback (a new connection each), checked whole once, {warm} warm-ups, then {requests} timed; on the server with its answer cache off (`PEERING_RESPONSE_CACHE_MIB=0`), then restarted with {on} MiB (the default); p50 and p99 are the medians of the runs' figures; cache hits are the server's `peeringd_answer_cache_hits_total` over the timed requests\n\n\
+         | scenario | answer cache | p50 ms per run | p50 ms | p99 ms per run | p99 ms | target | cache hits per run |\n\
+         |---|---|---|---:|---|---:|---|---|\n",
+        lan = available::LAN,
+        members = thousands(peers.members as f64),
+        peered = available::PEERED,
+        sessions = peers.sessions,
+        available = peers.available,
+        kb = peers.answer_bytes as f64 / 1000.0,
+        warm = available::WARM_UPS,
+        requests = available::REQUESTS,
+        on = available::CACHE_ON_MIB,
+    )
 }
 
 #[cfg(test)]
@@ -228,5 +348,30 @@ mod tests {
             scenario.markdown_row(),
             "| peeringdb_full_sync | 12.00, 25.00, 11.00 | 12.00 | < 20 s: met | 150.0, 210.0, 120.0 | 210.0 | < 200 MiB: missed |\n"
         );
+    }
+
+    #[test]
+    fn request_rows_judge_p50_and_p99() {
+        let latencies = |p50_ms, p99_ms, cache_hits| Latencies {
+            p50_ms,
+            p99_ms,
+            cache_hits,
+        };
+        let runs = [
+            latencies(20.0, 40.0, Some(0)),
+            latencies(22.0, 61.0, None),
+            latencies(21.0, 55.0, Some(0)),
+        ];
+        let requests = Requests {
+            name: "peeringdb_available_peers_1000",
+            cache_mib: "0",
+            runs: runs.iter().collect(),
+        };
+        assert_eq!(
+            requests.markdown_row(),
+            "| peeringdb_available_peers_1000 | off | 20.0, 22.0, 21.0 | 21.0 | 40.0, 61.0, 55.0 | 55.0 | < 50 ms: met (p50), missed (p99) | 0, ?, 0 |\n"
+        );
+        assert_eq!(requests.json()["p99_ms"], json!(55.0));
+        assert_eq!(requests.json()["response_cache_mib"], json!(0));
     }
 }
