@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use peering_domain::resources::ALL;
+use peering_domain::resources::{ALIASES, ALL};
+use peering_domain::ResourceSpec;
 use serde_json::{json, Value as Json};
 
 use crate::auth::authenticate;
@@ -28,11 +29,17 @@ pub fn extra_links(app: &str) -> &'static [&'static str] {
     }
 }
 
-/// Applications served, with the resources under each.
-pub(crate) fn apps() -> BTreeMap<&'static str, Vec<&'static peering_domain::ResourceSpec>> {
+/// Applications served, with the resources under each (by their path there): each
+/// resource where the 1.8 layout serves it and, for those that moved, where 1.10 does.
+pub(crate) fn apps() -> BTreeMap<&'static str, Vec<(&'static str, &'static ResourceSpec)>> {
     let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
     for spec in ALL.iter().copied() {
-        apps.entry(spec.app).or_default().push(spec);
+        apps.entry(spec.app).or_default().push((spec.path, spec));
+    }
+    for alias in ALIASES {
+        apps.entry(alias.app)
+            .or_default()
+            .push((alias.path, alias.spec));
     }
     apps
 }
@@ -54,12 +61,7 @@ pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpR
     let specs = apps.get(app.as_str()).ok_or(ApiError::NotFound)?;
     let mut links: BTreeMap<String, String> = specs
         .iter()
-        .map(|s| {
-            (
-                s.path.to_string(),
-                format!("{base}/api/{}/{}/", s.app, s.path),
-            )
-        })
+        .map(|(path, _)| (path.to_string(), format!("{base}/api/{app}/{path}/")))
         .collect();
     for extra in extra_links(&app) {
         links.insert(extra.to_string(), format!("{base}/api/{app}/{extra}/"));

@@ -133,3 +133,82 @@ fn brief_sessions_at_exchanges_show_the_plain_status() {
     let full = s.get(&format!("{path}?limit=1")).json()["results"][0].clone();
     assert_eq!(full["status"]["value"], "enabled", "{full}");
 }
+
+/// The reference's 1.9/1.10 paths of resources that moved, each with its 1.8 twin.
+const MOVED: &[(&str, &str)] = &[
+    ("/api/devices/routers/", "/api/peering/routers/"),
+    ("/api/core/object-changes/", "/api/extras/object-changes/"),
+    ("/api/bgp/communities/", "/api/peering/communities/"),
+];
+
+#[test]
+fn the_later_layout_serves_the_same_objects() {
+    let s = TestServer::start();
+    let us = s.create(AS, json!({"asn": 64500, "name": "Us"}))["id"].clone();
+    let platform = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "Junos", "slug": "junos"}),
+    )["id"]
+        .clone();
+    // Created through the new paths, read through both.
+    let router = s.create(
+        "/api/devices/routers/",
+        json!({"name": "edge1", "hostname": "edge1.example.net", "platform": platform, "local_autonomous_system": us}),
+    );
+    assert_eq!(
+        router["url"].as_str().unwrap(),
+        format!("{}/api/peering/routers/{}/", s.base, router["id"]),
+        "links name the first layout"
+    );
+    s.create(
+        "/api/bgp/communities/",
+        json!({"name": "Peers", "slug": "peers", "value": "64500:1", "type": "ingress"}),
+    );
+    for (new, old) in MOVED {
+        let (a, b) = (s.get(new), s.get(old));
+        assert_eq!(a.status, 200, "{new}: {}", a.text);
+        assert_eq!(a.json()["count"], b.json()["count"], "{new}");
+        assert_eq!(a.json()["results"], b.json()["results"], "{new}");
+        assert!(a.json()["count"].as_i64().unwrap() > 0, "{new}");
+        let id = &a.json()["results"][0]["id"];
+        let (a, b) = (s.get(&format!("{new}{id}/")), s.get(&format!("{old}{id}/")));
+        assert_eq!((a.status, a.json()), (b.status, b.json()), "{new}{id}/");
+        let options = s.request("OPTIONS", new, None, Some(&s.key), &[]);
+        assert_eq!(options.status, 200, "{new}");
+    }
+    // Writes and actions at the new paths.
+    let path = format!("/api/devices/routers/{}/", router["id"]);
+    let r = s.patch(&path, json!({"hostname": "edge1.example.org"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let text = s.request(
+        "GET",
+        &format!("{path}configuration/?format=text"),
+        None,
+        Some(&s.key),
+        &[],
+    );
+    assert_eq!(text.status, 200, "{}", text.text);
+    let changes = s.get("/api/core/object-changes/?changed_object_type=peering.router");
+    assert_eq!(changes.json()["count"], 2, "{}", changes.text);
+    // Each application root lists what it holds, under either layout.
+    for (app, member) in [
+        ("devices", "routers"),
+        ("core", "object-changes"),
+        ("bgp", "communities"),
+        ("peering", "routers"),
+    ] {
+        let root = s.get(&format!("/api/{app}/")).json();
+        assert_eq!(
+            root[member],
+            json!(format!("{}/api/{app}/{member}/", s.base)),
+            "{app}"
+        );
+    }
+    let deleted = s.delete(&path, None);
+    assert_eq!(deleted.status, 204);
+    assert_eq!(
+        s.get(&format!("/api/peering/routers/{}/", router["id"]))
+            .status,
+        404
+    );
+}

@@ -169,9 +169,33 @@ fn every_routed_resource_has_its_paths_and_every_reference_resolves() {
             "{path}"
         );
     }
+    // The resources that moved in the reference's later releases, again at their new
+    // paths, actions included, with operation ids of their own.
+    let mut aliased = 0;
+    for alias in peering_domain::resources::ALIASES {
+        let from = format!("/api/{}/{}/", alias.spec.app, alias.spec.path);
+        let to = format!("/api/{}/{}/", alias.app, alias.path);
+        let paths = doc["paths"].as_object().unwrap();
+        for (path, item) in paths.iter().filter(|(p, _)| p.starts_with(&from)) {
+            let moved = path.replacen(&from, &to, 1);
+            assert_eq!(methods(&doc, &moved), methods(&doc, path), "{moved}");
+            let id = |item: &Json| item["get"]["operationId"].as_str().map(str::to_string);
+            if let Some(old) = id(item) {
+                let new = id(&paths[&moved]).unwrap();
+                assert_ne!(old, new);
+                assert!(new.starts_with(&format!("{}_", alias.app)), "{new}");
+            }
+            aliased += 1;
+        }
+    }
     assert_eq!(
         doc["paths"].as_object().unwrap().len(),
-        2 * routed.len() + apps.len() + 3 + accounts.len() + peering_api::actions::ACTIONS.len()
+        2 * routed.len()
+            + apps.len()
+            + 3
+            + accounts.len()
+            + peering_api::actions::ACTIONS.len()
+            + aliased
     );
 
     let schemas = doc["components"]["schemas"].as_object().unwrap();

@@ -89,7 +89,43 @@ pub fn by_content_type(content_type: &str) -> Option<&'static ResourceSpec> {
         .find(|r| r.app == app && r.model == model)
 }
 
-/// The resource served at `/api/<app>/<path>/`.
+/// A second place a resource is served: where the reference's later releases (1.9, 1.10)
+/// moved it. Both places serve the same objects; links name the first.
+#[derive(Debug, Clone, Copy)]
+pub struct Alias {
+    pub app: &'static str,
+    pub path: &'static str,
+    pub spec: &'static ResourceSpec,
+}
+
+/// The reference's 1.9 and 1.10 paths of resources the 1.8 layout serves elsewhere.
+pub static ALIASES: &[Alias] = &[
+    Alias {
+        app: "devices",
+        path: "routers",
+        spec: &ROUTER,
+    },
+    Alias {
+        app: "core",
+        path: "object-changes",
+        spec: &OBJECT_CHANGE,
+    },
+    Alias {
+        app: "bgp",
+        path: "communities",
+        spec: &COMMUNITY,
+    },
+];
+
+/// The resource served at `/api/<app>/<path>/`, under either layout.
 pub fn by_path(app: &str, path: &str) -> Option<&'static ResourceSpec> {
-    ALL.iter().copied().find(|r| r.app == app && r.path == path)
+    ALL.iter()
+        .copied()
+        .find(|r| r.app == app && r.path == path)
+        .or_else(|| {
+            ALIASES
+                .iter()
+                .find(|a| a.app == app && a.path == path)
+                .map(|a| a.spec)
+        })
 }
