@@ -212,3 +212,60 @@ fn the_later_layout_serves_the_same_objects() {
         404
     );
 }
+
+#[test]
+fn bfd_configurations_are_served_and_sessions_use_them() {
+    let s = TestServer::start();
+    let bfd = s.create("/api/net/bfd/", json!({"name": "Fast", "slug": "fast"}));
+    assert_eq!(
+        (
+            &bfd["minimum_transmit_interval"],
+            &bfd["minimum_receive_interval"],
+            &bfd["detection_multiplier"],
+            &bfd["hold_time"]
+        ),
+        (&json!(300), &json!(300), &json!(3), &json!(0)),
+        "the reference's defaults: {bfd}"
+    );
+    let refused = s.post(
+        "/api/net/bfd/",
+        json!({"name": "Bad", "slug": "bad", "detection_multiplier": 0, "hold_time": 255_001}),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    let errors = refused.json();
+    assert!(
+        errors["detection_multiplier"].is_array() && errors["hold_time"].is_array(),
+        "{errors}"
+    );
+
+    let us = s.create(AS, json!({"asn": 64500, "name": "Us"}))["id"].clone();
+    let peer = s.create(AS, json!({"asn": 64501, "name": "Peer"}))["id"].clone();
+    let relationship = s.create(
+        "/api/bgp/relationships/",
+        json!({"name": "Peering", "slug": "peering"}),
+    )["id"]
+        .clone();
+    let session = s.create(
+        "/api/peering/direct-peering-sessions/",
+        json!({"local_autonomous_system": us, "autonomous_system": peer, "relationship": relationship,
+               "ip_address": "192.0.2.1", "bfd": bfd["id"]}),
+    );
+    assert_eq!(
+        session["bfd"],
+        json!({"id": bfd["id"], "url": bfd["url"], "display": "Fast", "name": "Fast", "slug": "fast"})
+    );
+    let path = format!("/api/peering/direct-peering-sessions/{}/", session["id"]);
+    let filtered = s.get(&format!(
+        "/api/peering/direct-peering-sessions/?bfd_id={}",
+        bfd["id"]
+    ));
+    assert_eq!(filtered.json()["count"], 1, "{}", filtered.text);
+    // Deleting the configuration leaves the session without one.
+    let deleted = s.delete(&format!("/api/net/bfd/{}/", bfd["id"]), None);
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    assert_eq!(s.get(&path).json()["bfd"], json!(null));
+    assert_eq!(
+        s.get("/api/net/").json()["bfd"],
+        json!(format!("{}/api/net/bfd/", s.base))
+    );
+}

@@ -1,6 +1,7 @@
 //! The declared resources and the registry of all of them.
 
 mod autonomous_system;
+mod bfd;
 mod bgp;
 mod common;
 mod connection;
@@ -17,6 +18,7 @@ mod tag;
 mod user;
 
 pub use autonomous_system::AUTONOMOUS_SYSTEM;
+pub use bfd::BFD;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
 pub use connection::CONNECTION;
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
@@ -46,6 +48,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &COMMUNITY,
     &INTERNET_EXCHANGE,
     &CONNECTION,
+    &BFD,
     &INTERNET_EXCHANGE_PEERING_SESSION,
     &DIRECT_PEERING_SESSION,
     &ROUTER,

@@ -1,6 +1,7 @@
 //! BGP peering sessions at internet exchanges (spec 2.5, reference 3.8 and 3.10).
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
+use super::bfd::BFD;
 use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use super::connection::CONNECTION;
 use super::devices::{PLATFORM, ROUTER};
@@ -52,6 +53,16 @@ const MULTIHOP_TTL: Field = Field::new("multihop_ttl", "Multihop TTL", kinds::in
 const PASSIVE: Field = Field::new("passive", "Passive", Kind::Bool)
     .default(Default::Bool(false))
     .filter();
+fn bfd() -> &'static ResourceSpec {
+    &BFD
+}
+
+/// The session's BFD configuration (the reference's 1.9 field).
+const BFD_FIELD: Field = Field::new("bfd", "BFD", kinds::fk(bfd, OnDelete::SetNull))
+    .nullable()
+    .default(Default::Null)
+    .filter();
+
 const BGP_STATE_FIELD: Field = Field::new(
     "bgp_state",
     "BGP state",
@@ -138,6 +149,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         Field::new("is_route_server", "Route server", Kind::Bool)
             .default(Default::Bool(false))
             .filter(),
+        BFD_FIELD,
         policies(
             "import_routing_policies",
             "Import routing policies",
@@ -405,6 +417,7 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
         ENCRYPTED_PASSWORD,
         MULTIHOP_TTL,
         PASSIVE,
+        BFD_FIELD,
         policies(
             "import_routing_policies",
             "Import routing policies",
