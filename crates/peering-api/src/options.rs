@@ -29,23 +29,15 @@ fn field_type(kind: &Kind) -> &'static str {
     }
 }
 
+/// The fields a write takes (read-only ones are left out, as the reference's metadata
+/// does), with DRF's type names.
 fn describe_fields(spec: &ResourceSpec) -> Json {
     let mut fields = Map::new();
-    for (name, label, kind) in [
-        ("id", "ID", "integer"),
-        ("url", "Url", "field"),
-        ("display", "Display", "string"),
-    ] {
-        fields.insert(
-            name.into(),
-            json!({"type": kind, "required": false, "read_only": true, "label": label}),
-        );
-    }
-    for f in spec.fields.iter().filter(|f| !f.hidden) {
+    for f in spec.fields.iter().filter(|f| f.writable()) {
         let mut d = Map::new();
         d.insert("type".into(), json!(field_type(&f.kind)));
-        d.insert("required".into(), json!(f.required && !f.read_only));
-        d.insert("read_only".into(), json!(f.read_only));
+        d.insert("required".into(), json!(f.required));
+        d.insert("read_only".into(), json!(false));
         d.insert("label".into(), json!(f.label));
         if !f.help.is_empty() {
             d.insert("help_text".into(), json!(f.help));
@@ -75,11 +67,12 @@ fn describe_fields(spec: &ResourceSpec) -> Json {
     Json::Object(fields)
 }
 
-/// The OPTIONS body of a collection (`detail == false`) or of one object.
+/// The OPTIONS body of a collection (`detail == false`) or of one object: named after the
+/// model, as the reference's viewsets are; on a collection, `POST` (create) and `PUT`
+/// (bulk update) for callers who may do them, on one object `PUT`.
 pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> Json {
     let mut body = Map::new();
-    let suffix = if detail { "Instance" } else { "List" };
-    body.insert("name".into(), json!(format!("{} {suffix}", spec.name)));
+    body.insert("name".into(), json!(spec.name));
     body.insert("description".into(), json!(""));
     body.insert("renders".into(), json!(["application/json", "text/html"]));
     body.insert(
@@ -90,10 +83,17 @@ pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> J
             "multipart/form-data"
         ]),
     );
-    let action = if detail { Action::Change } else { Action::Add };
-    if spec.writes.edits() && caller.may(action, spec) {
-        let method = if detail { "PUT" } else { "POST" };
-        body.insert("actions".into(), json!({ method: describe_fields(spec) }));
+    let mut actions = Map::new();
+    if spec.writes.edits() {
+        if !detail && caller.may(Action::Add, spec) {
+            actions.insert("POST".into(), describe_fields(spec));
+        }
+        if caller.may(Action::Change, spec) {
+            actions.insert("PUT".into(), describe_fields(spec));
+        }
+    }
+    if !actions.is_empty() {
+        body.insert("actions".into(), Json::Object(actions));
     }
     Json::Object(body)
 }
