@@ -18,7 +18,7 @@ fn field_type(kind: &Kind) -> &'static str {
         Kind::Text { .. } | Kind::Uuid | Kind::Mac | Kind::DisplayCopy | Kind::ContentType => {
             "string"
         }
-        Kind::GenericObject | Kind::ContentTypes => "field",
+        Kind::GenericObject { .. } | Kind::ContentTypes => "field",
         Kind::Ip { .. } => "string",
         Kind::Bool => "boolean",
         Kind::Choice { .. } => "choice",

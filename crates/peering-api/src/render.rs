@@ -166,7 +166,7 @@ impl Renderer<'_> {
                 out.push_str("null");
             } else if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
-            } else if matches!(field.kind, Kind::GenericObject) {
+            } else if matches!(field.kind, Kind::GenericObject { .. }) {
                 self.generic(out, spec, record);
             } else {
                 self.value(out, &field.kind, value);

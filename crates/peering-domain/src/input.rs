@@ -185,7 +185,7 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             .ok_or_else(|| {
                 msg("Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].")
             }),
-        Kind::ReverseCount { .. } | Kind::DisplayCopy | Kind::GenericObject => {
+        Kind::ReverseCount { .. } | Kind::DisplayCopy | Kind::GenericObject { .. } => {
             Err(msg("This field is read-only."))
         }
         Kind::ContentTypes => {

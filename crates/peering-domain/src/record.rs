@@ -39,11 +39,18 @@ impl Record {
         (spec.display)(spec, self, related)
     }
 
-    /// The resource and id named by this record's `content_type` and `object_id` fields
-    /// (the convention of generic relations).
+    /// The resource and id its generic relation (`Kind::GenericObject`) names.
     pub fn generic_target(&self, spec: &ResourceSpec) -> Option<(&'static ResourceSpec, i64)> {
-        let target = crate::resources::by_content_type(self.text(spec, "content_type"))?;
-        Some((target, self.get(spec, "object_id").as_int()?))
+        let (type_field, id_field) = spec.fields.iter().find_map(|f| match f.kind {
+            crate::spec::Kind::GenericObject {
+                type_field,
+                id_field,
+                ..
+            } => Some((type_field, id_field)),
+            _ => None,
+        })?;
+        let target = crate::resources::by_content_type(self.text(spec, type_field))?;
+        Some((target, self.get(spec, id_field).as_int()?))
     }
 
     /// The object a foreign key of this record points at, if loaded.

@@ -95,9 +95,15 @@ pub enum Kind {
     ContentType,
     /// A list of content types (stored as a JSON array).
     ContentTypes,
-    /// The object named by this record's `content_type` and `object_id` fields, shown in
-    /// its nested form (read-only, not stored).
-    GenericObject,
+    /// The object named by this record's `type_field` (a content type) and `id_field`
+    /// fields, shown in its nested form (read-only, not stored). With `cascade`, records
+    /// go with the object they name (assignments); without, they outlive it (change
+    /// records, which then show null).
+    GenericObject {
+        type_field: &'static str,
+        id_field: &'static str,
+        cascade: bool,
+    },
 }
 
 /// A default applied on create when the field is absent.
@@ -255,7 +261,7 @@ impl Field {
                     | Kind::Tags
                     | Kind::ReverseCount { .. }
                     | Kind::DisplayCopy
-                    | Kind::GenericObject
+                    | Kind::GenericObject { .. }
             )
     }
 

@@ -182,7 +182,7 @@ impl Model {
                 .map_or(Value::from(()), Model::value),
             Kind::ManyToMany { .. } | Kind::Tags => models(self.list(field.name)),
             Kind::DisplayCopy => Value::from(self.display()),
-            Kind::GenericObject => self.generic_object(),
+            Kind::GenericObject { .. } => self.generic_object(),
             // An integer choice (an address family) is a number, as the reference keeps it.
             Kind::Choice {
                 render: ChoiceRender::RawInt,

@@ -94,7 +94,7 @@ fn dependents(
             if !other
                 .fields
                 .iter()
-                .any(|f| matches!(f.kind, Kind::GenericObject))
+                .any(|f| matches!(f.kind, Kind::GenericObject { cascade: true, .. }))
             {
                 continue;
             }

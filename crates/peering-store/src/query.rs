@@ -791,7 +791,7 @@ pub(crate) fn load_reads(
         let Some(i) = spec.index_of(name) else {
             continue;
         };
-        if let Kind::GenericObject = spec.fields[i].kind {
+        if let Kind::GenericObject { .. } = spec.fields[i].kind {
             // One query per resource type named, whatever the number of records.
             let mut by_type: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
             for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
@@ -1028,7 +1028,7 @@ pub(crate) fn load_related(
                 }
                 continue;
             }
-            Kind::GenericObject => {
+            Kind::GenericObject { .. } => {
                 for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
                     want(target, id);
                 }

@@ -291,7 +291,7 @@ fn filter_kind(kind: &Kind) -> Option<FilterKind> {
         | Kind::ReverseCount { .. }
         | Kind::DisplayCopy
         | Kind::ContentTypes
-        | Kind::GenericObject => return None,
+        | Kind::GenericObject { .. } => return None,
     })
 }
 
@@ -590,7 +590,7 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
         | Kind::Ip { .. }
         | Kind::Mac
         | Kind::ContentType => cell.into_text().map(Value::Text).unwrap_or(Value::Null),
-        Kind::DisplayCopy | Kind::GenericObject => Value::Null,
+        Kind::DisplayCopy | Kind::GenericObject { .. } => Value::Null,
         Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
     }
 }

@@ -689,7 +689,7 @@ fn as_read(spec: &'static ResourceSpec, records: &mut [Record], new: bool) {
         for (field, value) in spec.fields.iter().zip(record.values.iter_mut()) {
             match field.kind {
                 Kind::ReverseCount { .. } if new => *value = Value::Int(0),
-                Kind::DisplayCopy | Kind::GenericObject => *value = Value::Null,
+                Kind::DisplayCopy | Kind::GenericObject { .. } => *value = Value::Null,
                 _ => {}
             }
         }

@@ -269,3 +269,26 @@ fn bfd_configurations_are_served_and_sessions_use_them() {
         json!(format!("{}/api/net/bfd/", s.base))
     );
 }
+
+#[test]
+fn change_records_nest_their_object_while_it_exists() {
+    let s = TestServer::start();
+    let created = s.post(AS, json!({"asn": 64500, "name": "Us"}));
+    let id = created.json()["id"].clone();
+    let records = s.changes_of(&created);
+    assert_eq!(records.len(), 1);
+    assert_eq!(
+        records[0]["changed_object"],
+        json!({"id": id, "url": created.json()["url"], "display": "AS64500 - Us", "asn": 64500,
+               "name": "Us", "ipv6_max_prefixes": 0, "ipv4_max_prefixes": 0})
+    );
+    let deleted = s.delete(&format!("{AS}{id}/"), None);
+    assert_eq!(deleted.status, 204);
+    let all = s.get("/api/extras/object-changes/").json();
+    assert_eq!(all["count"], 2);
+    for record in all["results"].as_array().unwrap() {
+        assert_eq!(record["changed_object"], json!(null), "{record}");
+    }
+    // Newest first, as the reference lists them.
+    assert_eq!(all["results"][0]["action"]["value"], "delete");
+}

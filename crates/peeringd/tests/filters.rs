@@ -270,6 +270,21 @@ fn add_what_demo_data_leaves_empty(s: &TestServer) {
     let ixp = first("/api/peering/internet-exchanges/")["id"].clone();
     let contact = first("/api/messaging/contacts/")["id"].clone();
     let role = first("/api/messaging/contact-roles/")["id"].clone();
+    let bfd = s.create(
+        "/api/net/bfd/",
+        json!([
+            {"name": "Fast", "slug": "fast", "minimum_transmit_interval": 100, "detection_multiplier": 5},
+            {"name": "Slow", "slug": "slow", "hold_time": 3000},
+        ]),
+    );
+    for path in [
+        "/api/peering/internet-exchange-peering-sessions/",
+        "/api/peering/direct-peering-sessions/",
+    ] {
+        let session = first(path)["id"].clone();
+        let r = s.patch(&format!("{path}{session}/"), json!({"bfd": bfd[0]["id"]}));
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+    }
     let contexts = s.create(
         "/api/extras/config-contexts/",
         json!([

@@ -101,7 +101,7 @@ fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
             string()
         }
         // The nested form of any resource: an object with at least `id`, `url`, `display`.
-        Kind::GenericObject => typed(DataType::Object, None),
+        Kind::GenericObject { .. } => typed(DataType::Object, None),
         Kind::ContentTypes => array(string()),
         Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
         Kind::Bool => typed(DataType::Boolean, None),

@@ -27,7 +27,16 @@ const CONTENT_TYPE: Field = Field::new("content_type", "Content type", Kind::Con
 const OBJECT_ID: Field = Field::new("object_id", "Object ID", kinds::int(0, i64::MAX))
     .required()
     .filter();
-const OBJECT: Field = Field::new("object", "Object", Kind::GenericObject).read_only();
+const OBJECT: Field = Field::new(
+    "object",
+    "Object",
+    Kind::GenericObject {
+        type_field: "content_type",
+        id_field: "object_id",
+        cascade: true,
+    },
+)
+.read_only();
 const HIDDEN_CREATED: Field = CREATED.hidden();
 const HIDDEN_UPDATED: Field = UPDATED.hidden();
 

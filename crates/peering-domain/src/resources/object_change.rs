@@ -62,6 +62,18 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         )
         .read_only()
         .filter(),
+        // The object as the reference nests it; null once it is deleted.
+        Field::new(
+            "changed_object",
+            "Changed object",
+            Kind::GenericObject {
+                type_field: "changed_object_type",
+                id_field: "changed_object_id",
+                cascade: false,
+            },
+        )
+        .nullable()
+        .read_only(),
         Field::new(
             "prechange_data",
             "Pre-change data",
@@ -89,7 +101,7 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         Search::Contains("object_repr"),
     ],
     display,
-    reads: &[],
+    reads: &["changed_object"],
     unique_together: &[],
     validate: None,
     derive: None,
