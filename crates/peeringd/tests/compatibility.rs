@@ -292,3 +292,26 @@ fn change_records_nest_their_object_while_it_exists() {
     // Newest first, as the reference lists them.
     assert_eq!(all["results"][0]["action"]["value"], "delete");
 }
+
+#[test]
+fn exchanges_name_their_ixapi_endpoint() {
+    let s = TestServer::start();
+    let us = s.create(AS, json!({"asn": 64500, "name": "Us"}))["id"].clone();
+    let endpoint = s.create(
+        "/api/extras/ix-api/",
+        json!({"name": "Example IX-API", "url": "https://ixapi.example.net/api/v2/", "api_key": "key", "api_secret": "secret", "identity": "1234"}),
+    );
+    let exchange = s.create(
+        "/api/peering/internet-exchanges/",
+        json!({"name": "IX", "slug": "ix", "local_autonomous_system": us, "ixapi_endpoint": endpoint["id"]}),
+    );
+    assert_eq!(
+        exchange["ixapi_endpoint"],
+        json!({"id": endpoint["id"], "display": "Example IX-API", "name": "Example IX-API",
+               "url": "https://ixapi.example.net/api/v2/"})
+    );
+    let gone = s.delete(&format!("/api/extras/ix-api/{}/", endpoint["id"]), None);
+    assert_eq!(gone.status, 204, "{}", gone.text);
+    let path = format!("/api/peering/internet-exchanges/{}/", exchange["id"]);
+    assert_eq!(s.get(&path).json()["ixapi_endpoint"], json!(null));
+}

@@ -5,11 +5,16 @@ use super::common::{
     communities, display_name, org_name, org_slug, policies, CREATED, DESCRIPTION,
     LOCAL_CONTEXT_DATA, TAGS, UPDATED,
 };
+use super::extras::IXAPI;
 use crate::choices::BGP_GROUP_STATUS;
 use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search, Writes};
 
 fn autonomous_system() -> &'static ResourceSpec {
     &AUTONOMOUS_SYSTEM
+}
+
+fn ixapi() -> &'static ResourceSpec {
+    &IXAPI
 }
 
 pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
@@ -38,6 +43,15 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         Field::new("extdb_prefixes", "External database prefixes", kinds::JSON)
             .read_only()
             .default(Default::EmptyObject),
+        // The IX-API endpoint that manages this exchange (nested, as the reference).
+        Field::new(
+            "ixapi_endpoint",
+            "IX-API endpoint",
+            kinds::fk(ixapi, OnDelete::SetNull),
+        )
+        .nullable()
+        .default(Default::Null)
+        .filter(),
         Field::new(
             "local_autonomous_system",
             "Local autonomous system",

@@ -1,0 +1,2 @@
+DROP INDEX internet_exchanges_ixapi_endpoint;
+ALTER TABLE internet_exchanges DROP COLUMN ixapi_endpoint_id;
