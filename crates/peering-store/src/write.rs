@@ -93,37 +93,41 @@ impl Memo {
     }
 }
 
-/// Finds the one object a reference designates (remembered for the rest of the call).
+/// Finds the one object a reference designates (remembered for the rest of the call): its
+/// id, or the field message the reference gives. A database failure is an error of its
+/// own, never a message a client would read.
 fn resolve_ref(
     db: &mut Db<'_>,
     memo: &mut Memo,
     target: &'static ResourceSpec,
     r: &Ref,
-) -> Result<i64, String> {
+) -> Result<Result<i64, String>, Error> {
     let key = match r {
         Ref::Id(id) => format!("#{id}"),
         Ref::Attrs(attrs) => Json::Object(attrs.clone()).to_string(),
     };
     if let Some(id) = memo.refs.get(&(target.table, key.clone())) {
-        return Ok(*id);
+        return Ok(Ok(*id));
     }
-    let id = lookup_ref(db, target, r)?;
-    memo.refs.insert((target.table, key), id);
-    Ok(id)
+    let found = lookup_ref(db, target, r)?;
+    if let Ok(id) = found {
+        memo.refs.insert((target.table, key), id);
+    }
+    Ok(found)
 }
 
-fn lookup_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Result<i64, String> {
+fn lookup_ref(
+    db: &mut Db<'_>,
+    target: &'static ResourceSpec,
+    r: &Ref,
+) -> Result<Result<i64, String>, Error> {
     match r {
         Ref::Id(id) => {
             let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE id = ", target.table));
             sql.bind(Bind::Int(*id));
-            match db.scalar(&sql) {
-                Ok(Some(found)) => Ok(found),
-                Ok(None) => Err(format!(
-                    "Related object not found using the provided numeric ID: {id}"
-                )),
-                Err(e) => Err(e.to_string()),
-            }
+            Ok(db.scalar(&sql)?.ok_or_else(|| {
+                format!("Related object not found using the provided numeric ID: {id}")
+            }))
         }
         Ref::Attrs(attrs) => {
             let not_found = || {
@@ -132,61 +136,87 @@ fn lookup_ref(db: &mut Db<'_>, target: &'static ResourceSpec, r: &Ref) -> Result
                     python_repr(attrs)
                 )
             };
-            let t = table(target);
-            let mut sql = Sql::new(&format!("SELECT id FROM {} o WHERE 1 = 1", target.table));
-            for (key, value) in attrs {
-                let (column, kind) = if key == "id" {
-                    (
-                        "id",
-                        Kind::Int {
-                            min: 0,
-                            max: i64::MAX,
-                        },
-                    )
-                } else {
-                    let Some(col) = t
-                        .columns
-                        .iter()
-                        .find(|c| target.fields[c.field].name == key.as_str())
-                    else {
-                        return Err(not_found());
-                    };
-                    (col.name, target.fields[col.field].kind)
-                };
-                let bind = match (value, kind) {
-                    (Json::Number(n), Kind::Int { .. } | Kind::ForeignKey { .. }) => {
-                        n.as_i64().map(Bind::Int)
-                    }
-                    (Json::String(s), Kind::Int { .. } | Kind::ForeignKey { .. }) => {
-                        s.trim().parse().ok().map(Bind::Int)
-                    }
-                    (Json::Bool(b), Kind::Bool) => Some(Bind::Bool(*b)),
-                    (Json::String(s), Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid) => {
-                        Some(Bind::Text(s.clone()))
-                    }
-                    (Json::Number(n), Kind::Text { .. } | Kind::Choice { .. }) => {
-                        Some(Bind::Text(n.to_string()))
-                    }
-                    _ => None,
-                };
-                // NUL cannot be stored, so no object can match it (and PostgreSQL refuses it).
-                let Some(bind) = bind.filter(|b| !matches!(b, Bind::Text(t) if t.contains('\0')))
-                else {
-                    return Err(not_found());
-                };
-                sql.push(&format!(" AND o.{column} = ")).bind(bind);
-            }
+            let Some(mut sql) = select_by_attributes(db, target, attrs)? else {
+                return Ok(Err(not_found()));
+            };
             sql.push(" LIMIT 2");
-            let rows = db.load(&sql).map_err(|e| e.to_string())?;
-            match rows.as_slice() {
+            let rows = db.load(&sql)?;
+            Ok(match rows.as_slice() {
                 [one] => Ok(one.int(0)),
                 [] => Err(not_found()),
                 _ => Err(format!(
                     "Multiple objects match the provided attributes: {}",
                     python_repr(attrs)
                 )),
-            }
+            })
         }
+    }
+}
+
+/// `SELECT id FROM <target> WHERE <each attribute>`, or `None` when an attribute can match
+/// nothing (an unknown name, a value of the wrong type). An attribute naming a related
+/// object by its own attributes (`{"local_autonomous_system": {"asn": 64500}}`) is
+/// resolved first, as the reference's `dict_to_filter_params` follows it.
+fn select_by_attributes(
+    db: &mut Db<'_>,
+    target: &'static ResourceSpec,
+    attrs: &serde_json::Map<String, Json>,
+) -> Result<Option<Sql>, Error> {
+    let t = table(target);
+    let mut sql = Sql::new(&format!("SELECT id FROM {} o WHERE 1 = 1", target.table));
+    for (key, value) in attrs {
+        let id_kind = Kind::Int {
+            min: 0,
+            max: i64::MAX,
+        };
+        let (column, kind) = if key == "id" {
+            ("id", id_kind)
+        } else {
+            let Some(col) = t
+                .columns
+                .iter()
+                .find(|c| target.fields[c.field].name == key.as_str())
+            else {
+                return Ok(None);
+            };
+            (col.name, target.fields[col.field].kind)
+        };
+        let bind = match (value, kind) {
+            (
+                Json::Object(inner),
+                Kind::ForeignKey {
+                    target: related, ..
+                },
+            ) => match lookup_ref(db, related(), &Ref::Attrs(inner.clone()))? {
+                Ok(id) => Some(Bind::Int(id)),
+                Err(_) => None,
+            },
+            _ => attribute_bind(value, kind),
+        };
+        // NUL cannot be stored, so no object can match it (and PostgreSQL refuses it).
+        let Some(bind) = bind.filter(|b| !matches!(b, Bind::Text(t) if t.contains('\0'))) else {
+            return Ok(None);
+        };
+        sql.push(&format!(" AND o.{column} = ")).bind(bind);
+    }
+    Ok(Some(sql))
+}
+
+/// An attribute's value as a parameter for its column, if it has the column's type.
+fn attribute_bind(value: &Json, kind: Kind) -> Option<Bind> {
+    match (value, kind) {
+        (Json::Number(n), Kind::Int { .. } | Kind::ForeignKey { .. }) => n.as_i64().map(Bind::Int),
+        (Json::String(s), Kind::Int { .. } | Kind::ForeignKey { .. }) => {
+            s.trim().parse().ok().map(Bind::Int)
+        }
+        (Json::Bool(b), Kind::Bool) => Some(Bind::Bool(*b)),
+        (Json::String(s), Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid) => {
+            Some(Bind::Text(s.clone()))
+        }
+        (Json::Number(n), Kind::Text { .. } | Kind::Choice { .. }) => {
+            Some(Bind::Text(n.to_string()))
+        }
+        _ => None,
     }
 }
 
@@ -208,7 +238,7 @@ fn resolve(
                 let Kind::ForeignKey { target, .. } = field.kind else {
                     continue;
                 };
-                match resolve_ref(db, memo, target(), &r) {
+                match resolve_ref(db, memo, target(), &r)? {
                     Ok(id) => Some(Value::Int(id)),
                     Err(m) => {
                         errors.add(field.name, m);
@@ -225,7 +255,7 @@ fn resolve(
                 let mut item_errors = Vec::new();
                 let mut failed = false;
                 for r in &refs {
-                    match resolve_ref(db, memo, target, r) {
+                    match resolve_ref(db, memo, target, r)? {
                         Ok(id) => {
                             ids.insert(id);
                             item_errors.push(Json::Array(vec![]));

@@ -315,3 +315,44 @@ fn exchanges_name_their_ixapi_endpoint() {
     let path = format!("/api/peering/internet-exchanges/{}/", exchange["id"]);
     assert_eq!(s.get(&path).json()["ixapi_endpoint"], json!(null));
 }
+
+#[test]
+fn related_objects_are_found_by_nested_attributes() {
+    let s = TestServer::start();
+    let us = s.create(AS, json!({"asn": 64500, "name": "Us"}))["id"].clone();
+    s.create(AS, json!({"asn": 64501, "name": "Other"}));
+    let exchange = s.create(
+        "/api/peering/internet-exchanges/",
+        json!({"name": "IX", "slug": "ix", "local_autonomous_system": us}),
+    );
+    let platform = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "Junos", "slug": "junos"}),
+    )["id"]
+        .clone();
+    s.create(
+        "/api/peering/routers/",
+        json!({"name": "edge1", "hostname": "edge1.example.net", "platform": platform, "local_autonomous_system": us}),
+    );
+    let connection = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": {"slug": "ix", "local_autonomous_system": {"asn": 64500}},
+               "router": {"name": "edge1", "platform": {"slug": "junos"}},
+               "ipv4_address": "192.0.2.1/24"}),
+    );
+    assert_eq!(connection.status, 201, "{}", connection.text);
+    assert_eq!(
+        connection.json()["internet_exchange_point"]["id"],
+        exchange["id"]
+    );
+    let wrong = s.post(
+        "/api/net/connections/",
+        json!({"internet_exchange_point": {"slug": "ix", "local_autonomous_system": {"asn": 64501}},
+               "router": {"name": "edge1"}, "ipv4_address": "192.0.2.2/24"}),
+    );
+    assert_eq!(wrong.status, 400, "{}", wrong.text);
+    assert_eq!(
+        wrong.json()["internet_exchange_point"][0],
+        "Related object not found using the provided attributes: {'slug': 'ix', 'local_autonomous_system': {'asn': 64501}}"
+    );
+}
