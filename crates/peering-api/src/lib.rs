@@ -73,6 +73,9 @@ pub struct Settings {
     pub router_command: Vec<String>,
     /// How a synchronisation asked through the API reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
+    /// Whether answers name the external database's fields as the spec does
+    /// (`*_extdb_*`) or as the reference does (`*_peeringdb_*`).
+    pub field_names: peering_domain::names::FieldNames,
 }
 
 impl Default for Settings {
@@ -92,6 +95,7 @@ impl Default for Settings {
             base_path: String::new(),
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
+            field_names: peering_domain::names::FieldNames::Spec,
         }
     }
 }

@@ -184,6 +184,7 @@ pub async fn render(
         related: &page.related,
         base: &base,
         show_secrets: asked.show_secrets,
+        names: state.settings.field_names,
     }
     .many(&mut body, spec, &page.records, asked.brief);
     body.push('}');
@@ -223,6 +224,7 @@ pub async fn streamed(
         brief: asked.brief,
         relations: asked.relations,
         show_secrets: asked.show_secrets,
+        names: state.settings.field_names,
         base,
         reading: VecDeque::new(),
     };
@@ -250,6 +252,7 @@ struct Slices {
     brief: bool,
     relations: bool,
     show_secrets: SecretView,
+    names: peering_domain::names::FieldNames,
     base: String,
     /// The reads of the next slices, in order, started before the previous one was
     /// written so that the database works while the server renders and sends.
@@ -301,6 +304,7 @@ impl Slices {
                 related: &related,
                 base: &slices.base,
                 show_secrets: slices.show_secrets,
+                names: slices.names,
             }
             .items(&mut out, slices.spec, &records, slices.brief);
             Some((Ok(Bytes::from(out)), slices))

@@ -1,6 +1,7 @@
 //! OPTIONS: what an endpoint renders and parses, and, for a caller allowed to write, the
 //! fields a write accepts with their types, limits and choices.
 
+use peering_domain::names::FieldNames;
 use peering_domain::permission::Action;
 use peering_domain::spec::{Kind, TextFormat};
 use peering_domain::ResourceSpec;
@@ -31,7 +32,7 @@ fn field_type(kind: &Kind) -> &'static str {
 
 /// The fields a write takes (read-only ones are left out, as the reference's metadata
 /// does), with DRF's type names.
-fn describe_fields(spec: &ResourceSpec) -> Json {
+fn describe_fields(spec: &ResourceSpec, names: FieldNames) -> Json {
     let mut fields = Map::new();
     for f in spec.fields.iter().filter(|f| f.writable()) {
         let mut d = Map::new();
@@ -62,7 +63,7 @@ fn describe_fields(spec: &ResourceSpec) -> Json {
             }
             _ => {}
         }
-        fields.insert(f.name.into(), Json::Object(d));
+        fields.insert(names.of(f.name).into_owned(), Json::Object(d));
     }
     Json::Object(fields)
 }
@@ -70,7 +71,12 @@ fn describe_fields(spec: &ResourceSpec) -> Json {
 /// The OPTIONS body of a collection (`detail == false`) or of one object: named after the
 /// model, as the reference's viewsets are; on a collection, `POST` (create) and `PUT`
 /// (bulk update) for callers who may do them, on one object `PUT`.
-pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> Json {
+pub fn describe(
+    spec: &'static ResourceSpec,
+    caller: &Caller,
+    detail: bool,
+    names: FieldNames,
+) -> Json {
     let mut body = Map::new();
     body.insert("name".into(), json!(spec.name));
     body.insert("description".into(), json!(""));
@@ -86,10 +92,10 @@ pub fn describe(spec: &'static ResourceSpec, caller: &Caller, detail: bool) -> J
     let mut actions = Map::new();
     if spec.writes.edits() {
         if !detail && caller.may(Action::Add, spec) {
-            actions.insert("POST".into(), describe_fields(spec));
+            actions.insert("POST".into(), describe_fields(spec, names));
         }
         if caller.may(Action::Change, spec) {
-            actions.insert("PUT".into(), describe_fields(spec));
+            actions.insert("PUT".into(), describe_fields(spec, names));
         }
     }
     if !actions.is_empty() {

@@ -1,6 +1,7 @@
 //! Representations of records: complete, brief and nested, written straight into a JSON
 //! text buffer (no intermediate tree: a page of a thousand objects is one allocation).
 
+use peering_domain::names::FieldNames;
 use std::fmt::Write;
 
 use peering_domain::resources::TAG;
@@ -16,6 +17,8 @@ pub struct Renderer<'a> {
     pub base: &'a str,
     /// To whom secret fields are shown; others see them as null.
     pub show_secrets: SecretView,
+    /// The spelling of the external database's fields.
+    pub names: FieldNames,
 }
 
 /// Which objects' secret fields a caller sees: all (they may change the objects), none,
@@ -160,7 +163,7 @@ impl Renderer<'_> {
                 continue;
             }
             out.push(',');
-            write_name(out, field.name);
+            write_name(out, &self.names.of(field.name));
             out.push(':');
             if field.secret && !self.show_secrets.shows(spec, record) {
                 out.push_str("null");

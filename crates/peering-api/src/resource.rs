@@ -25,9 +25,20 @@ use crate::render::{Renderer, SecretView};
 use crate::respond::{self, base_url, respond, respond_text};
 use crate::AppState;
 
+/// The query's pairs; a filter named as the reference names it (`exists_in_peeringdb`)
+/// is taken by its spec name.
 pub fn query_pairs(req: &HttpRequest) -> Result<Vec<(String, String)>, ApiError> {
-    serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
-        .map_err(|_| ApiError::Detail400("Malformed query string.".into()))
+    let pairs = serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
+        .map_err(|_| ApiError::Detail400("Malformed query string.".into()))?;
+    Ok(pairs
+        .into_iter()
+        .map(|(k, v)| {
+            (
+                peering_domain::names::filter_from_reference(&k).into_owned(),
+                v,
+            )
+        })
+        .collect())
 }
 
 pub(crate) fn change_context(req: &HttpRequest, caller: &Caller) -> ChangeContext {
@@ -172,7 +183,7 @@ pub async fn collection(
             let mut res = respond(
                 &req,
                 StatusCode::OK,
-                &options::describe(spec, &caller, false),
+                &options::describe(spec, &caller, false, state.settings.field_names),
             );
             set_allow(&mut res, spec, &caller, false);
             Ok(res)
@@ -220,7 +231,7 @@ pub async fn detail(
     match method {
         Method::OPTIONS => {
             caller.require_read(&state, Some(spec))?;
-            let description = options::describe(spec, &caller, true);
+            let description = options::describe(spec, &caller, true, state.settings.field_names);
             let mut res = respond(&req, StatusCode::OK, &description);
             set_allow(&mut res, spec, &caller, true);
             Ok(res)
@@ -325,6 +336,7 @@ async fn update_one(
         base: &base,
         // The caller may change the object: they just did.
         show_secrets: SecretView::Shown,
+        names: state.settings.field_names,
     };
     let record = records.first().ok_or(ApiError::NotFound)?;
     let mut body = String::with_capacity(1024);
@@ -387,6 +399,7 @@ async fn render_detail(
         related: &related,
         base: &base,
         show_secrets,
+        names: state.settings.field_names,
     };
     let mut body = String::with_capacity(1024);
     if crate::list::is_brief(&pairs) {
@@ -497,6 +510,7 @@ async fn create(
         base: &base,
         // The caller wrote these objects and the secrets in them.
         show_secrets: SecretView::Shown,
+        names: state.settings.field_names,
     };
     let mut body = String::new();
     if many {
@@ -638,6 +652,7 @@ async fn bulk_update(
         base: &base,
         // The caller wrote these objects and the secrets in them.
         show_secrets: SecretView::Shown,
+        names: state.settings.field_names,
     };
     let mut body = String::new();
     r.many(&mut body, spec, &records, false);

@@ -52,6 +52,13 @@ pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> Http
 }
 
 /// `scheme://host` of the request, for absolute URLs.
+/// The spelling of the external database's fields this server answers with.
+pub fn field_names(req: &HttpRequest) -> peering_domain::names::FieldNames {
+    req.app_data::<actix_web::web::Data<crate::AppState>>()
+        .map(|state| state.settings.field_names)
+        .unwrap_or_default()
+}
+
 /// `scheme://host` and the base path (`PEERING_BASE_PATH`): what `/api/…` is appended to
 /// for absolute URLs.
 pub fn base_url(req: &HttpRequest) -> String {

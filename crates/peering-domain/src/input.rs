@@ -45,19 +45,6 @@ pub enum Mode {
     Partial,
 }
 
-/// Names the reference system used, accepted on write for the spec's names.
-fn canonical_key(key: &str) -> std::borrow::Cow<'_, str> {
-    if let Some(stem) = key.strip_suffix("_peeringdb_sync") {
-        return format!("{stem}_extdb_sync").into();
-    }
-    match key {
-        "exists_in_peeringdb" => "exists_in_extdb".into(),
-        "peeringdb_netixlan" => "extdb_netixlan".into(),
-        "peeringdb_ixlan" => "extdb_ixlan".into(),
-        _ => key.into(),
-    }
-}
-
 /// Describes a JSON value's type the way the reference's messages do.
 pub fn json_type_name(v: &Json) -> &'static str {
     match v {
@@ -84,7 +71,7 @@ pub fn parse(spec: &ResourceSpec, body: &Json, mode: Mode) -> Result<Draft, Fiel
     };
     let mut given: Map<String, Json> = Map::new();
     for (k, v) in obj {
-        given.insert(canonical_key(k).into_owned(), v.clone());
+        given.insert(crate::names::from_reference(k).into_owned(), v.clone());
     }
     let mut errors = FieldErrors::new();
     let mut inputs = Vec::with_capacity(spec.fields.len());

@@ -95,6 +95,10 @@ pub struct SettingsArgs {
     /// A proxy for requests to PeeringDB (`http://host:port`, `socks5://…`).
     #[arg(long, env = "PEERING_PEERINGDB_PROXY", global = true)]
     pub peeringdb_proxy: Option<String>,
+    /// How answers name the external database's fields: `extdb` (the spec's
+    /// `*_extdb_*`, the default) or `peeringdb` (the reference's `*_peeringdb_*`).
+    #[arg(long, env = "PEERING_FIELD_NAMES", global = true)]
+    pub field_names: Option<String>,
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
@@ -128,6 +132,7 @@ struct FileSettings {
     peeringdb_url: Option<String>,
     peeringdb_api_key: Option<String>,
     peeringdb_proxy: Option<String>,
+    field_names: Option<String>,
 }
 
 /// The settings in force.
@@ -155,6 +160,19 @@ pub struct Settings {
     pub job_retention_days: u32,
     pub router_command: Vec<String>,
     pub peeringdb: peering_peeringdb::Settings,
+    pub field_names: peering_domain::names::FieldNames,
+}
+
+/// `extdb` (or empty) for the spec's names, `peeringdb` for the reference's.
+fn field_names(value: Option<String>) -> Result<peering_domain::names::FieldNames, String> {
+    use peering_domain::names::FieldNames;
+    match value.as_deref().map(str::trim).unwrap_or("") {
+        "" | "extdb" | "spec" => Ok(FieldNames::Spec),
+        "peeringdb" => Ok(FieldNames::PeeringDb),
+        other => Err(format!(
+            "PEERING_FIELD_NAMES: {other:?} is neither \"extdb\" nor \"peeringdb\""
+        )),
+    }
 }
 
 fn read_file(path: &Path) -> Result<FileSettings, String> {
@@ -317,6 +335,7 @@ impl SettingsArgs {
                     .or(file.peeringdb_proxy)
                     .filter(|p| !p.trim().is_empty()),
             },
+            field_names: field_names(self.field_names.clone().or(file.field_names))?,
         };
         if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
             return Err(

@@ -29,6 +29,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         base_path: s.base_path.clone(),
         router_command: s.router_command.clone(),
         peeringdb: s.peeringdb.clone(),
+        field_names: s.field_names,
     }
 }
 

@@ -356,3 +356,39 @@ fn related_objects_are_found_by_nested_attributes() {
         "Related object not found using the provided attributes: {'slug': 'ix', 'local_autonomous_system': {'asn': 64501}}"
     );
 }
+
+#[test]
+fn answers_may_use_the_references_field_names() {
+    let s = TestServer::start_with(peering_api::Settings {
+        field_names: peering_domain::names::FieldNames::PeeringDb,
+        ..Default::default()
+    });
+    // Either spelling is taken on write.
+    let us = s.create(
+        AS,
+        json!({"asn": 64500, "name": "Us", "irr_as_set_extdb_sync": false, "ipv4_max_prefixes_peeringdb_sync": false}),
+    );
+    assert_eq!(us["irr_as_set_peeringdb_sync"], false);
+    assert_eq!(us["ipv4_max_prefixes_peeringdb_sync"], false);
+    assert_eq!(us["ipv6_max_prefixes_peeringdb_sync"], true);
+    assert!(us.get("irr_as_set_extdb_sync").is_none(), "{us}");
+    let exchange = s.create(
+        "/api/peering/internet-exchanges/",
+        json!({"name": "IX", "slug": "ix", "local_autonomous_system": us["id"]}),
+    );
+    assert_eq!(exchange["peeringdb_ixlan"], json!(null));
+    assert_eq!(exchange["peeringdb_prefixes"], json!({}));
+    assert!(exchange.get("extdb_ixlan").is_none(), "{exchange}");
+    // Filters take the reference's names too (and the document, which every answer here
+    // is checked against, names them so).
+    let sessions =
+        s.get("/api/peering/internet-exchange-peering-sessions/?exists_in_peeringdb=true");
+    assert_eq!(sessions.status, 200, "{}", sessions.text);
+    let options = s.request("OPTIONS", AS, None, Some(&s.key), &[]).json();
+    assert!(
+        options["actions"]["POST"]["irr_as_set_peeringdb_sync"].is_object(),
+        "{options}"
+    );
+    let doc = s.get("/api/schema/").text;
+    assert!(doc.contains("\"exists_in_peeringdb\"") && !doc.contains("\"exists_in_extdb\""));
+}

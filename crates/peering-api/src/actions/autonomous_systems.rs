@@ -105,6 +105,7 @@ pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
         related: &related,
         base: &base,
         show_secrets: SecretView::Hidden,
+        names: call.state.settings.field_names,
     };
     let mut body = String::from("[");
     for (i, exchange) in exchanges.iter().enumerate() {

@@ -155,6 +155,7 @@ pub(super) fn objects_response(
         related,
         base: &base,
         show_secrets: SecretView::Hidden,
+        names: crate::respond::field_names(req),
     };
     let mut body = String::new();
     match records {

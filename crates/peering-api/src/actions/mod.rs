@@ -551,6 +551,7 @@ pub(crate) async fn job_json(
         related: &related,
         base: &base,
         show_secrets: SecretView::Shown,
+        names: state.settings.field_names,
     };
     let mut body = String::new();
     renderer.full(&mut body, &JOB, &record);

@@ -49,6 +49,7 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         related: &related,
         base: &base,
         show_secrets: SecretView::Hidden,
+        names: state.settings.field_names,
     };
     let mut text = String::new();
     renderer.full(&mut text, &PDB_NETWORK, &record);

@@ -43,6 +43,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use openapiv3 as v3;
 use paperclip::v2::models::{DefaultApiRaw, Info, SecurityScheme};
+use peering_domain::names::FieldNames;
 use peering_domain::resources::ALL;
 use peering_domain::ResourceSpec;
 
@@ -168,16 +169,45 @@ pub fn json() -> Option<&'static str> {
     .as_deref()
 }
 
-/// The document as YAML text (the same value as [`json`]), built on first use and kept.
-pub fn yaml() -> Option<&'static str> {
-    static YAML: OnceLock<Option<String>> = OnceLock::new();
-    YAML.get_or_init(|| {
-        let value: serde_json::Value = serde_json::from_str(json()?).ok()?;
-        serde_yaml::to_string(&value)
-            .map_err(|e| log::error!("cannot write the OpenAPI document as YAML: {e}"))
-            .ok()
-    })
-    .as_deref()
+/// The document as JSON text in a spelling of the external database's fields: the
+/// reference's names (`*_peeringdb_*`) replace the spec's wherever they name a property, a
+/// required member or a filter.
+pub fn json_for(names: FieldNames) -> Option<&'static str> {
+    static REFERENCE: OnceLock<Option<String>> = OnceLock::new();
+    match names {
+        FieldNames::Spec => json(),
+        FieldNames::PeeringDb => REFERENCE
+            .get_or_init(|| json().map(with_reference_names))
+            .as_deref(),
+    }
+}
+
+fn with_reference_names(text: &str) -> String {
+    let mut renamed = BTreeMap::new();
+    for field in ALL.iter().flat_map(|spec| spec.fields) {
+        let reference = peering_domain::names::to_reference(field.name);
+        if reference != field.name {
+            renamed.insert(field.name, reference);
+        }
+    }
+    renamed
+        .into_iter()
+        .fold(text.to_string(), |text, (spec, reference)| {
+            text.replace(&format!("\"{spec}\""), &format!("\"{reference}\""))
+        })
+}
+
+/// The document as YAML text (the same value as [`json_for`]), built on first use and kept.
+pub fn yaml_for(names: FieldNames) -> Option<&'static str> {
+    static YAML: [OnceLock<Option<String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    YAML[names as usize]
+        .get_or_init(|| {
+            let value: serde_json::Value = serde_json::from_str(json_for(names)?).ok()?;
+            serde_yaml::to_string(&value)
+                .map_err(|e| log::error!("cannot write the OpenAPI document as YAML: {e}"))
+                .ok()
+        })
+        .as_deref()
 }
 
 /// The value of the last `name` parameter of the query, if any (a malformed query has none).
@@ -212,12 +242,14 @@ fn served_at(req: &HttpRequest, text: &str, yaml: bool) -> String {
 /// `GET /api/schema/`: the document, as YAML for `?format=yaml`, as JSON otherwise.
 pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     if query_value(&req, "format").as_deref() == Some("yaml") {
-        let text = yaml().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
+        let text = yaml_for(crate::respond::field_names(&req))
+            .ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
         return Ok(HttpResponse::Ok()
             .content_type("application/yaml")
             .body(served_at(&req, text, true)));
     }
-    let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
+    let text = json_for(crate::respond::field_names(&req))
+        .ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
     Ok(respond_text(
         &req,
         StatusCode::OK,
@@ -229,7 +261,8 @@ pub async fn schema(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 /// otherwise a redirect to Swagger UI.
 pub async fn docs(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     if query_value(&req, "format").as_deref() == Some("openapi") {
-        let text = json().ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
+        let text = json_for(crate::respond::field_names(&req))
+            .ok_or_else(|| ApiError::Internal("no OpenAPI document".into()))?;
         return Ok(respond_text(
             &req,
             StatusCode::OK,
