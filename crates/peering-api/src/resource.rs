@@ -457,6 +457,19 @@ async fn list(
     Ok(res)
 }
 
+/// A field that defaults to the user making the write (a journal entry's `created_by`)
+/// takes the caller when the body leaves it out.
+fn default_to_caller(spec: &ResourceSpec, draft: &mut input::Draft, caller: &Caller) {
+    let Some(user) = &caller.user else {
+        return;
+    };
+    for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
+        if matches!(field.default, peering_domain::spec::Default::CurrentUser) && input.is_none() {
+            *input = Some(input::Input::Ref(Some(input::Ref::Id(user.id))));
+        }
+    }
+}
+
 async fn create(
     req: &HttpRequest,
     state: &AppState,
@@ -475,7 +488,10 @@ async fn create(
     let mut errors = ItemErrors::default();
     for (index, item) in items.enumerate() {
         match input::parse(spec, &item, Mode::Create) {
-            Ok(d) => drafts.push(d),
+            Ok(mut d) => {
+                default_to_caller(spec, &mut d, caller);
+                drafts.push(d)
+            }
             Err(e) => {
                 if errors.add(index, e.into_json()).is_break() {
                     break;

@@ -51,6 +51,15 @@ choice_set!(
     ]
 );
 choice_set!(
+    JOURNAL_ENTRY_KIND,
+    [
+        ("info", "Info"),
+        ("success", "Success"),
+        ("warning", "Warning"),
+        ("danger", "Danger")
+    ]
+);
+choice_set!(
     JOB_STATUS,
     [
         ("pending", "Pending"),

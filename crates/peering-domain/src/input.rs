@@ -412,7 +412,7 @@ pub fn apply(
 /// The value a field takes on create when absent.
 pub fn default_value(field: &Field) -> Value {
     match field.default {
-        Default::None | Default::Null => match field.kind {
+        Default::None | Default::Null | Default::CurrentUser => match field.kind {
             Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
             Kind::Text { .. } if !field.nullable => Value::Text(String::new()),
             _ => Value::Null,

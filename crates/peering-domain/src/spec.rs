@@ -122,6 +122,9 @@ pub enum Default {
     EmptyArray,
     /// The time of the write.
     Now,
+    /// The user making the write, filled in by the layer that knows them (the API); none
+    /// otherwise.
+    CurrentUser,
 }
 
 /// One field of a resource.

@@ -88,20 +88,24 @@ fn dependents(
     rule: OnDelete,
 ) -> Result<Dependents, Error> {
     let mut out = Vec::new();
-    // Generic relations (assignments of contacts and config contexts) go with their object.
+    // Generic relations that go with their object (assignments, journal entries).
     if rule == OnDelete::Cascade {
         for other in ALL.iter().copied() {
-            if !other
-                .fields
-                .iter()
-                .any(|f| matches!(f.kind, Kind::GenericObject { cascade: true, .. }))
-            {
+            let Some((type_field, id_field)) = other.fields.iter().find_map(|f| match f.kind {
+                Kind::GenericObject {
+                    type_field,
+                    id_field,
+                    cascade: true,
+                } => Some((type_field, id_field)),
+                _ => None,
+            }) else {
                 continue;
-            }
-            let found = shallow_referring(db, other, "object_id", Some(spec.content_type()), ids)?;
+            };
+            let named = Some((type_field, spec.content_type()));
+            let found = shallow_referring(db, other, id_field, named, ids)?;
             let object_id = other
-                .index_of("object_id")
-                .expect("generic relations have one");
+                .index_of(id_field)
+                .expect("a generic relation's id field is declared");
             out.push((other, with_parent(found, object_id)));
         }
     }

@@ -871,7 +871,7 @@ pub(crate) fn shallow_referring(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     column: &str,
-    content_type: Option<String>,
+    content_type: Option<(&str, String)>,
     ids: &[i64],
 ) -> Result<Vec<Record>, Error> {
     if ids.is_empty() {
@@ -880,8 +880,8 @@ pub(crate) fn shallow_referring(
     let table = table(spec);
     let mut sql = Sql::new(&table.select_columns);
     sql.push(" WHERE ");
-    if let Some(content_type) = content_type {
-        sql.push("o.content_type = ")
+    if let Some((type_column, content_type)) = content_type {
+        sql.push(&format!("o.{type_column} = "))
             .bind(Bind::Text(content_type))
             .push(" AND ");
     }

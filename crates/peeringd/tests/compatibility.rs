@@ -392,3 +392,55 @@ fn answers_may_use_the_references_field_names() {
     let doc = s.get("/api/schema/").text;
     assert!(doc.contains("\"exists_in_peeringdb\"") && !doc.contains("\"exists_in_extdb\""));
 }
+
+#[test]
+fn journal_entries_remark_on_objects_and_go_with_them() {
+    let s = TestServer::start();
+    const JOURNAL: &str = "/api/extras/journal-entries/";
+    let peer = s.create(AS, json!({"asn": 64501, "name": "Peer"}));
+    let entry = s.create(
+        JOURNAL,
+        json!({"assigned_object_type": "peering.autonomoussystem", "assigned_object_id": peer["id"],
+               "comments": "Sent a peering request"}),
+    );
+    assert_eq!(entry["kind"]["value"], "info");
+    assert_eq!(
+        entry["created_by"]["username"], "admin",
+        "the writer, by default"
+    );
+    assert_eq!(entry["assigned_object"]["asn"], 64501);
+    assert!(
+        entry["display"].as_str().unwrap().ends_with(" (Info)"),
+        "{entry}"
+    );
+    let warning = s.create(
+        JOURNAL,
+        json!({"assigned_object_type": "peering.autonomoussystem", "assigned_object_id": peer["id"],
+               "comments": "No answer", "kind": "warning", "created_by": null}),
+    );
+    assert_eq!(warning["created_by"], json!(null));
+    // Newest first; filters by kind, object and text.
+    let list = s
+        .get(&format!("{JOURNAL}?assigned_object_id={}", peer["id"]))
+        .json();
+    assert_eq!(list["results"][0]["id"], warning["id"]);
+    assert_eq!(s.get(&format!("{JOURNAL}?kind=warning")).json()["count"], 1);
+    assert_eq!(s.get(&format!("{JOURNAL}?q=request")).json()["count"], 1);
+    assert_eq!(
+        s.get(&format!("{JOURNAL}?created_by=admin")).json()["count"],
+        1
+    );
+    // About an object that does not exist: refused.
+    let refused = s.post(
+        JOURNAL,
+        json!({"assigned_object_type": "peering.autonomoussystem", "assigned_object_id": 999, "comments": "x"}),
+    );
+    assert_eq!(refused.status, 400);
+    assert_eq!(
+        refused.json(),
+        json!({"non_field_errors": ["Invalid assigned_object: peering.autonomoussystem ID 999"]})
+    );
+    // The entries go with their object.
+    assert_eq!(s.delete(&format!("{AS}{}/", peer["id"]), None).status, 204);
+    assert_eq!(s.get(JOURNAL).json()["count"], 0);
+}

@@ -285,6 +285,13 @@ fn add_what_demo_data_leaves_empty(s: &TestServer) {
         let r = s.patch(&format!("{path}{session}/"), json!({"bfd": bfd[0]["id"]}));
         assert_eq!(r.status, 200, "{path}: {}", r.text);
     }
+    s.create(
+        "/api/extras/journal-entries/",
+        json!([
+            {"assigned_object_type": "peering.autonomoussystem", "assigned_object_id": asn, "comments": "Sent a request"},
+            {"assigned_object_type": "peering.internetexchange", "assigned_object_id": ixp, "comments": "Port up", "kind": "success"},
+        ]),
+    );
     let contexts = s.create(
         "/api/extras/config-contexts/",
         json!([

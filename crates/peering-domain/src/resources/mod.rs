@@ -9,6 +9,7 @@ mod devices;
 mod extras;
 mod internet_exchange;
 mod job;
+mod journal;
 mod messaging;
 mod object_change;
 mod peeringdb;
@@ -27,6 +28,7 @@ pub use extras::{
 };
 pub use internet_exchange::INTERNET_EXCHANGE;
 pub use job::JOB;
+pub use journal::JOURNAL_ENTRY;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use peeringdb::{
@@ -67,6 +69,7 @@ pub static ALL: &[&ResourceSpec] = &[
     &IXAPI,
     &TAG,
     &OBJECT_CHANGE,
+    &JOURNAL_ENTRY,
     &JOB,
     &USER,
     &GROUP,
