@@ -10,6 +10,7 @@ mod connection;
 mod copy;
 mod delete;
 mod error;
+mod import;
 mod jobs;
 mod migrations;
 mod peeringdb;
@@ -34,11 +35,13 @@ use peering_filter::{Catalog, Filter};
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Error, StorageProblem};
+pub use import::ImportWriter;
 pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
+pub use write::ImportedObject;
 
 use connection::{AnyConnection, Db, Pool};
 

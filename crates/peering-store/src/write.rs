@@ -576,6 +576,60 @@ fn set_times(spec: &ResourceSpec, values: &mut [Value], creating: bool) {
     }
 }
 
+/// An object brought over from another system with its id and times.
+#[derive(Debug, Clone)]
+pub struct ImportedObject {
+    pub id: i64,
+    pub draft: Draft,
+    pub created: Option<chrono::DateTime<chrono::Utc>>,
+    pub updated: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Creates objects as another system had them: their ids and times kept, validated as any
+/// creation, without change records (the other system's are brought over on their own).
+pub(crate) fn import(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    objects: Vec<ImportedObject>,
+) -> Result<usize, Error> {
+    let mut memo = Memo::default();
+    memo.prefetch_ids(db, spec, objects.iter().map(|o| &o.draft))?;
+    let mut records = Vec::with_capacity(objects.len());
+    for (index, object) in objects.into_iter().enumerate() {
+        let resolved = resolve(db, &mut memo, spec, object.draft).map_err(|e| e.at(index))?;
+        let mut values = apply(spec, resolved, None);
+        set_times(spec, &mut values, true);
+        for (name, time) in [("created", object.created), ("updated", object.updated)] {
+            if let (Some(i), Some(t)) = (spec.index_of(name), time) {
+                values[i] = Value::Time(t);
+            }
+        }
+        records.push(Record {
+            id: object.id,
+            values,
+        });
+    }
+    check_batch(db, spec, &mut records, None, Related::default())?;
+    insert_rows(db, spec, &records)?;
+    write_links(db, spec, &records.iter().collect::<Vec<_>>(), None)?;
+    Ok(records.len())
+}
+
+/// After objects came in with their own ids: each table's sequence continues above the
+/// largest (PostgreSQL; SQLite's ids follow the largest by themselves).
+pub(crate) fn realign_sequence(db: &mut Db<'_>, spec: &'static ResourceSpec) -> Result<(), Error> {
+    if db.backend() == crate::Backend::Postgres {
+        let mut sql = Sql::new(&format!(
+            "SELECT setval(CAST((SELECT pg_get_serial_sequence('{t}', 'id')) AS regclass), \
+             GREATEST((SELECT MAX(id) FROM {t}), 1))",
+            t = spec.table
+        ));
+        sql.uncacheable();
+        db.load(&sql)?;
+    }
+    Ok(())
+}
+
 /// Ids for `n` new objects of `spec`, taken before inserting them so that rows go in with
 /// a few multi-row statements and each object keeps its place. Never reuses a deleted
 /// object's id.

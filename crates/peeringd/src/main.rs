@@ -3,6 +3,7 @@
 
 mod config;
 mod demo_data;
+mod import_command;
 mod logging;
 mod peeringdb_command;
 mod server;
@@ -69,6 +70,29 @@ enum Command {
     Peeringdb {
         #[command(subcommand)]
         command: PeeringdbCommand,
+    },
+    /// Bring another system's data in.
+    Import {
+        #[command(subcommand)]
+        command: ImportCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ImportCommand {
+    /// Copy every object a token can read from a running Peering Manager (1.8 to 1.10) or
+    /// peeringd into this database, which must hold no peering data yet: ids, times and
+    /// tags kept. All of it lands, or nothing does.
+    PeeringManager {
+        /// The source's address (`https://peering.example.net`).
+        #[arg(long)]
+        url: String,
+        /// An API token of the source.
+        #[arg(long, env = "PEERING_IMPORT_TOKEN", hide_env_values = true)]
+        token: String,
+        /// Read and validate everything, write nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 
@@ -283,6 +307,14 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Peeringdb {
             command: PeeringdbCommand::Sync { from_dir },
         } => peeringdb_command::sync(&settings, from_dir),
+        Command::Import {
+            command:
+                ImportCommand::PeeringManager {
+                    url,
+                    token,
+                    dry_run,
+                },
+        } => import_command::peering_manager(&settings, &url, &token, dry_run),
     }
 }
 

@@ -1,0 +1,65 @@
+//! An object as the source's API shows it, turned into what a creation takes: related
+//! objects by id (ids are kept, so they name the same objects here), choices by value,
+//! fields under either spelling (`*_peeringdb_*` or `*_extdb_*`), read-only ones left out
+//! but the times, which the import keeps.
+
+use peering_domain::input::{parse, Mode};
+use peering_domain::names::to_reference;
+use peering_domain::{Kind, ResourceSpec};
+use peering_store::ImportedObject;
+use serde_json::{Map, Value as Json};
+
+/// The id of a related object shown nested (or already as an id).
+fn id_of(value: &Json) -> Json {
+    match value {
+        Json::Object(o) => o.get("id").cloned().unwrap_or(Json::Null),
+        other => other.clone(),
+    }
+}
+
+/// A shown value as a creation takes it.
+fn as_input(kind: Kind, value: &Json) -> Json {
+    match kind {
+        Kind::ForeignKey { .. } => id_of(value),
+        Kind::ManyToMany { .. } | Kind::Tags => match value {
+            Json::Array(items) => Json::Array(items.iter().map(id_of).collect()),
+            other => other.clone(),
+        },
+        Kind::Choice { .. } => match value {
+            Json::Object(o) => o.get("value").cloned().unwrap_or(Json::Null),
+            other => other.clone(),
+        },
+        _ => value.clone(),
+    }
+}
+
+fn time_of(object: &Json, name: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    let text = object.get(name)?.as_str()?;
+    chrono::DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&chrono::Utc))
+}
+
+/// The object to create, or why it cannot be.
+pub fn imported(spec: &'static ResourceSpec, object: &Json) -> Result<ImportedObject, String> {
+    let Some(id) = object.get("id").and_then(Json::as_i64) else {
+        return Err(format!("without an id: {object}"));
+    };
+    let mut input = Map::new();
+    for field in spec.fields.iter().filter(|f| f.writable()) {
+        let shown = object
+            .get(field.name)
+            .or_else(|| object.get(to_reference(field.name).as_ref()));
+        if let Some(value) = shown {
+            input.insert(field.name.to_string(), as_input(field.kind, value));
+        }
+    }
+    let draft = parse(spec, &Json::Object(input), Mode::Create)
+        .map_err(|errors| format!("#{id}: {}", errors.into_json()))?;
+    Ok(ImportedObject {
+        id,
+        draft,
+        created: time_of(object, "created"),
+        updated: time_of(object, "updated"),
+    })
+}

@@ -1,0 +1,151 @@
+//! Bringing a running Peering Manager's data (releases 1.8 to 1.10, or another peeringd's)
+//! into a peeringd database that holds no peering data yet, through the source's REST API:
+//! every resource a token can read, in dependency order, each object with its id, its
+//! times and its tags, validated as any creation, all in one transaction (an interrupted
+//! import leaves nothing, and runs again from the start). A dry run reads and validates
+//! everything and writes nothing.
+
+mod convert;
+mod order;
+mod source;
+
+use peering_domain::ResourceSpec;
+use peering_store::{ImportWriter, ImportedObject, Store};
+
+pub use order::import_order;
+pub use source::Source;
+
+use source::Read;
+
+/// Why an import did not run, or stopped. Nothing of it was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the source: {0}")]
+    Source(String),
+    #[error("the database already holds peering data: an import goes into an empty one")]
+    NotEmpty,
+    #[error("{0}")]
+    Store(#[from] peering_store::Error),
+}
+
+/// What happened to one resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Objects read, and how many were taken.
+    Taken { read: usize, taken: usize },
+    /// The source does not serve it.
+    Absent,
+    /// The token may not read it.
+    Refused(String),
+}
+
+/// What an import did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The source's release.
+    pub version: String,
+    pub resources: Vec<(&'static ResourceSpec, Outcome)>,
+    /// Objects not taken, and why (a reference to one not taken, a value refused).
+    pub problems: Vec<String>,
+    pub dry_run: bool,
+}
+
+/// A step of an import, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub enum Event {
+    Reading(&'static ResourceSpec),
+    Writing(&'static ResourceSpec, usize),
+}
+
+/// Imports everything the token reads from `source` into `store`.
+pub fn import(
+    store: &Store,
+    source: &Source,
+    dry_run: bool,
+    progress: &dyn Fn(Event),
+) -> Result<Report, ImportError> {
+    let version = source.version()?;
+    if !store.holds_no_peering_data()? {
+        return Err(ImportError::NotEmpty);
+    }
+    // Read everything first: the transaction is then as short as the writes.
+    let mut read = Vec::new();
+    for spec in import_order() {
+        progress(Event::Reading(spec));
+        read.push((spec, source.read(spec)?));
+    }
+    let mut report = Report {
+        version,
+        resources: Vec::new(),
+        problems: Vec::new(),
+        dry_run,
+    };
+    let (resources, problems) =
+        store.import(dry_run, |writer| write_all(writer, &read, progress))?;
+    report.resources = resources;
+    report.problems = problems;
+    Ok(report)
+}
+
+type Written = (Vec<(&'static ResourceSpec, Outcome)>, Vec<String>);
+
+fn write_all(
+    writer: &mut ImportWriter<'_, '_>,
+    read: &[(&'static ResourceSpec, Read)],
+    progress: &dyn Fn(Event),
+) -> Result<Written, peering_store::Error> {
+    let mut outcomes = Vec::new();
+    let mut problems = Vec::new();
+    for (spec, what) in read {
+        let outcome = match what {
+            Read::Absent => Outcome::Absent,
+            Read::Refused(why) => Outcome::Refused(why.clone()),
+            Read::Objects(objects) => {
+                progress(Event::Writing(spec, objects.len()));
+                let mut taken = Vec::new();
+                for object in objects {
+                    match convert::imported(spec, object) {
+                        Ok(one) => taken.push(one),
+                        Err(why) => problems.push(format!("{} {why}", spec.verbose_name)),
+                    }
+                }
+                let count = write_leniently(writer, spec, taken, &mut problems)?;
+                Outcome::Taken {
+                    read: objects.len(),
+                    taken: count,
+                }
+            }
+        };
+        outcomes.push((*spec, outcome));
+    }
+    Ok((outcomes, problems))
+}
+
+/// Writes objects; one the write refuses is left out (and reported) and the others are
+/// written again.
+fn write_leniently(
+    writer: &mut ImportWriter<'_, '_>,
+    spec: &'static ResourceSpec,
+    mut objects: Vec<ImportedObject>,
+    problems: &mut Vec<String>,
+) -> Result<usize, peering_store::Error> {
+    while !objects.is_empty() {
+        match writer.objects(spec, objects.clone()) {
+            Ok(n) => return Ok(n),
+            Err(peering_store::Error::Invalid {
+                index: Some(index),
+                errors,
+            }) if index < objects.len() => {
+                let refused = objects.remove(index);
+                problems.push(format!(
+                    "{} #{}: {}",
+                    spec.verbose_name,
+                    refused.id,
+                    errors.into_json()
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,85 @@
+//! Which resources an import takes, and in which order: each after those its objects refer
+//! to, the generic relations (assignments, journal entries) last.
+
+use peering_domain::resources::{ALL, TAG};
+use peering_domain::{Kind, ResourceSpec};
+
+/// What an import takes: the peering data. Not users and groups (the API does not give
+/// passwords), change records, jobs, nor the PeeringDB copy (synchronised from PeeringDB).
+fn imported(spec: &ResourceSpec) -> bool {
+    spec.change_logged && spec.writes.edits() && spec.app != "users"
+}
+
+/// The resources a resource's objects refer to.
+fn refers_to(spec: &ResourceSpec) -> Vec<&'static ResourceSpec> {
+    spec.fields
+        .iter()
+        .filter_map(|f| match f.kind {
+            Kind::ForeignKey { target, .. } | Kind::ManyToMany { target, .. } => Some(target()),
+            Kind::Tags => Some(&TAG),
+            _ => None,
+        })
+        .filter(|target| target.table != spec.table)
+        .collect()
+}
+
+fn is_generic(spec: &ResourceSpec) -> bool {
+    spec.fields
+        .iter()
+        .any(|f| matches!(f.kind, Kind::GenericObject { .. }))
+}
+
+/// The resources to import, each after every one it refers to.
+pub fn import_order() -> Vec<&'static ResourceSpec> {
+    let wanted: Vec<&'static ResourceSpec> = ALL.iter().copied().filter(|s| imported(s)).collect();
+    let mut ordered: Vec<&'static ResourceSpec> = Vec::new();
+    let placed = |ordered: &[&ResourceSpec], spec: &ResourceSpec| {
+        ordered.iter().any(|s| s.table == spec.table)
+    };
+    while ordered.len() < wanted.len() {
+        let before = ordered.len();
+        for spec in wanted.iter().copied() {
+            let ready = refers_to(spec)
+                .into_iter()
+                .all(|t| !imported(t) || placed(&ordered, t));
+            let generic_wait = is_generic(spec)
+                && wanted
+                    .iter()
+                    .any(|s| !is_generic(s) && !placed(&ordered, s));
+            if ready && !generic_wait && !placed(&ordered, spec) {
+                ordered.push(spec);
+            }
+        }
+        assert!(
+            ordered.len() > before,
+            "the resources refer to each other in a cycle"
+        );
+    }
+    ordered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_resource_comes_after_what_it_refers_to() {
+        let order = import_order();
+        let position = |spec: &ResourceSpec| order.iter().position(|s| s.table == spec.table);
+        for spec in &order {
+            for target in refers_to(spec).into_iter().filter(|t| imported(t)) {
+                assert!(
+                    position(target) < position(spec),
+                    "{} before {}",
+                    target.table,
+                    spec.table
+                );
+            }
+        }
+        let last = order.last().unwrap();
+        assert!(is_generic(last), "{}", last.table);
+        assert!(order
+            .iter()
+            .all(|s| s.app != "users" && s.app != "peeringdb"));
+    }
+}

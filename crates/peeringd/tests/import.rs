@@ -1,0 +1,205 @@
+//! `peeringd import peering-manager` from another peeringd (the API is the reference's):
+//! everything comes across with its ids, times and tags; a dry run writes nothing; a
+//! resource the token may not read is reported and the rest imported; new objects take
+//! ids above the imported ones.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::TestServer;
+use peering_api::{ExemptViews, Settings};
+use peering_store::testing::TestDatabase;
+use serde_json::{json, Value as Json};
+
+fn demo_network() -> TestDatabase {
+    let db = TestDatabase::new();
+    let out = Command::new(env!("CARGO_BIN_EXE_peeringd"))
+        .env("PEERING_DATABASE_URL", &db.url)
+        .env("RUST_LOG", "warn")
+        .args(["demo-data", "--scale", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    db
+}
+
+/// A source: the demo network, with a journal entry and a tagged object more.
+fn source() -> TestServer {
+    let s = TestServer::start_on(
+        demo_network(),
+        Settings {
+            max_page_size: 0,
+            ..Settings::default()
+        },
+    );
+    let first = s.get("/api/peering/autonomous-systems/?limit=1").json()["results"][0].clone();
+    s.create(
+        "/api/extras/journal-entries/",
+        json!({"assigned_object_type": "peering.autonomoussystem", "assigned_object_id": first["id"], "comments": "Asked to peer"}),
+    );
+    s
+}
+
+fn import(target: &str, url: &str, token: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_peeringd"))
+        .env("PEERING_DATABASE_URL", target)
+        .env("RUST_LOG", "warn")
+        .args(["import", "peering-manager", "--url", url, "--token", token])
+        .args(extra)
+        .output()
+        .expect("peeringd runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every object of every imported resource, as the server shows it (links made relative).
+fn everything(s: &TestServer) -> Vec<(String, Json)> {
+    peering_import::import_order()
+        .into_iter()
+        .map(|spec| {
+            let path = format!("/api/{}/{}/", spec.app, spec.path);
+            let r = s.get(&format!("{path}?limit=0"));
+            assert_eq!(r.status, 200, "{path}: {}", r.text);
+            let relative = r.text.replace(&s.base, "");
+            let page: Json = serde_json::from_str(&relative).unwrap();
+            (path, page["results"].clone())
+        })
+        .collect()
+}
+
+fn empty_target() -> TestServer {
+    TestServer::start_on(
+        TestDatabase::new(),
+        Settings {
+            max_page_size: 0,
+            ..Settings::default()
+        },
+    )
+}
+
+#[test]
+fn everything_comes_across_with_its_ids_times_and_tags() {
+    let from = source();
+    let to = empty_target();
+    let out = import(&to.database_url(), &from.base, &from.key, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report = text(&out);
+    assert!(report.contains("Imported from release"), "{report}");
+    let (theirs, ours) = (everything(&from), everything(&to));
+    for ((path, a), (_, b)) in theirs.iter().zip(&ours) {
+        assert!(a == b, "{path} differs");
+    }
+    let sessions = &theirs
+        .iter()
+        .find(|(p, _)| p.ends_with("internet-exchange-peering-sessions/"))
+        .unwrap()
+        .1;
+    assert!(
+        sessions.as_array().unwrap().len() > 2000,
+        "the demo's sessions"
+    );
+    // New objects take ids above the imported ones.
+    let highest = ours
+        .iter()
+        .find(|(p, _)| p.ends_with("autonomous-systems/"))
+        .unwrap()
+        .1
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    let new = to.create(
+        "/api/peering/autonomous-systems/",
+        json!({"asn": 4_200_000_001_i64, "name": "New"}),
+    );
+    assert!(new["id"].as_i64().unwrap() > highest, "{new}");
+    // Into a database that holds peering data: refused, nothing changed.
+    let again = import(&to.database_url(), &from.base, &from.key, &[]);
+    assert!(!again.status.success());
+    assert!(
+        text(&again).contains("already holds peering data"),
+        "{}",
+        text(&again)
+    );
+}
+
+#[test]
+fn a_dry_run_writes_nothing() {
+    let from = source();
+    let to = empty_target();
+    let out = import(&to.database_url(), &from.base, &from.key, &["--dry-run"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("Dry run (nothing written)"),
+        "{}",
+        text(&out)
+    );
+    for (path, objects) in everything(&to) {
+        assert_eq!(objects, json!([]), "{path}");
+    }
+}
+
+#[test]
+fn a_resource_the_token_may_not_read_is_reported_and_the_rest_imported() {
+    let from = source();
+    // Another instance over the source's database that enforces view permissions; a
+    // reader of everything but webhooks.
+    let strict = from.another_instance(Settings {
+        exempt_view_permissions: ExemptViews::Only(Vec::new()),
+        max_page_size: 0,
+        ..Settings::default()
+    });
+    let permissions: Vec<String> = peering_import::import_order()
+        .into_iter()
+        .filter(|spec| spec.model != "webhook")
+        .map(|spec| format!("{}.view_{}", spec.app, spec.model))
+        .collect();
+    let names: Vec<&str> = permissions.iter().map(String::as_str).collect();
+    let reader = from.user_with("reader", &names, false);
+    let to = empty_target();
+    let out = import(&to.database_url(), &strict.base, &reader, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report = text(&out);
+    assert!(
+        report.contains("webhooks") && report.contains("not readable with this token"),
+        "{report}"
+    );
+    // Secrets are shown only to who may change their objects: a reader brings none.
+    let ours = without_secrets(everything(&to));
+    let theirs = without_secrets(everything(&from));
+    for ((path, a), (_, b)) in theirs.iter().zip(&ours) {
+        if path.ends_with("webhooks/") {
+            assert_eq!(b, &json!([]));
+        } else {
+            assert!(a == b, "{path} differs");
+        }
+    }
+}
+
+fn without_secrets(mut all: Vec<(String, Json)>) -> Vec<(String, Json)> {
+    for (_, objects) in &mut all {
+        for object in objects.as_array_mut().unwrap() {
+            let object = object.as_object_mut().unwrap();
+            for secret in [
+                "password",
+                "encrypted_password",
+                "napalm_password",
+                "api_key",
+                "api_secret",
+                "secret",
+            ] {
+                object.remove(secret);
+            }
+        }
+    }
+    all
+}
