@@ -15,7 +15,7 @@ use peering_store::{ImportWriter, ImportedObject, Store};
 pub use order::import_order;
 pub use source::Source;
 
-use source::Read;
+use source::{Read, Stop};
 
 /// Why an import did not run, or stopped. Nothing of it was written.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +57,8 @@ pub enum Event {
     Writing(&'static ResourceSpec, usize),
 }
 
-/// Imports everything the token reads from `source` into `store`.
+/// Imports everything the token reads from `source` into `store`: each page read is
+/// written before the next is asked for, so that memory holds one page whatever the size.
 pub fn import(
     store: &Store,
     source: &Source,
@@ -68,57 +69,62 @@ pub fn import(
     if !store.holds_no_peering_data()? {
         return Err(ImportError::NotEmpty);
     }
-    // Read everything first: the transaction is then as short as the writes.
-    let mut read = Vec::new();
-    for spec in import_order() {
-        progress(Event::Reading(spec));
-        read.push((spec, source.read(spec)?));
-    }
-    let mut report = Report {
-        version,
-        resources: Vec::new(),
-        problems: Vec::new(),
-        dry_run,
-    };
-    let (resources, problems) =
-        store.import(dry_run, |writer| write_all(writer, &read, progress))?;
-    report.resources = resources;
-    report.problems = problems;
-    Ok(report)
-}
-
-type Written = (Vec<(&'static ResourceSpec, Outcome)>, Vec<String>);
-
-fn write_all(
-    writer: &mut ImportWriter<'_, '_>,
-    read: &[(&'static ResourceSpec, Read)],
-    progress: &dyn Fn(Event),
-) -> Result<Written, peering_store::Error> {
-    let mut outcomes = Vec::new();
-    let mut problems = Vec::new();
-    for (spec, what) in read {
-        let outcome = match what {
-            Read::Absent => Outcome::Absent,
-            Read::Refused(why) => Outcome::Refused(why.clone()),
-            Read::Objects(objects) => {
-                progress(Event::Writing(spec, objects.len()));
-                let mut taken = Vec::new();
-                for object in objects {
-                    match convert::imported(spec, object) {
-                        Ok(one) => taken.push(one),
-                        Err(why) => problems.push(format!("{} {why}", spec.verbose_name)),
-                    }
-                }
-                let count = write_leniently(writer, spec, taken, &mut problems)?;
-                Outcome::Taken {
-                    read: objects.len(),
-                    taken: count,
+    let mut failed = None;
+    let written = store.import(dry_run, |writer| {
+        let mut resources = Vec::new();
+        let mut problems = Vec::new();
+        for spec in import_order() {
+            progress(Event::Reading(spec));
+            match import_resource(writer, source, spec, &mut problems, progress) {
+                Ok(outcome) => resources.push((spec, outcome)),
+                Err(Stop::Taker(e)) => return Err(e),
+                Err(Stop::Source(e)) => {
+                    failed = Some(e);
+                    return Err(peering_store::Error::Aborted("the source failed".into()));
                 }
             }
-        };
-        outcomes.push((*spec, outcome));
-    }
-    Ok((outcomes, problems))
+        }
+        Ok((resources, problems))
+    });
+    let (resources, problems) = match (written, failed) {
+        (Err(_), Some(e)) => return Err(e),
+        (result, _) => result?,
+    };
+    Ok(Report {
+        version,
+        resources,
+        problems,
+        dry_run,
+    })
+}
+
+/// Reads one resource page by page, writing each.
+fn import_resource(
+    writer: &mut ImportWriter<'_, '_>,
+    source: &Source,
+    spec: &'static ResourceSpec,
+    problems: &mut Vec<String>,
+    progress: &dyn Fn(Event),
+) -> Result<Outcome, Stop<peering_store::Error>> {
+    let (mut read, mut taken) = (0, 0);
+    let ended = source.each_page(spec, |objects| {
+        read += objects.len();
+        progress(Event::Writing(spec, read));
+        let mut converted = Vec::with_capacity(objects.len());
+        for object in &objects {
+            match convert::imported(spec, object) {
+                Ok(one) => converted.push(one),
+                Err(why) => problems.push(format!("{} {why}", spec.verbose_name)),
+            }
+        }
+        taken += write_leniently(writer, spec, converted, problems)?;
+        Ok(())
+    })?;
+    Ok(match ended {
+        Read::Done => Outcome::Taken { read, taken },
+        Read::Absent => Outcome::Absent,
+        Read::Refused(why) => Outcome::Refused(why),
+    })
 }
 
 /// Writes objects; one the write refuses is left out (and reported) and the others are

@@ -20,13 +20,20 @@ pub struct Source {
     token: String,
 }
 
-/// What reading a resource gave.
+/// How reading a resource ended.
 pub enum Read {
-    Objects(Vec<Json>),
+    /// Every page was read (and handed over).
+    Done,
     /// The source does not serve the resource (an older release).
     Absent,
     /// The token may not read it: the source's words.
     Refused(String),
+}
+
+/// Why reading stopped: the source failed, or what a page was handed to did.
+pub enum Stop<E> {
+    Source(ImportError),
+    Taker(E),
 }
 
 impl Source {
@@ -83,8 +90,13 @@ impl Source {
             .ok_or_else(|| ImportError::Source(format!("/api/status/ names no version: {body}")))
     }
 
-    /// Every object of a resource, at its 1.8 path or, where 1.9/1.10 moved it, there.
-    pub fn read(&self, spec: &'static ResourceSpec) -> Result<Read, ImportError> {
+    /// Hands every page of a resource's objects to `take`, in order, one page held at a
+    /// time; from its 1.8 path or, where 1.9/1.10 moved it, there.
+    pub fn each_page<E>(
+        &self,
+        spec: &'static ResourceSpec,
+        mut take: impl FnMut(Vec<Json>) -> Result<(), E>,
+    ) -> Result<Read, Stop<E>> {
         let mut paths = vec![format!("/api/{}/{}/", spec.app, spec.path)];
         paths.extend(
             ALIASES
@@ -93,41 +105,35 @@ impl Source {
                 .map(|a| format!("/api/{}/{}/", a.app, a.path)),
         );
         for path in paths {
-            let first = format!("{path}?limit={PAGE}&offset=0");
-            match self.get(&first)? {
-                (404, _) => continue,
-                (403, body) => return Ok(Read::Refused(body["detail"].to_string())),
-                (200, body) => return self.all_pages(body).map(Read::Objects),
-                (status, body) => {
-                    return Err(ImportError::Source(format!(
-                        "{path} answered {status}: {body}"
-                    )))
+            let mut next = Some(format!("{path}?limit={PAGE}&offset=0"));
+            let mut first = true;
+            while let Some(target) = next.take() {
+                let (status, mut page) = self.get(&target).map_err(Stop::Source)?;
+                match status {
+                    404 if first => break,
+                    403 if first => {
+                        return Ok(Read::Refused(page["detail"].to_string()));
+                    }
+                    200 => {}
+                    _ => {
+                        return Err(Stop::Source(ImportError::Source(format!(
+                            "{target} answered {status}: {page}"
+                        ))))
+                    }
                 }
+                first = false;
+                let Some(results) = page["results"].as_array_mut() else {
+                    return Err(Stop::Source(ImportError::Source(format!(
+                        "{target}: not a page of objects"
+                    ))));
+                };
+                take(std::mem::take(results)).map_err(Stop::Taker)?;
+                next = page["next"].as_str().map(str::to_string);
+            }
+            if !first {
+                return Ok(Read::Done);
             }
         }
         Ok(Read::Absent)
-    }
-
-    /// The objects of a first page and of every page after it.
-    fn all_pages(&self, mut page: Json) -> Result<Vec<Json>, ImportError> {
-        let mut objects = Vec::new();
-        loop {
-            let Some(results) = page["results"].as_array_mut() else {
-                return Err(ImportError::Source(format!(
-                    "not a page of objects: {page}"
-                )));
-            };
-            objects.append(results);
-            let Some(next) = page["next"].as_str().map(str::to_string) else {
-                return Ok(objects);
-            };
-            let (status, body) = self.get(&next)?;
-            if status != 200 {
-                return Err(ImportError::Source(format!(
-                    "{next} answered {status}: {body}"
-                )));
-            }
-            page = body;
-        }
     }
 }
