@@ -5,10 +5,12 @@
 //! import leaves nothing, and runs again from the start). A dry run reads and validates
 //! everything and writes nothing.
 
+mod changes;
 mod convert;
 mod order;
 mod source;
 
+use peering_domain::resources::OBJECT_CHANGE;
 use peering_domain::ResourceSpec;
 use peering_store::{ImportWriter, ImportedObject, Store};
 
@@ -69,11 +71,14 @@ pub fn import(
     if !store.holds_no_peering_data()? {
         return Err(ImportError::NotEmpty);
     }
+    // Change records keep their ids: brought over only into a database with none yet.
+    let with_changes = store.count_of(&OBJECT_CHANGE)? == 0;
     let mut failed = None;
     let written = store.import(dry_run, |writer| {
         let mut resources = Vec::new();
         let mut problems = Vec::new();
-        for spec in import_order() {
+        let changes = std::iter::once(&OBJECT_CHANGE).filter(|_| with_changes);
+        for spec in import_order().into_iter().chain(changes) {
             progress(Event::Reading(spec));
             match import_resource(writer, source, spec, &mut problems, progress) {
                 Ok(outcome) => resources.push((spec, outcome)),
@@ -110,6 +115,17 @@ fn import_resource(
     let ended = source.each_page(spec, |objects| {
         read += objects.len();
         progress(Event::Writing(spec, read));
+        if spec.table == OBJECT_CHANGE.table {
+            let mut records = Vec::with_capacity(objects.len());
+            for object in &objects {
+                match changes::record(object) {
+                    Ok(record) => records.push(record),
+                    Err(why) => problems.push(why),
+                }
+            }
+            taken += writer.records(spec, &records)?;
+            return Ok(());
+        }
         let mut converted = Vec::with_capacity(objects.len());
         for object in &objects {
             match convert::imported(spec, object) {

@@ -18,6 +18,17 @@ pub struct ImportWriter<'c, 'd> {
 }
 
 impl ImportWriter<'_, '_> {
+    /// Writes records as they are, unchecked: another system's change records, which
+    /// record what was, not what may be written.
+    pub fn records(
+        &mut self,
+        spec: &'static ResourceSpec,
+        records: &[peering_domain::Record],
+    ) -> Result<usize, Error> {
+        crate::write::insert_records(self.db, spec, records)?;
+        Ok(records.len())
+    }
+
     /// Writes objects of one resource (those they refer to must be in already).
     pub fn objects(
         &mut self,
@@ -47,6 +58,14 @@ impl crate::Store {
                 }
             }
             Ok(true)
+        })
+    }
+
+    /// How many objects of a resource the database holds.
+    pub fn count_of(&self, spec: &'static ResourceSpec) -> Result<i64, Error> {
+        self.read(|db| {
+            let sql = Sql::new(&format!("SELECT COUNT(*) FROM {}", spec.table));
+            Ok(db.scalar(&sql)?.unwrap_or(0))
         })
     }
 

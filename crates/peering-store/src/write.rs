@@ -630,6 +630,15 @@ pub(crate) fn realign_sequence(db: &mut Db<'_>, spec: &'static ResourceSpec) -> 
     Ok(())
 }
 
+/// Inserts records with their ids, as they are.
+pub(crate) fn insert_records(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &[Record],
+) -> Result<(), Error> {
+    insert_rows(db, spec, records)
+}
+
 /// Ids for `n` new objects of `spec`, taken before inserting them so that rows go in with
 /// a few multi-row statements and each object keeps its place. Never reuses a deleted
 /// object's id.

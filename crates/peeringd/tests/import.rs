@@ -105,6 +105,23 @@ fn everything_comes_across_with_its_ids_times_and_tags() {
         sessions.as_array().unwrap().len() > 2000,
         "the demo's sessions"
     );
+    // The change log, as it was: ids, times, request ids, actions, snapshots; the name of
+    // the user who made each change (the users themselves are not imported).
+    let log = |s: &TestServer| {
+        let r = s.get("/api/extras/object-changes/?limit=0&ordering=id");
+        let relative = r.text.replace(&s.base, "");
+        let mut page: Json = serde_json::from_str(&relative).unwrap();
+        for record in page["results"].as_array_mut().unwrap() {
+            record.as_object_mut().unwrap().remove("user");
+        }
+        page["results"].clone()
+    };
+    let (their_log, our_log) = (log(&from), log(&to));
+    assert!(
+        their_log.as_array().unwrap().len() > 1000,
+        "the demo's records"
+    );
+    assert!(their_log == our_log, "the change logs differ");
     // New objects take ids above the imported ones.
     let highest = ours
         .iter()
