@@ -9,6 +9,9 @@ use peering_domain::{Kind, ResourceSpec};
 use peering_store::ImportedObject;
 use serde_json::{Map, Value as Json};
 
+/// A stored password that no password matches (not a hash).
+const UNUSABLE_PASSWORD: &str = "!";
+
 /// The id of a related object shown nested (or already as an id).
 fn id_of(value: &Json) -> Json {
     match value {
@@ -54,12 +57,22 @@ pub fn imported(spec: &'static ResourceSpec, object: &Json) -> Result<ImportedOb
             input.insert(field.name.to_string(), as_input(field.kind, value));
         }
     }
+    // An API never gives a password: the account comes without a usable one ("!" matches
+    // no password), to be set with `peeringd user set-password`.
+    if spec
+        .fields
+        .iter()
+        .any(|f| f.name == "password" && f.write_only)
+    {
+        input.insert("password".into(), Json::String(UNUSABLE_PASSWORD.into()));
+    }
     let draft = parse(spec, &Json::Object(input), Mode::Create)
         .map_err(|errors| format!("#{id}: {}", errors.into_json()))?;
-    Ok(ImportedObject {
-        id,
-        draft,
-        created: time_of(object, "created"),
-        updated: time_of(object, "updated"),
-    })
+    let times = spec
+        .fields
+        .iter()
+        .filter(|f| matches!(f.kind, Kind::Time) && f.read_only)
+        .filter_map(|f| Some((f.name, time_of(object, f.name)?)))
+        .collect();
+    Ok(ImportedObject { id, draft, times })
 }

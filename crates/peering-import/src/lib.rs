@@ -10,7 +10,7 @@ mod convert;
 mod order;
 mod source;
 
-use peering_domain::resources::OBJECT_CHANGE;
+use peering_domain::resources::{GROUP, OBJECT_CHANGE, USER};
 use peering_domain::ResourceSpec;
 use peering_store::{ImportWriter, ImportedObject, Store};
 
@@ -73,6 +73,7 @@ pub fn import(
     }
     // Change records keep their ids: brought over only into a database with none yet.
     let with_changes = store.count_of(&OBJECT_CHANGE)? == 0;
+    let accounts = Accounts::read(store)?;
     let mut failed = None;
     let written = store.import(dry_run, |writer| {
         let mut resources = Vec::new();
@@ -80,7 +81,12 @@ pub fn import(
         let changes = std::iter::once(&OBJECT_CHANGE).filter(|_| with_changes);
         for spec in import_order().into_iter().chain(changes) {
             progress(Event::Reading(spec));
-            match import_resource(writer, source, spec, &mut problems, progress) {
+            let mut context = Context {
+                problems: &mut problems,
+                accounts: &accounts,
+                progress,
+            };
+            match import_resource(writer, source, spec, &mut context) {
                 Ok(outcome) => resources.push((spec, outcome)),
                 Err(Stop::Taker(e)) => return Err(e),
                 Err(Stop::Source(e)) => {
@@ -103,15 +109,56 @@ pub fn import(
     })
 }
 
+/// The users and groups the database has already (its first superuser, say): an
+/// imported one with the same id or name is left out, as it is.
+struct Accounts {
+    taken: Vec<(&'static str, i64, String)>,
+}
+
+impl Accounts {
+    fn read(store: &Store) -> Result<Accounts, ImportError> {
+        let mut taken = Vec::new();
+        for (spec, name) in [(&USER, "username"), (&GROUP, "name")] {
+            for record in store.everything(spec)? {
+                taken.push((spec.table, record.id, record.text(spec, name).to_string()));
+            }
+        }
+        Ok(Accounts { taken })
+    }
+
+    /// Why an object of `spec` cannot come in, if it is an account already here.
+    fn clash(&self, spec: &ResourceSpec, object: &serde_json::Value) -> Option<String> {
+        let name = object["username"].as_str().or(object["name"].as_str())?;
+        let id = object["id"].as_i64()?;
+        self.taken
+            .iter()
+            .any(|(table, i, n)| *table == spec.table && (*i == id || n == name))
+            .then(|| {
+                format!(
+                    "{} #{id} ({name}): one with this id or name is here already, kept as it is",
+                    spec.verbose_name
+                )
+            })
+    }
+}
+
+/// What importing a resource reports to.
+struct Context<'a> {
+    problems: &'a mut Vec<String>,
+    accounts: &'a Accounts,
+    progress: &'a dyn Fn(Event),
+}
+
 /// Reads one resource page by page, writing each.
 fn import_resource(
     writer: &mut ImportWriter<'_, '_>,
     source: &Source,
     spec: &'static ResourceSpec,
-    problems: &mut Vec<String>,
-    progress: &dyn Fn(Event),
+    context: &mut Context<'_>,
 ) -> Result<Outcome, Stop<peering_store::Error>> {
     let (mut read, mut taken) = (0, 0);
+    let problems = &mut *context.problems;
+    let (accounts, progress) = (context.accounts, context.progress);
     let ended = source.each_page(spec, |objects| {
         read += objects.len();
         progress(Event::Writing(spec, read));
@@ -128,6 +175,10 @@ fn import_resource(
         }
         let mut converted = Vec::with_capacity(objects.len());
         for object in &objects {
+            if let Some(clash) = accounts.clash(spec, object) {
+                problems.push(clash);
+                continue;
+            }
             match convert::imported(spec, object) {
                 Ok(one) => converted.push(one),
                 Err(why) => problems.push(format!("{} {why}", spec.verbose_name)),

@@ -4,10 +4,11 @@
 use peering_domain::resources::{ALL, TAG};
 use peering_domain::{Kind, ResourceSpec};
 
-/// What an import takes: the peering data. Not users and groups (the API does not give
-/// passwords), change records, jobs, nor the PeeringDB copy (synchronised from PeeringDB).
+/// What an import takes: the peering data, users and groups (without their passwords,
+/// which an API does not give). Not change records (brought over as they were, apart),
+/// jobs, nor the PeeringDB copy (synchronised from PeeringDB).
 fn imported(spec: &ResourceSpec) -> bool {
-    spec.change_logged && spec.writes.edits() && spec.app != "users"
+    spec.writes.edits() && (spec.change_logged || spec.app == "users")
 }
 
 /// The resources a resource's objects refer to.
@@ -80,6 +81,7 @@ mod tests {
         assert!(is_generic(last), "{}", last.table);
         assert!(order
             .iter()
-            .all(|s| s.app != "users" && s.app != "peeringdb"));
+            .all(|s| s.app != "peeringdb" && s.app != "core"));
+        assert!(order.iter().any(|s| s.app == "users"));
     }
 }

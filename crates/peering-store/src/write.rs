@@ -581,8 +581,8 @@ fn set_times(spec: &ResourceSpec, values: &mut [Value], creating: bool) {
 pub struct ImportedObject {
     pub id: i64,
     pub draft: Draft,
-    pub created: Option<chrono::DateTime<chrono::Utc>>,
-    pub updated: Option<chrono::DateTime<chrono::Utc>>,
+    /// The times it had (`created`, `updated`, a user's `date_joined`), by field name.
+    pub times: Vec<(&'static str, chrono::DateTime<chrono::Utc>)>,
 }
 
 /// Creates objects as another system had them: their ids and times kept, validated as any
@@ -599,9 +599,9 @@ pub(crate) fn import(
         let resolved = resolve(db, &mut memo, spec, object.draft).map_err(|e| e.at(index))?;
         let mut values = apply(spec, resolved, None);
         set_times(spec, &mut values, true);
-        for (name, time) in [("created", object.created), ("updated", object.updated)] {
-            if let (Some(i), Some(t)) = (spec.index_of(name), time) {
-                values[i] = Value::Time(t);
+        for (name, time) in object.times {
+            if let Some(i) = spec.index_of(name) {
+                values[i] = Value::Time(time);
             }
         }
         records.push(Record {

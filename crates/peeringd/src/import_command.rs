@@ -60,7 +60,7 @@ fn summary(report: &Report, seconds: f64) -> String {
         }
     }
     out.push_str(
-        "Users and groups are not imported (an API does not give passwords): create them with `peeringd user create`, then `user set-password`.\n",
+        "Users come without passwords (an API does not give them): set them with `peeringd user set-password --username U`.\n",
     );
     out
 }
