@@ -251,3 +251,46 @@ fn without_secrets(mut all: Vec<(String, Json)>) -> Vec<(String, Json)> {
     }
     all
 }
+
+#[test]
+fn an_import_killed_half_way_leaves_nothing_and_runs_again() {
+    let from = source();
+    let to = empty_target();
+    for delay in [50, 200, 400] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_peeringd"))
+            .env("PEERING_DATABASE_URL", to.database_url())
+            .env("RUST_LOG", "warn")
+            .args([
+                "import",
+                "peering-manager",
+                "--url",
+                &from.base,
+                "--token",
+                &from.key,
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("peeringd runs");
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        let systems = to.get("/api/peering/autonomous-systems/?limit=1").json()["count"].clone();
+        if status.success() {
+            // It had finished: everything is there.
+            assert_eq!(systems, json!(301));
+            return;
+        }
+        assert_eq!(
+            systems,
+            json!(0),
+            "killed after {delay} ms: nothing half-written"
+        );
+    }
+    let out = import(&to.database_url(), &from.base, &from.key, &[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (theirs, ours) = (everything(&from), everything(&to));
+    for ((path, a), (_, b)) in theirs.iter().zip(&ours) {
+        assert!(a == b, "{path} differs");
+    }
+}
