@@ -3,9 +3,9 @@
 //! fields under either spelling (`*_peeringdb_*` or `*_extdb_*`), read-only ones left out
 //! but the times, which the import keeps.
 
-use peering_domain::input::{parse, Mode};
+use peering_domain::input::{parse, Draft, Input, Mode};
 use peering_domain::names::to_reference;
-use peering_domain::{Kind, ResourceSpec};
+use peering_domain::{Kind, ResourceSpec, Value};
 use peering_store::ImportedObject;
 use serde_json::{Map, Value as Json};
 
@@ -33,6 +33,22 @@ fn as_input(kind: Kind, value: &Json) -> Json {
             other => other.clone(),
         },
         _ => value.clone(),
+    }
+}
+
+/// Flags the API shows only in later releases and peeringd keeps without showing (an
+/// autonomous system's `name_peeringdb_sync`): taken as they are.
+fn kept_hidden(spec: &ResourceSpec, object: &Json, draft: &mut Draft) {
+    for (i, field) in spec.fields.iter().enumerate() {
+        if !field.hidden || !matches!(field.kind, Kind::Bool) {
+            continue;
+        }
+        let shown = object
+            .get(field.name)
+            .or_else(|| object.get(to_reference(field.name).as_ref()));
+        if let Some(flag) = shown.and_then(Json::as_bool) {
+            draft.inputs[i] = Some(Input::Value(Value::Bool(flag)));
+        }
     }
 }
 
@@ -66,8 +82,9 @@ pub fn imported(spec: &'static ResourceSpec, object: &Json) -> Result<ImportedOb
     {
         input.insert("password".into(), Json::String(UNUSABLE_PASSWORD.into()));
     }
-    let draft = parse(spec, &Json::Object(input), Mode::Create)
+    let mut draft = parse(spec, &Json::Object(input), Mode::Create)
         .map_err(|errors| format!("#{id}: {}", errors.into_json()))?;
+    kept_hidden(spec, object, &mut draft);
     let times = spec
         .fields
         .iter()
