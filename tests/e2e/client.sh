@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates a Python client from the live document with openapi-python-client (PyPI; no
 # warning allowed), then uses it against the same server: create, list with filters and
-# paging, retrieve (client_check.py). See docs/api-clients.md. Only 127.0.0.1 is contacted.
+# paging, retrieve, and the reference's 1.10 paths (client_check.py); then pynetbox through
+# the 1.10 layout (pynetbox_check.py). See docs/api-clients.md. Only 127.0.0.1 is contacted.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -27,4 +28,7 @@ if ! PATH="$E2E_BIN_DIR:$PATH" timeout 300 "$E2E_BIN_DIR/openapi-python-client" 
 fi
 timeout 120 "$E2E_PY" "$E2E_DIR/client_check.py" "$E2E_TMP/client" "$E2E_BASE" "$E2E_TOKEN" ||
     e2e_die "the generated client did not work against the server"
+# pynetbox, as scripts written for the reference use it, through its 1.10 layout.
+timeout 120 "$E2E_PY" "$E2E_DIR/pynetbox_check.py" "$E2E_BASE" "$E2E_TOKEN" ||
+    e2e_die "pynetbox did not work against the server"
 e2e_log "passed"

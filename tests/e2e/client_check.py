@@ -72,6 +72,25 @@ def main():
         one = peering_autonomous_systems_retrieve.sync(client=client, id=created[0].id)
         if not isinstance(one, AutonomousSystem) or one.name != "Net 0":
             fail(f"retrieve returned {one!r}")
+
+        # The reference's 1.10 layout, as a client generated for it calls it.
+        from peeringd_client.api.bgp import bgp_communities_create, bgp_communities_list
+        from peeringd_client.api.core import core_object_changes_list
+        from peeringd_client.api.devices import devices_routers_list
+        from peeringd_client.models import WritableCommunity
+
+        community = bgp_communities_create.sync(
+            client=client,
+            body=WritableCommunity(name="Peers", slug="peers", value="64500:1"),
+        )
+        listed = bgp_communities_list.sync(client=client, limit=10)
+        if listed.count != 1 or listed.results[0].id != community.id:
+            fail(f"communities at /api/bgp/communities/: {listed!r}")
+        changes = core_object_changes_list.sync(client=client, limit=1)
+        if changes.count < 5:
+            fail(f"change records at /api/core/object-changes/: {changes.count}")
+        if devices_routers_list.sync(client=client, limit=1).count != 0:
+            fail("routers at /api/devices/routers/")
     print(f"[client] generated client: created {len(created)}, listed {asns}, retrieved {one.asn}")
 
 
