@@ -199,26 +199,18 @@ fn import_resource(
 fn write_leniently(
     writer: &mut ImportWriter<'_, '_>,
     spec: &'static ResourceSpec,
-    mut objects: Vec<ImportedObject>,
+    objects: Vec<ImportedObject>,
     problems: &mut Vec<String>,
 ) -> Result<usize, peering_store::Error> {
-    while !objects.is_empty() {
-        match writer.objects(spec, objects.clone()) {
-            Ok(n) => return Ok(n),
-            Err(peering_store::Error::Invalid {
-                index: Some(index),
-                errors,
-            }) if index < objects.len() => {
-                let refused = objects.remove(index);
-                problems.push(format!(
-                    "{} #{}: {}",
-                    spec.verbose_name,
-                    refused.id,
-                    errors.into_json()
-                ));
-            }
-            Err(e) => return Err(e),
-        }
+    let (written, refused) =
+        peering_store::leaving_out_refused(objects, |objects| writer.objects(spec, objects))?;
+    for (object, errors) in refused {
+        problems.push(format!(
+            "{} #{}: {}",
+            spec.verbose_name,
+            object.id,
+            errors.into_json()
+        ));
     }
-    Ok(0)
+    Ok(written.unwrap_or(0))
 }

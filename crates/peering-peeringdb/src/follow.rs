@@ -15,7 +15,7 @@ use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE, PDB_IXLAN, PDB_NETWORK,
 };
 use peering_domain::{Record, ResourceSpec, Value};
-use peering_store::{ChangeContext, Error, LanPresence, Store};
+use peering_store::{leaving_out_refused, ChangeContext, Error, LanPresence, Store};
 
 /// What bringing the peering data up to date with the copy changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -82,28 +82,16 @@ pub fn after_synchronisation(store: &Store, ctx: &ChangeContext) -> Result<Follo
 fn update_leniently(
     store: &Store,
     spec: &'static ResourceSpec,
-    mut items: Vec<(i64, Draft)>,
+    items: Vec<(i64, Draft)>,
     ctx: &ChangeContext,
 ) -> Result<(usize, Vec<String>), Error> {
-    let mut problems = Vec::new();
-    while !items.is_empty() {
-        match store.update(spec, items.clone(), ctx) {
-            Ok(_) => return Ok((items.len(), problems)),
-            Err(Error::Invalid {
-                index: Some(index),
-                errors,
-            }) if index < items.len() => {
-                let (id, _) = items.remove(index);
-                problems.push(format!(
-                    "{} #{id}: {}",
-                    spec.verbose_name,
-                    errors.into_json()
-                ));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((0, problems))
+    let count = items.len();
+    let (_, refused) = leaving_out_refused(items, |items| store.update(spec, items, ctx))?;
+    let problems = refused
+        .into_iter()
+        .map(|((id, _), errors)| format!("{} #{id}: {}", spec.verbose_name, errors.into_json()))
+        .collect::<Vec<_>>();
+    Ok((count - problems.len(), problems))
 }
 
 /// The sort key of a connection's host address, if it has one.

@@ -15,7 +15,7 @@ use peering_domain::resources::{
     PDB_NETWORK_IXLAN,
 };
 use peering_domain::{Record, ResourceSpec, Value};
-use peering_store::{ChangeContext, Error, Store};
+use peering_store::{leaving_out_refused, ChangeContext, Error, Store};
 
 /// What an import did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -180,22 +180,16 @@ fn session_draft(system: i64, connection: i64, ip: &str) -> Draft {
 fn create_leniently(
     store: &Store,
     spec: &'static ResourceSpec,
-    mut drafts: Vec<Draft>,
+    drafts: Vec<Draft>,
     ctx: &ChangeContext,
 ) -> Result<(Vec<Record>, Vec<String>), Error> {
-    let mut problems = Vec::new();
-    while !drafts.is_empty() {
-        match store.create(spec, drafts.clone(), ctx) {
-            Ok((records, _)) => return Ok((records, problems)),
-            Err(Error::Invalid {
-                index: Some(index),
-                errors,
-            }) if index < drafts.len() => {
-                drafts.remove(index);
-                problems.push(format!("{}: {}", spec.verbose_name, errors.into_json()));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((Vec::new(), problems))
+    let (created, refused) = leaving_out_refused(drafts, |drafts| store.create(spec, drafts, ctx))?;
+    let problems = refused
+        .into_iter()
+        .map(|(_, errors)| format!("{}: {}", spec.verbose_name, errors.into_json()))
+        .collect();
+    Ok((
+        created.map(|(records, _)| records).unwrap_or_default(),
+        problems,
+    ))
 }

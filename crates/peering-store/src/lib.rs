@@ -29,7 +29,7 @@ use std::sync::Arc;
 use diesel::connection::Connection;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use peering_domain::input::Draft;
-use peering_domain::{Record, ResourceSpec};
+use peering_domain::{FieldErrors, Record, ResourceSpec};
 use peering_filter::{Catalog, Filter};
 
 pub use changes::ChangeContext;
@@ -605,4 +605,29 @@ fn with_related(
 ) -> Result<(Vec<Record>, Related), Error> {
     query::load_related(db, spec, &mut records, &mut related)?;
     Ok((records, related))
+}
+
+/// What `leaving_out_refused` gives: the last write's result (none when every item was
+/// refused) and the items left out, with their errors.
+pub type LeftOut<T, R> = (Option<R>, Vec<(T, FieldErrors)>);
+
+/// Writes items with `write`; one the checks refuse (`Error::Invalid` at its place) is left
+/// out, with its errors, and the others are written again. What the last write returned
+/// (none when every item was refused), and the items left out.
+pub fn leaving_out_refused<T: Clone, R>(
+    mut items: Vec<T>,
+    mut write: impl FnMut(Vec<T>) -> Result<R, Error>,
+) -> Result<LeftOut<T, R>, Error> {
+    let mut refused = Vec::new();
+    while !items.is_empty() {
+        match write(items.clone()) {
+            Ok(written) => return Ok((Some(written), refused)),
+            Err(Error::Invalid {
+                index: Some(index),
+                errors,
+            }) if index < items.len() => refused.push((items.remove(index), errors)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((None, refused))
 }

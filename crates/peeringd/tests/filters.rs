@@ -9,10 +9,9 @@ mod common;
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::process::Command;
 
 use chrono::{DateTime, Utc};
-use common::TestServer;
+use common::{demo_network, TestServer};
 use peering_api::Settings;
 use peering_domain::resources::ALL;
 use peering_domain::spec::{FilterSource, Kind, Search};
@@ -561,22 +560,6 @@ fn check_search(w: &World, spec: &ResourceSpec) -> usize {
         }
     }
     checked
-}
-
-fn demo_network() -> TestDatabase {
-    let db = TestDatabase::new();
-    let out = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", &db.url)
-        .env("RUST_LOG", "warn")
-        .args(["demo-data", "--scale", "1"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "demo-data: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    db
 }
 
 #[test]

@@ -7,22 +7,10 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::TestServer;
+use common::{demo_network, output_text, TestServer};
 use peering_api::{ExemptViews, Settings};
 use peering_store::testing::TestDatabase;
 use serde_json::{json, Value as Json};
-
-fn demo_network() -> TestDatabase {
-    let db = TestDatabase::new();
-    let out = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", &db.url)
-        .env("RUST_LOG", "warn")
-        .args(["demo-data", "--scale", "1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    db
-}
 
 /// A source: the demo network, with a journal entry and a tagged object more.
 fn source() -> TestServer {
@@ -60,14 +48,6 @@ fn import(target: &str, url: &str, token: &str, extra: &[&str]) -> Output {
         .expect("peeringd runs")
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// Every object of every imported resource, as the server shows it (links made relative).
 fn everything(s: &TestServer) -> Vec<(String, Json)> {
     peering_import::import_order()
@@ -100,8 +80,8 @@ fn everything_comes_across_with_its_ids_times_and_tags() {
     let from = source();
     let to = empty_target();
     let out = import(&to.database_url(), &from.base, &from.key, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     assert!(report.contains("Imported from release"), "{report}");
     let (theirs, ours) = (everything(&from), everything(&to));
     for ((path, a), (_, b)) in theirs.iter().zip(&ours) {
@@ -174,9 +154,9 @@ fn everything_comes_across_with_its_ids_times_and_tags() {
     let again = import(&to.database_url(), &from.base, &from.key, &[]);
     assert!(!again.status.success());
     assert!(
-        text(&again).contains("already holds peering data"),
+        output_text(&again).contains("already holds peering data"),
         "{}",
-        text(&again)
+        output_text(&again)
     );
 }
 
@@ -185,11 +165,11 @@ fn a_dry_run_writes_nothing() {
     let from = source();
     let to = empty_target();
     let out = import(&to.database_url(), &from.base, &from.key, &["--dry-run"]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     assert!(
-        text(&out).contains("Dry run (nothing written)"),
+        output_text(&out).contains("Dry run (nothing written)"),
         "{}",
-        text(&out)
+        output_text(&out)
     );
     for (path, objects) in everything(&to) {
         assert_eq!(objects, json!([]), "{path}");
@@ -215,8 +195,8 @@ fn a_resource_the_token_may_not_read_is_reported_and_the_rest_imported() {
     let reader = from.user_with("reader", &names, false);
     let to = empty_target();
     let out = import(&to.database_url(), &strict.base, &reader, &[]);
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     assert!(
         report.contains("webhooks") && report.contains("not readable with this token"),
         "{report}"
@@ -288,7 +268,7 @@ fn an_import_killed_half_way_leaves_nothing_and_runs_again() {
         );
     }
     let out = import(&to.database_url(), &from.base, &from.key, &[]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     let (theirs, ours) = (everything(&from), everything(&to));
     for ((path, a), (_, b)) in theirs.iter().zip(&ours) {
         assert!(a == b, "{path} differs");
@@ -339,8 +319,8 @@ fn the_references_1_10_answers_come_across() {
         "0123456789abcdef0123456789abcdef01234567",
         &[],
     );
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     assert!(report.contains("from release 1.10.4"), "{report}");
     assert!(report.contains("not served by the source"), "{report}");
     let peer = to.get("/api/peering/autonomous-systems/7/").json();

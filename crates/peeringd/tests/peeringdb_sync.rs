@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Output};
 
-use common::TestServer;
+use common::{output_text, TestServer};
 use peering_store::testing::TestDatabase;
 use peeringdb_fake::{Dataset, FakePeeringDb, Fault, Sizes};
 use serde_json::json;
@@ -26,14 +26,6 @@ fn sync(database_url: &str, fake: &FakePeeringDb) -> Output {
         .expect("peeringd runs")
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 fn count(s: &TestServer, path: &str) -> i64 {
     let r = s.get(&format!("/api/peeringdb/{path}/?limit=1"));
     assert_eq!(r.status, 200, "{path}: {}", r.text);
@@ -45,8 +37,8 @@ fn a_first_sync_copies_everything_then_changes_come_incrementally() {
     let fake = FakePeeringDb::start(small());
     let db = TestDatabase::new();
     let out = sync(&db.url, &fake);
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     assert!(report.contains("(everything)"), "{report}");
     let sizes = Sizes::scaled(0.01);
     let s = TestServer::start_on(db, Default::default());
@@ -80,8 +72,8 @@ fn a_first_sync_copies_everything_then_changes_come_incrementally() {
         d.add("org", later, json!({"name": "Newcomer", "country": "FR"}));
     });
     let out = sync(&s.database_url(), &fake);
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     assert!(report.contains("changes since"), "{report}");
     assert!(
         report.contains("1 created, 1 updated, 2 deleted"),
@@ -125,9 +117,9 @@ fn failures_leave_the_copy_as_it_was_and_the_next_sync_completes() {
     let out = sync(&db.url, &fake);
     assert!(!out.status.success());
     assert!(
-        text(&out).contains("PeeringDB answered 500 for netixlan"),
+        output_text(&out).contains("PeeringDB answered 500 for netixlan"),
         "{}",
-        text(&out)
+        output_text(&out)
     );
 
     fake.fault(Fault::Malformed {
@@ -136,9 +128,9 @@ fn failures_leave_the_copy_as_it_was_and_the_next_sync_completes() {
     let out = sync(&db.url, &fake);
     assert!(!out.status.success());
     assert!(
-        text(&out).contains("answer for poc is malformed"),
+        output_text(&out).contains("answer for poc is malformed"),
         "{}",
-        text(&out)
+        output_text(&out)
     );
 
     // Throttled twice, then served: the sync waits as asked and completes.
@@ -151,7 +143,7 @@ fn failures_leave_the_copy_as_it_was_and_the_next_sync_completes() {
     assert_eq!(count(&s, "networks"), 0, "the failed syncs wrote nothing");
     assert_eq!(count(&s, "synchronisations"), 0);
     let out = sync(&s.database_url(), &fake);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     assert_eq!(count(&s, "networks"), Sizes::scaled(0.01).net as i64);
 }
 
@@ -167,8 +159,8 @@ fn objects_with_missing_fields_or_unknown_parents_are_skipped_and_reported() {
     let fake = FakePeeringDb::start(data);
     let db = TestDatabase::new();
     let out = sync(&db.url, &fake);
-    assert!(out.status.success(), "{}", text(&out));
-    let report = text(&out);
+    assert!(out.status.success(), "{}", output_text(&out));
+    let report = output_text(&out);
     // Also refused: the objects of network 3 (its contacts, its places), as it is not kept.
     assert!(report.contains(" objects refused:"), "{report}");
     assert!(report.contains("net #3: org_id: missing"), "{report}");
@@ -201,11 +193,11 @@ fn a_directory_of_answers_is_imported_without_network() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     assert!(
-        text(&out).contains("no file for: campus, fac"),
+        output_text(&out).contains("no file for: campus, fac"),
         "{}",
-        text(&out)
+        output_text(&out)
     );
     let s = TestServer::start_on(db, Default::default());
     assert_eq!(count(&s, "networks"), Sizes::scaled(0.01).net as i64);
@@ -233,7 +225,7 @@ fn a_sync_killed_mid_way_leaves_the_previous_copy_whole() {
     let fake = FakePeeringDb::start(Dataset::new(sizes));
     let db = TestDatabase::new();
     let out = sync(&db.url, &fake);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     let s = TestServer::start_on(db, Default::default());
     let later = peeringdb_fake_time() + 3600;
     fake.edit(|d| {
@@ -273,7 +265,7 @@ fn a_sync_killed_mid_way_leaves_the_previous_copy_whole() {
     }
     let before = count(&s, "synchronisations");
     let out = sync(&s.database_url(), &fake);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", output_text(&out));
     assert_eq!(named(&s, "Renamed"), total);
     assert_eq!(count(&s, "synchronisations"), before + 1);
 }

@@ -404,3 +404,27 @@ pub fn column(list: &Json, field: &str) -> Vec<Json> {
         .map(|o| o[field].clone())
         .collect()
 }
+
+/// A fresh database holding `peeringd demo-data --scale 1`.
+#[allow(dead_code)]
+pub fn demo_network() -> TestDatabase {
+    let db = TestDatabase::new();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peeringd"))
+        .env("PEERING_DATABASE_URL", &db.url)
+        .env("RUST_LOG", "warn")
+        .args(["demo-data", "--scale", "1"])
+        .output()
+        .expect("peeringd runs");
+    assert!(out.status.success(), "demo-data: {}", output_text(&out));
+    db
+}
+
+/// What a command printed, standard output then standard error.
+#[allow(dead_code)]
+pub fn output_text(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
