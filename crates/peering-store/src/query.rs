@@ -605,8 +605,12 @@ pub(crate) fn order_by(table: &Table, filter: &Filter) -> String {
     let mut sql = String::from(" ORDER BY ");
     let mut first = true;
     for (name, desc) in terms {
-        let Some((column, nullable)) = table.order_columns.get(name.as_str()) else {
-            continue;
+        let (value, nullable) = match table.order_columns.get(name.as_str()) {
+            Some((column, nullable)) => (format!("o.{column}"), *nullable),
+            None => match table.related_order.get(name.as_str()) {
+                Some(value) => (value.clone(), true),
+                None => continue,
+            },
         };
         if !first {
             sql.push_str(", ");
@@ -614,10 +618,10 @@ pub(crate) fn order_by(table: &Table, filter: &Filter) -> String {
         first = false;
         let dir = if desc { "DESC" } else { "ASC" };
         // NULLs sort last ascending and first descending on both databases.
-        if *nullable {
-            sql.push_str(&format!("(o.{column} IS NULL) {dir}, "));
+        if nullable {
+            sql.push_str(&format!("({value} IS NULL) {dir}, "));
         }
-        sql.push_str(&format!("o.{column} {dir}"));
+        sql.push_str(&format!("{value} {dir}"));
     }
     sql
 }

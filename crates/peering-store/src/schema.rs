@@ -157,6 +157,9 @@ pub(crate) struct Table {
     pub orderable: Vec<&'static str>,
     /// Orderable field to `(column, nullable)`.
     pub order_columns: HashMap<&'static str, (&'static str, bool)>,
+    /// A default ordering term that follows foreign keys (`router.name`, as Django orders
+    /// by a related model's own ordering) to its value: a scalar subquery per key.
+    pub related_order: HashMap<&'static str, String>,
 }
 
 fn leak(s: String) -> &'static str {
@@ -445,6 +448,13 @@ impl Table {
             // Addresses sort by their key: numerically, IPv4 before IPv6.
             order_columns.insert(field.name, (col.key.unwrap_or(col.name), field.nullable));
         }
+        let related_order = spec
+            .ordering
+            .iter()
+            .map(|term| term.trim_start_matches('-'))
+            .filter(|term| term.contains('.'))
+            .map(|term| (term, related_value(spec, term)))
+            .collect();
         Table {
             spec,
             columns,
@@ -457,6 +467,7 @@ impl Table {
             search_index: SEARCH_INDEXES.iter().find(|i| i.table == spec.table),
             orderable,
             order_columns,
+            related_order,
         }
     }
 
@@ -466,6 +477,29 @@ impl Table {
             orderable: &self.orderable,
         }
     }
+}
+
+/// The value a dotted path of foreign keys leads to, for the object `o`: a scalar subquery
+/// per key followed (NULL where a key is).
+fn related_value(spec: &'static ResourceSpec, path: &'static str) -> String {
+    let (path, _) = resolve(spec, path);
+    let mut keys = path.hops.iter().map(|hop| match hop {
+        Hop::Key { column, table } => (*column, *table),
+        Hop::Link { .. } => panic!("{}: ordering by {path:?} crosses a list", spec.table),
+    });
+    let Some((first, mut table)) = keys.next() else {
+        return format!("o.{}", path.column);
+    };
+    let mut value = format!("o.{first}");
+    for (depth, (column, next)) in keys.enumerate() {
+        value =
+            format!("(SELECT r{depth}.{column} FROM {table} r{depth} WHERE r{depth}.id = {value})");
+        table = next;
+    }
+    format!(
+        "(SELECT rl.{} FROM {table} rl WHERE rl.id = {value})",
+        path.column
+    )
 }
 
 /// The filter kind and compilation of an extra filter.

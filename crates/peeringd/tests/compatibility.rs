@@ -4,7 +4,7 @@
 mod common;
 
 use common::{TestServer, AS};
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
 #[test]
 fn malformed_token_headers_are_refused_as_the_reference_does() {
@@ -443,4 +443,63 @@ fn journal_entries_remark_on_objects_and_go_with_them() {
     // The entries go with their object.
     assert_eq!(s.delete(&format!("{AS}{}/", peer["id"]), None).status, 204);
     assert_eq!(s.get(JOURNAL).json()["count"], 0);
+}
+
+#[test]
+fn default_orders_follow_related_models_as_the_reference() {
+    let s = TestServer::start();
+    let platform = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "Junos", "slug": "junos"}),
+    )["id"]
+        .clone();
+    // Created in the reverse of the order the reference lists them.
+    let high = s.create(AS, json!({"asn": 64510, "name": "High"}))["id"].clone();
+    let low = s.create(AS, json!({"asn": 64500, "name": "Low"}))["id"].clone();
+    let router = |name: &str, system: &Json| {
+        s.create(
+            "/api/peering/routers/",
+            json!({"name": name, "hostname": format!("{name}.example.net"), "platform": platform, "local_autonomous_system": system}),
+        )["id"]
+            .clone()
+    };
+    let (r_high, r_b, r_a) = (router("z", &high), router("b", &low), router("a", &low));
+    let exchange = |name: &str, system: &Json| {
+        s.create(
+            "/api/peering/internet-exchanges/",
+            json!({"name": name, "slug": name.to_lowercase(), "local_autonomous_system": system}),
+        )["id"]
+            .clone()
+    };
+    let (x_high, x_low) = (exchange("Alpha", &high), exchange("Omega", &low));
+    let mut n = 0;
+    let mut connection = |x: &Json, r: &Json| {
+        n += 1;
+        s.create(
+            "/api/net/connections/",
+            json!({"internet_exchange_point": x, "router": r, "ipv4_address": format!("192.0.2.{n}/24")}),
+        )["id"]
+            .clone()
+    };
+    let c1 = connection(&x_high, &r_a);
+    let c2 = connection(&x_low, &r_high);
+    let c3 = connection(&x_low, &r_b);
+    let c4 = connection(&x_low, &r_a);
+    let ids = |path: &str| -> Vec<Json> {
+        s.get(path).json()["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].clone())
+            .collect()
+    };
+    // Exchanges by their local AS's number, then name.
+    assert_eq!(
+        ids("/api/peering/internet-exchanges/"),
+        vec![x_low.clone(), x_high.clone()]
+    );
+    // Routers likewise: AS 64500's a and b, then AS 64510's z.
+    assert_eq!(ids("/api/peering/routers/"), vec![r_a, r_b, r_high]);
+    // Connections by exchange (its AS, its name), then by router (its AS, its name).
+    assert_eq!(ids("/api/net/connections/"), vec![c4, c3, c2, c1]);
 }

@@ -101,7 +101,17 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
         CREATED,
         UPDATED,
     ],
-    ordering: &["internet_exchange_point", "router"],
+    // As Django orders by a related model: the exchange's own ordering (its local
+    // autonomous system's, its name, its slug), then the router's.
+    ordering: &[
+        "internet_exchange_point.local_autonomous_system.asn",
+        "internet_exchange_point.local_autonomous_system.affiliated",
+        "internet_exchange_point.name",
+        "internet_exchange_point.slug",
+        "router.local_autonomous_system.asn",
+        "router.local_autonomous_system.affiliated",
+        "router.name",
+    ],
     brief: BRIEF,
     nested: BRIEF,
     search: &[

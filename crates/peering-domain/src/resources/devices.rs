@@ -216,7 +216,12 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
             .default(Default::Text(""))
             .hidden(),
     ],
-    ordering: &["local_autonomous_system", "name"],
+    // The local autonomous system by its own ordering (number, affiliation), as Django does.
+    ordering: &[
+        "local_autonomous_system.asn",
+        "local_autonomous_system.affiliated",
+        "name",
+    ],
     brief: &["id", "url", "display", "name", "hostname"],
     nested: &["id", "url", "display", "name", "hostname"],
     search: &[

@@ -77,7 +77,13 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         CREATED,
         UPDATED,
     ],
-    ordering: &["local_autonomous_system", "name", "slug"],
+    // The local autonomous system by its own ordering (number, affiliation), as Django does.
+    ordering: &[
+        "local_autonomous_system.asn",
+        "local_autonomous_system.affiliated",
+        "name",
+        "slug",
+    ],
     // The nested form shows the status as its plain value (spec 2.3), and so does the brief
     // one, which is the nested form in the reference.
     brief: &["id", "url", "display", "name", "slug", "status=value"],
