@@ -34,6 +34,23 @@ pub struct Draft {
     pub inputs: Vec<Option<Input>>,
 }
 
+impl Draft {
+    /// A write that asks for nothing (each field as it is, or its default).
+    pub fn empty(spec: &ResourceSpec) -> Draft {
+        Draft {
+            inputs: vec![None; spec.fields.len()],
+        }
+    }
+
+    /// Asks for `input` in the field `name` (an unknown name asks for nothing).
+    pub fn set(&mut self, spec: &ResourceSpec, name: &str, input: Input) -> &mut Draft {
+        if let Some(i) = spec.index_of(name) {
+            self.inputs[i] = Some(input);
+        }
+        self
+    }
+}
+
 /// How absent fields are treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {

@@ -10,7 +10,6 @@ use crate::input::{Draft, Input};
 use crate::record::Record;
 use crate::resources::{AUTONOMOUS_SYSTEM, PDB_NETWORK};
 use crate::value::Value;
-use crate::ResourceSpec;
 
 /// Private and reserved AS numbers (RFCs 4893, 5398, 6996, 7300, 7607 and IANA's reserved
 /// range), as the reference counts them: PeeringDB is never asked about them.
@@ -36,17 +35,11 @@ const SYNCHRONISED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn draft_for(spec: &ResourceSpec) -> Draft {
-    Draft {
-        inputs: vec![None; spec.fields.len()],
-    }
-}
-
 /// What a synchronisation changes in an autonomous system from its PeeringDB network: each
 /// field whose flag is set and whose value differs. `None` when nothing changes.
 pub fn autonomous_system_update(system: &Record, network: &Record) -> Option<Draft> {
     let spec = &AUTONOMOUS_SYSTEM;
-    let mut draft = draft_for(spec);
+    let mut draft = Draft::empty(spec);
     let mut changed = false;
     for (field, flag, source) in SYNCHRONISED {
         if system.get(spec, flag).as_bool() != Some(true) {
@@ -54,8 +47,7 @@ pub fn autonomous_system_update(system: &Record, network: &Record) -> Option<Dra
         }
         let wanted = network.get(&PDB_NETWORK, source);
         if system.get(spec, field) != wanted {
-            let index = spec.index_of(field)?;
-            draft.inputs[index] = Some(Input::Value(wanted.clone()));
+            draft.set(spec, field, Input::Value(wanted.clone()));
             changed = true;
         }
     }
@@ -66,14 +58,15 @@ pub fn autonomous_system_update(system: &Record, network: &Record) -> Option<Dra
 /// (number, name, IRR AS-SET and max prefixes; everything else by default).
 pub fn autonomous_system_from_network(network: &Record) -> Draft {
     let spec = &AUTONOMOUS_SYSTEM;
-    let mut draft = draft_for(spec);
+    let mut draft = Draft::empty(spec);
     let pairs =
         std::iter::once(("asn", "asn")).chain(SYNCHRONISED.iter().map(|(f, _, s)| (*f, *s)));
     for (field, source) in pairs {
-        if let Some(index) = spec.index_of(field) {
-            let value = network.get(&PDB_NETWORK, source).clone();
-            draft.inputs[index] = Some(Input::Value(value));
-        }
+        draft.set(
+            spec,
+            field,
+            Input::Value(network.get(&PDB_NETWORK, source).clone()),
+        );
     }
     draft
 }

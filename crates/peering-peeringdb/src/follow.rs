@@ -41,13 +41,13 @@ pub enum SystemSync {
 /// After a synchronisation: every connection and exchange linked anew, then every
 /// autonomous system synchronised.
 pub fn after_synchronisation(store: &Store, ctx: &ChangeContext) -> Result<Followed, Error> {
+    let links = link_connections(store, None, ctx)?;
     let mut followed = Followed {
-        connections_linked: link_connections(store, None, ctx)?,
+        connections_linked: links.changed,
         ..Followed::default()
     };
-    let connections = store.everything(&CONNECTION)?;
     for exchange in store.everything(&INTERNET_EXCHANGE)? {
-        if link_exchange_record(store, &exchange, &connections, ctx)?.1 {
+        if link_exchange_record(store, &exchange, &links, ctx)?.1 {
             followed.exchanges_updated += 1;
         }
     }
@@ -71,9 +71,9 @@ pub fn after_synchronisation(store: &Store, ctx: &ChangeContext) -> Result<Follo
             changes.extend(autonomous_system_update(system, network).map(|d| (system.id, d)));
         }
     }
-    let (updated, problems) = update_leniently(store, &AUTONOMOUS_SYSTEM, changes, ctx)?;
+    let (updated, refused) = update_leniently(store, &AUTONOMOUS_SYSTEM, changes, ctx)?;
     followed.autonomous_systems_updated = updated;
-    followed.problems = problems;
+    followed.problems = refused.into_iter().map(|(_, problem)| problem).collect();
     Ok(followed)
 }
 
@@ -84,14 +84,24 @@ fn update_leniently(
     spec: &'static ResourceSpec,
     items: Vec<(i64, Draft)>,
     ctx: &ChangeContext,
-) -> Result<(usize, Vec<String>), Error> {
+) -> Result<(usize, Vec<(i64, String)>), Error> {
     let count = items.len();
     let (_, refused) = leaving_out_refused(items, |items| store.update(spec, items, ctx))?;
-    let problems = refused
+    let refused = refused
         .into_iter()
-        .map(|((id, _), errors)| format!("{} #{id}: {}", spec.verbose_name, errors.into_json()))
+        .map(|((id, _), errors)| {
+            let problem = format!("{} #{id}: {}", spec.verbose_name, errors.into_json());
+            (id, problem)
+        })
         .collect::<Vec<_>>();
-    Ok((count - problems.len(), problems))
+    Ok((count - refused.len(), refused))
+}
+
+/// Connections as linking left them: how many changed, and the PeeringDB record each
+/// connection of each exchange is now linked to.
+pub struct Links {
+    pub changed: usize,
+    by_exchange: std::collections::HashMap<i64, Vec<i64>>,
 }
 
 /// The sort key of a connection's host address, if it has one.
@@ -102,12 +112,12 @@ fn host_key(connection: &Record, field: &str) -> Option<String> {
 }
 
 /// Links connections (all, or those of one exchange) to the PeeringDB record listing their
-/// addresses, or unlinks them when none does; how many changed.
+/// addresses, or unlinks them when none does.
 pub fn link_connections(
     store: &Store,
     exchange: Option<i64>,
     ctx: &ChangeContext,
-) -> Result<usize, Error> {
+) -> Result<Links, Error> {
     let connections: Vec<Record> = store
         .everything(&CONNECTION)?
         .into_iter()
@@ -133,20 +143,34 @@ pub fn link_connections(
             ipv6_key: p.ipv6_key.as_deref(),
         })
         .collect();
-    let field = CONNECTION.index_of("extdb_netixlan").expect("declared");
     let mut changes = Vec::new();
+    let mut linked = Vec::new();
     for (connection, (v4, v6)) in connections.iter().zip(&keys) {
+        let current = connection.get(&CONNECTION, "extdb_netixlan").as_int();
         let wanted = record_for_addresses(v4.as_deref(), v6.as_deref(), &listed);
-        if connection.get(&CONNECTION, "extdb_netixlan").as_int() != wanted {
-            let mut draft = Draft {
-                inputs: vec![None; CONNECTION.fields.len()],
-            };
-            draft.inputs[field] = Some(optional_id(wanted));
+        if current != wanted {
+            let mut draft = Draft::empty(&CONNECTION);
+            draft.set(&CONNECTION, "extdb_netixlan", optional_id(wanted));
             changes.push((connection.id, draft));
         }
+        let exchange = connection
+            .get(&CONNECTION, "internet_exchange_point")
+            .as_int();
+        linked.push((connection.id, exchange, current, wanted));
     }
-    let (changed, _) = update_leniently(store, &CONNECTION, changes, ctx)?;
-    Ok(changed)
+    let (changed, refused) = update_leniently(store, &CONNECTION, changes, ctx)?;
+    let mut by_exchange: std::collections::HashMap<i64, Vec<i64>> = Default::default();
+    for (id, exchange, current, wanted) in linked {
+        // A connection whose update was refused keeps its link.
+        let kept = refused.iter().any(|(r, _)| *r == id);
+        if let (Some(exchange), Some(record)) = (exchange, if kept { current } else { wanted }) {
+            by_exchange.entry(exchange).or_default().push(record);
+        }
+    }
+    Ok(Links {
+        changed,
+        by_exchange,
+    })
 }
 
 /// Links an exchange to the PeeringDB LAN its connections are linked to (after linking
@@ -156,10 +180,9 @@ pub fn link_exchange(
     exchange: i64,
     ctx: &ChangeContext,
 ) -> Result<Option<i64>, Error> {
-    link_connections(store, Some(exchange), ctx)?;
-    let connections = store.everything(&CONNECTION)?;
+    let links = link_connections(store, Some(exchange), ctx)?;
     match store.get(&INTERNET_EXCHANGE, exchange)? {
-        Some((record, _)) => Ok(link_exchange_record(store, &record, &connections, ctx)?.0),
+        Some((record, _)) => Ok(link_exchange_record(store, &record, &links, ctx)?.0),
         None => Ok(None),
     }
 }
@@ -169,17 +192,16 @@ pub fn link_exchange(
 fn link_exchange_record(
     store: &Store,
     exchange: &Record,
-    connections: &[Record],
+    links: &Links,
     ctx: &ChangeContext,
 ) -> Result<(Option<i64>, bool), Error> {
     let spec = &INTERNET_EXCHANGE;
     let current = exchange.get(spec, "extdb_ixlan").as_int();
-    let records: Vec<i64> = connections
-        .iter()
-        .filter(|c| c.get(&CONNECTION, "internet_exchange_point").as_int() == Some(exchange.id))
-        .filter_map(|c| c.get(&CONNECTION, "extdb_netixlan").as_int())
-        .collect();
-    let lans = store.ixlans_of_records(&records)?;
+    let records = links
+        .by_exchange
+        .get(&exchange.id)
+        .map_or(&[][..], Vec::as_slice);
+    let lans = store.ixlans_of_records(records)?;
     let agreed = match lans.as_slice() {
         [one] => Some(*one),
         _ => None,
@@ -197,12 +219,12 @@ fn link_exchange_record(
     if lan == current && *shown == Value::Json(prefixes.clone()) {
         return Ok((lan, false));
     }
-    let mut draft = Draft {
-        inputs: vec![None; spec.fields.len()],
-    };
-    draft.inputs[spec.index_of("extdb_ixlan").expect("declared")] = Some(optional_id(lan));
-    draft.inputs[spec.index_of("extdb_prefixes").expect("declared")] =
-        Some(Input::Value(Value::Json(prefixes)));
+    let mut draft = Draft::empty(spec);
+    draft.set(spec, "extdb_ixlan", optional_id(lan)).set(
+        spec,
+        "extdb_prefixes",
+        Input::Value(Value::Json(prefixes)),
+    );
     store.update(spec, vec![(exchange.id, draft)], ctx)?;
     Ok((lan, true))
 }

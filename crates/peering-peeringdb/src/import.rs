@@ -60,7 +60,7 @@ pub fn import_sessions(
         .collect();
     let mut imported = Imported::default();
     let systems = systems_for(store, &peers, ctx, &mut imported)?;
-    let taken = sessions_at(store, &connections)?;
+    let taken: HashSet<(i64, String)> = store.session_addresses_at(exchange)?.into_iter().collect();
     let mut drafts = Vec::new();
     for peer in &peers {
         let Some(&system) = systems.get(&peer.int(&PDB_NETWORK_IXLAN, "asn")) else {
@@ -106,21 +106,6 @@ fn holding(connections: &[Record], ip: &str) -> Vec<i64> {
         .collect()
 }
 
-/// The (connection, address) pairs that have a session already.
-fn sessions_at(store: &Store, connections: &[Record]) -> Result<HashSet<(i64, String)>, Error> {
-    let ids: HashSet<i64> = connections.iter().map(|c| c.id).collect();
-    let spec = &INTERNET_EXCHANGE_PEERING_SESSION;
-    Ok(store
-        .everything(spec)?
-        .iter()
-        .filter_map(|s| {
-            let connection = s.get(spec, "ixp_connection").as_int()?;
-            ids.contains(&connection)
-                .then(|| (connection, s.text(spec, "ip_address").to_string()))
-        })
-        .collect())
-}
-
 /// The autonomous system of each peer's number: existing ones, and those created from
 /// their PeeringDB network.
 fn systems_for(
@@ -161,17 +146,19 @@ fn systems_for(
 
 fn session_draft(system: i64, connection: i64, ip: &str) -> Draft {
     let spec = &INTERNET_EXCHANGE_PEERING_SESSION;
-    let mut draft = Draft {
-        inputs: vec![None; spec.fields.len()],
-    };
-    let mut set = |field: &str, input: Input| {
-        if let Some(i) = spec.index_of(field) {
-            draft.inputs[i] = Some(input);
-        }
-    };
-    set("autonomous_system", Input::Ref(Some(Ref::Id(system))));
-    set("ixp_connection", Input::Ref(Some(Ref::Id(connection))));
-    set("ip_address", Input::Value(Value::Text(ip.to_string())));
+    let mut draft = Draft::empty(spec);
+    draft
+        .set(spec, "autonomous_system", Input::Ref(Some(Ref::Id(system))))
+        .set(
+            spec,
+            "ixp_connection",
+            Input::Ref(Some(Ref::Id(connection))),
+        )
+        .set(
+            spec,
+            "ip_address",
+            Input::Value(Value::Text(ip.to_string())),
+        );
     draft
 }
 

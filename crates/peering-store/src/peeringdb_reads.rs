@@ -87,16 +87,24 @@ impl crate::Store {
         })
     }
 
-    /// PeeringDB's network with this AS number, if the copy has it.
+    /// PeeringDB's network with this AS number, if the copy has it (the first by id).
     pub fn peeringdb_network(&self, asn: i64) -> Result<Option<Record>, Error> {
+        Ok(self.peeringdb_networks(&[asn])?.into_iter().next())
+    }
+
+    /// The (connection, address) pairs of the sessions at an exchange.
+    pub fn session_addresses_at(&self, exchange: i64) -> Result<Vec<(i64, String)>, Error> {
         self.read(|db| {
-            let mut sql = Sql::new(&format!(
-                "SELECT id FROM {} WHERE asn = ",
-                PDB_NETWORK.table
-            ));
-            sql.bind(Bind::Int(asn)).push(" ORDER BY id");
-            let (mut records, _) = objects_in_order(db, &PDB_NETWORK, &sql)?;
-            Ok((!records.is_empty()).then(|| records.swap_remove(0)))
+            let mut sql = Sql::new(
+                "SELECT s.ixp_connection_id, s.ip_address FROM internet_exchange_peering_sessions s \
+                 JOIN connections c ON c.id = s.ixp_connection_id WHERE c.internet_exchange_point_id = ",
+            );
+            sql.bind(Bind::Int(exchange));
+            Ok(db
+                .load(&sql)?
+                .into_iter()
+                .filter_map(|mut r| Some((r.int(0), r.take(1).into_text()?)))
+                .collect())
         })
     }
 

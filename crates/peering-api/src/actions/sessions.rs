@@ -65,9 +65,7 @@ pub async fn encrypt_password(call: Call) -> Result<HttpResponse, ApiError> {
             return Ok(Some(false));
         }
         // Rewriting the session runs its derivation, which encrypts the password.
-        let draft = Draft {
-            inputs: vec![None; spec.fields.len()],
-        };
+        let draft = Draft::empty(spec);
         store.update(spec, vec![(id, draft)], &ctx)?;
         Ok::<_, peering_store::Error>(Some(true))
     })

@@ -291,13 +291,9 @@ fn same_address(reported: &str, stored: &str) -> bool {
 
 /// The change a poll makes to a session: state, counts and, once established, the time.
 fn poll_draft(spec: &ResourceSpec, report: &Reported) -> Draft {
-    let mut draft = Draft {
-        inputs: vec![None; spec.fields.len()],
-    };
+    let mut draft = Draft::empty(spec);
     let mut set = |name: &str, value: Value| {
-        if let Some(i) = spec.index_of(name) {
-            draft.inputs[i] = Some(Input::Value(value));
-        }
+        draft.set(spec, name, Input::Value(value));
     };
     if let Some(state) = &report.state {
         set("bgp_state", Value::Text(state.clone()));
