@@ -130,6 +130,40 @@ pub(crate) struct SearchIndex {
     pub columns: &'static [&'static str],
 }
 
+/// A foreign key that lists order by a key the migrations keep on the row (the related
+/// model's own order, as Django expands an ordering by a relation) instead of the related
+/// object's id. Migration 22 keeps the keys right with triggers and indexes them.
+#[derive(Debug)]
+pub(crate) struct OrderKey {
+    pub table: &'static str,
+    pub field: &'static str,
+    pub column: &'static str,
+}
+
+/// The order keys the migrations keep.
+pub(crate) const ORDER_KEYS: &[OrderKey] = &[
+    OrderKey {
+        table: "internet_exchange_peering_sessions",
+        field: "autonomous_system",
+        column: "peer_asn",
+    },
+    OrderKey {
+        table: "internet_exchange_peering_sessions",
+        field: "ixp_connection",
+        column: "connection_rank",
+    },
+    OrderKey {
+        table: "direct_peering_sessions",
+        field: "local_autonomous_system",
+        column: "local_asn",
+    },
+    OrderKey {
+        table: "direct_peering_sessions",
+        field: "autonomous_system",
+        column: "peer_asn",
+    },
+];
+
 /// The trigram indexes the migrations create.
 pub(crate) const SEARCH_INDEXES: &[SearchIndex] = &[SearchIndex {
     table: "autonomous_systems",
@@ -447,6 +481,9 @@ impl Table {
             orderable.push(field.name);
             // Addresses sort by their key: numerically, IPv4 before IPv6.
             order_columns.insert(field.name, (col.key.unwrap_or(col.name), field.nullable));
+        }
+        for key in ORDER_KEYS.iter().filter(|k| k.table == spec.table) {
+            order_columns.insert(key.field, (key.column, false));
         }
         let related_order = spec
             .ordering

@@ -503,3 +503,152 @@ fn default_orders_follow_related_models_as_the_reference() {
     // Connections by exchange (its AS, its name), then by router (its AS, its name).
     assert_eq!(ids("/api/net/connections/"), vec![c4, c3, c2, c1]);
 }
+
+/// The ids of a list's first page, in its order.
+fn list_ids(s: &TestServer, path: &str) -> Vec<Json> {
+    let page = s.get(path).json();
+    let results = page["results"].as_array().expect("a list page");
+    results.iter().map(|o| o["id"].clone()).collect()
+}
+
+#[test]
+fn session_orders_follow_their_peer_and_connection_as_the_reference() {
+    let s = TestServer::start();
+    let local_low = s.create(AS, json!({"asn": 64500, "name": "Low"}))["id"].clone();
+    let local_high = s.create(AS, json!({"asn": 64510, "name": "High"}))["id"].clone();
+    let exchange = |name: &str, system: &Json| {
+        s.create(
+            "/api/peering/internet-exchanges/",
+            json!({"name": name, "slug": name.to_lowercase(), "local_autonomous_system": system}),
+        )["id"]
+            .clone()
+    };
+    let (x_high, x_low) = (
+        exchange("Alpha", &local_high),
+        exchange("Omega", &local_low),
+    );
+    let platform = s.create(
+        "/api/devices/platforms/",
+        json!({"name": "Junos", "slug": "junos"}),
+    )["id"]
+        .clone();
+    let router = s.create(
+        "/api/peering/routers/",
+        json!({"name": "r1", "hostname": "r1.example.net", "platform": platform,
+               "local_autonomous_system": local_low}),
+    )["id"]
+        .clone();
+    let connection = |x: &Json, n: u8| {
+        s.create(
+            "/api/net/connections/",
+            json!({"internet_exchange_point": x, "router": router,
+                   "ipv4_address": format!("192.0.2.{n}/24")}),
+        )["id"]
+            .clone()
+    };
+    // Created against the order the reference lists them in: at Alpha (AS 64510), then Omega.
+    let (at_alpha, at_omega) = (connection(&x_high, 1), connection(&x_low, 2));
+    // Peers created against the order of their numbers.
+    let p1 = s.create(AS, json!({"asn": 65010, "name": "P1"}))["id"].clone();
+    let p2 = s.create(AS, json!({"asn": 65001, "name": "P2"}))["id"].clone();
+    let session = |peer: &Json, c: &Json, ip: &str| {
+        s.create(
+            "/api/peering/internet-exchange-peering-sessions/",
+            json!({"autonomous_system": peer, "ixp_connection": c, "ip_address": ip}),
+        )["id"]
+            .clone()
+    };
+    let s1_alpha = session(&p1, &at_alpha, "192.0.2.101");
+    let s1_omega = session(&p1, &at_omega, "192.0.2.102");
+    let s2_alpha = session(&p2, &at_alpha, "192.0.2.103");
+    let s2_omega = session(&p2, &at_omega, "192.0.2.104");
+    let sessions = "/api/peering/internet-exchange-peering-sessions/";
+    // By peer number, then connection (Omega's AS 64500 before Alpha's 64510).
+    let expected = [&s2_omega, &s2_alpha, &s1_omega, &s1_alpha];
+    assert_eq!(list_ids(&s, sessions), expected.map(Json::clone));
+    // The same order when asked for by name, and its reverse.
+    let by_fields = format!("{sessions}?ordering=autonomous_system,ixp_connection");
+    assert_eq!(list_ids(&s, &by_fields), expected.map(Json::clone));
+    let reversed = format!("{sessions}?ordering=-autonomous_system,-ixp_connection");
+    assert_eq!(
+        list_ids(&s, &reversed),
+        [&s1_alpha, &s1_omega, &s2_alpha, &s2_omega].map(Json::clone)
+    );
+
+    // A peer renumbered moves its sessions.
+    assert_eq!(
+        s.patch(&format!("{AS}{p1}/"), json!({"asn": 65000})).status,
+        200
+    );
+    assert_eq!(
+        list_ids(&s, sessions),
+        [&s1_omega, &s1_alpha, &s2_omega, &s2_alpha].map(Json::clone)
+    );
+    // An exchange given another local AS moves its connections, and their sessions: Alpha
+    // is now at AS 64500 too, and comes before Omega by name.
+    let alpha = format!("/api/peering/internet-exchanges/{x_high}/");
+    assert_eq!(
+        s.patch(&alpha, json!({"local_autonomous_system": local_low}))
+            .status,
+        200
+    );
+    assert_eq!(
+        list_ids(&s, "/api/net/connections/"),
+        vec![at_alpha.clone(), at_omega.clone()]
+    );
+    assert_eq!(
+        list_ids(&s, sessions),
+        [&s1_alpha, &s1_omega, &s2_alpha, &s2_omega].map(Json::clone)
+    );
+    // A session moved to another connection takes that connection's place.
+    let moved = format!("{sessions}{s1_alpha}/");
+    assert_eq!(
+        s.patch(
+            &moved,
+            json!({"ixp_connection": at_omega, "ip_address": "192.0.2.105"})
+        )
+        .status,
+        200
+    );
+    assert_eq!(
+        list_ids(&s, sessions),
+        [&s1_omega, &s1_alpha, &s2_alpha, &s2_omega].map(Json::clone)
+    );
+}
+
+#[test]
+fn direct_sessions_order_by_local_then_peer_number() {
+    let s = TestServer::start();
+    let high = s.create(AS, json!({"asn": 64510, "name": "High"}))["id"].clone();
+    let low = s.create(AS, json!({"asn": 64500, "name": "Low"}))["id"].clone();
+    let p1 = s.create(AS, json!({"asn": 65010, "name": "P1"}))["id"].clone();
+    let p2 = s.create(AS, json!({"asn": 65001, "name": "P2"}))["id"].clone();
+    let relationship = s.create(
+        "/api/bgp/relationships/",
+        json!({"name": "Transit", "slug": "transit"}),
+    )["id"]
+        .clone();
+    let direct = "/api/peering/direct-peering-sessions/";
+    let session = |local: &Json, peer: &Json, ip: &str| {
+        s.create(
+            direct,
+            json!({"local_autonomous_system": local, "autonomous_system": peer,
+                   "relationship": relationship, "ip_address": ip}),
+        )["id"]
+            .clone()
+    };
+    let high_p2 = session(&high, &p2, "192.0.2.1");
+    let low_p1 = session(&low, &p1, "192.0.2.2");
+    let low_p2 = session(&low, &p2, "192.0.2.3");
+    assert_eq!(
+        list_ids(&s, direct),
+        vec![low_p2.clone(), low_p1.clone(), high_p2.clone()]
+    );
+    // Renumbering the local AS moves the sessions it holds.
+    assert_eq!(
+        s.patch(&format!("{AS}{low}/"), json!({"asn": 64520}))
+            .status,
+        200
+    );
+    assert_eq!(list_ids(&s, direct), vec![high_p2, low_p2, low_p1]);
+}
