@@ -158,7 +158,7 @@ mod tests {
         };
         assert_eq!(
             filter.to_string(),
-            "asn__gte=64500&name__ic=a%26b&name__ic=null&q=cloud%20one&ordering=-asn,name"
+            "asn__gte=64500&name__ic=a%26b&name__ic=null&q=cloud+one&ordering=-asn%2Cname"
         );
         assert!(!filter.is_empty());
         assert_eq!(Filter::default().to_string(), "");

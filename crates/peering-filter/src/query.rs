@@ -5,19 +5,10 @@
 
 use std::fmt;
 
-/// Writes `text`, percent-encoding bytes that would break `key=value&...` splitting.
+/// Writes `text` as a form value (`application/x-www-form-urlencoded`): separators, `%`,
+/// `+`, spaces (as `+`) and non-ASCII bytes escaped.
 pub(crate) fn write_encoded(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
-    for byte in text.bytes() {
-        // Printable ASCII stays readable; separators, `%`, `+` (a space in forms) and
-        // everything else, including UTF-8 continuation bytes, is escaped.
-        let plain = byte.is_ascii_graphic() && !matches!(byte, b'%' | b'&' | b'=' | b'+' | b'#');
-        if plain {
-            write!(f, "{}", char::from(byte))?;
-        } else {
-            write!(f, "%{byte:02X}")?;
-        }
-    }
-    Ok(())
+    form_urlencoded::byte_serialize(text.as_bytes()).try_for_each(|part| f.write_str(part))
 }
 
 /// Writes `key=value` pairs joined by `&`, percent-encoded.
@@ -43,43 +34,9 @@ pub(crate) fn write_pairs<'a>(
 /// It is the inverse of the `Display` forms of [`crate::Filter`] and [`crate::Predicate`].
 pub fn split_query(query: &str) -> Vec<(String, String)> {
     let query = query.strip_prefix('?').unwrap_or(query);
-    query
-        .split('&')
-        .filter(|segment| !segment.is_empty())
-        .map(|segment| {
-            let (key, value) = segment.split_once('=').unwrap_or((segment, ""));
-            (decode(key), decode(value))
-        })
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(key, value)| (key.into_owned(), value.into_owned()))
         .collect()
-}
-
-/// Decodes `+` and `%XX` escapes.
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let escaped = bytes
-                    .get(index + 1..index + 3)
-                    // `from_str_radix` alone would also take a sign such as `%+1`.
-                    .filter(|hex| hex.iter().all(u8::is_ascii_hexdigit))
-                    .and_then(|hex| std::str::from_utf8(hex).ok())
-                    .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-                if let Some(byte) = escaped {
-                    out.push(byte);
-                    index += 2;
-                } else {
-                    out.push(b'%');
-                }
-            }
-            other => out.push(other),
-        }
-        index += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -98,9 +55,9 @@ mod tests {
     fn encoding_escapes_separators_and_non_ascii() {
         assert_eq!(
             Encoded("a&b=c%d+e f#é").to_string(),
-            "a%26b%3Dc%25d%2Be%20f%23%C3%A9"
+            "a%26b%3Dc%25d%2Be+f%23%C3%A9"
         );
-        assert_eq!(Encoded("-asn,name:1").to_string(), "-asn,name:1");
+        assert_eq!(Encoded("-asn,name:1").to_string(), "-asn%2Cname%3A1");
     }
 
     #[test]

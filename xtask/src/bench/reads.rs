@@ -35,15 +35,7 @@ pub struct Run {
 
 /// Percent-encodes a query value.
 fn encode(value: &str) -> String {
-    value
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
 
 pub fn scenarios(d: &Discovered, normal: Run) -> Vec<ReadScenario> {
@@ -206,7 +198,7 @@ mod tests {
         );
         assert_eq!(
             path("as_search"),
-            "/api/peering/autonomous-systems/?q=Example%20Networks%201&limit=50"
+            "/api/peering/autonomous-systems/?q=Example+Networks+1&limit=50"
         );
         assert_eq!(
             path("as_deep_page"),
