@@ -1,10 +1,12 @@
-//! `cargo xtask`: repository chores for peeringd (migrations, benchmarks) as plain Rust.
+//! `cargo xtask`: repository chores for peeringd (migrations, benchmarks, invariant checks)
+//! as plain Rust.
 
 mod bench;
 mod check_migrations;
 mod migrate;
 mod new_migration;
 mod soak;
+mod tidy;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -38,6 +40,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Colliding writers through two instances on one database, then consistency checks.
     Soak(soak::SoakArgs),
+    /// Check the architecture invariants (dependencies of the reusable crates, module docs,
+    /// no unwrap() outside tests).
+    Tidy,
 }
 
 /// The workspace root: xtask lives one level below it.
@@ -67,6 +72,7 @@ fn main() -> ExitCode {
         Command::Migrate { database_url } => migrate::run(database_url.as_deref()),
         Command::NewMigration { name } => new_migration::run(&name).map(|()| ExitCode::SUCCESS),
         Command::CheckMigrations => check_migrations::run().map(|()| ExitCode::SUCCESS),
+        Command::Tidy => tidy::run().map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Soak(args) => soak::run(&args).map(|held| {
             if held {
