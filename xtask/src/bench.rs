@@ -1,10 +1,11 @@
 //! `cargo xtask bench`: builds peeringd in release, runs it on a fresh SQLite or
 //! PostgreSQL database, loads a network of peers, exchanges and sessions through the API,
-//! restarts it to time its startup, measures read scenarios with wrk (optionally against
-//! another server of the same API too) and bulk writes itself, samples the server's memory,
-//! and writes the results as JSON and Markdown. Then it times PeeringDB synchronisations
-//! by the binary from a fake PeeringDB (`bench/peeringdb.rs`); `--only` picks one of the
-//! two.
+//! restarts it to time its startup, then measures realistic traffic first (every request
+//! different, a writer alongside, the answer cache on then off: `bench/realistic.rs`), then
+//! read scenarios that repeat one URL with wrk (optionally against another server of the
+//! same API too) and bulk writes itself, samples the server's memory, and writes the
+//! results as JSON and Markdown. Then it times PeeringDB synchronisations by the binary
+//! from a fake PeeringDB (`bench/peeringdb.rs`); `--only` picks one suite.
 
 mod addressing;
 pub(crate) mod database;
@@ -14,12 +15,14 @@ pub(crate) mod http;
 mod load;
 mod peeringdb;
 mod reads;
+mod realistic;
 mod report;
 mod rss;
 mod scale;
 pub(crate) mod server;
 mod target;
 mod templates;
+mod writer;
 mod writes;
 mod wrk;
 
@@ -59,6 +62,9 @@ pub struct BenchArgs {
     /// Run only one suite of scenarios (both by default, the API suite first).
     #[arg(long, value_enum)]
     only: Option<Suite>,
+    /// PATCHes a second the writer sends while the realistic scenarios read (0: none).
+    #[arg(long, default_value_t = 20)]
+    write_rate: u32,
     /// Runs of each PeeringDB scenario; the report gives the median.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
@@ -70,8 +76,11 @@ pub struct BenchArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, ValueEnum)]
 pub enum Suite {
-    /// The load, reads, writes and templates through the API.
+    /// The load, reads, writes and templates through the API: realistic traffic first (every
+    /// request different, writes alongside, cache on then off), then one URL repeated.
     Api,
+    /// The load, then the realistic traffic alone.
+    Realistic,
     /// `peeringd peeringdb sync` from a fake PeeringDB of the real size (206,800 objects:
     /// 33,000 networks, 60,000 network-LAN ports…) on 127.0.0.1: a full synchronisation
     /// into a fresh database, then one of 1,000 changes; then `available-peers` at an
@@ -116,7 +125,7 @@ impl Backend {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let backends = args.backend.backends();
     let api = args.only != Some(Suite::Peeringdb);
-    let peeringdb = args.only != Some(Suite::Api);
+    let peeringdb = args.only.is_none() || args.only == Some(Suite::Peeringdb);
     let against = match (&args.against, &args.token) {
         (Some(_), Some(_)) if !api => {
             return Err(
@@ -182,34 +191,37 @@ fn run_backend(
         startup.first_status.as_secs_f64() * 1000.0,
         startup.first_list.as_secs_f64() * 1000.0
     );
+    let (realistic, server, realistic_peak_rss_mib) =
+        realistic_rounds(binary, database.url(), server, &loaded, args)?;
     let monitor = RssMonitor::start(server.pid());
     let ours = Target::local(server.addr, &token);
-    let normal = Run {
-        connections: args.connections,
-        duration_s: args.duration,
-        timeout_s: 10,
-    };
-    let our_scenarios = reads::scenarios(&discover::discover(&ours)?, normal);
-    let their_scenarios = against
-        .map(|theirs| discover::discover(theirs).map(|d| reads::scenarios(&d, normal)))
-        .transpose()?;
-
-    let script = wrk::Script::write()?;
     let mut results = Vec::new();
     let mut their_results = Vec::new();
-    for (i, scenario) in our_scenarios.iter().enumerate() {
-        eprintln!("== {name}: {}", scenario.name);
-        results.push(reads::measure(&ours, scenario, &script, Some(&monitor))?);
-        // Interleaved, so that both servers see the same moments of a noisy machine.
-        if let (Some(theirs), Some(scenarios)) = (against, &their_scenarios) {
-            eprintln!("== against: {}", scenario.name);
-            their_results.push(reads::measure(theirs, &scenarios[i], &script, None)?);
+    if args.only != Some(Suite::Realistic) {
+        let normal = Run {
+            connections: args.connections,
+            duration_s: args.duration,
+            timeout_s: 10,
+        };
+        let our_scenarios = reads::scenarios(&discover::discover(&ours)?, normal);
+        let their_scenarios = against
+            .map(|theirs| discover::discover(theirs).map(|d| reads::scenarios(&d, normal)))
+            .transpose()?;
+        let script = wrk::Script::write()?;
+        for (i, scenario) in our_scenarios.iter().enumerate() {
+            eprintln!("== {name}: {}", scenario.name);
+            results.push(reads::measure(&ours, scenario, &script, Some(&monitor))?);
+            // Interleaved, so that both servers see the same moments of a noisy machine.
+            if let (Some(theirs), Some(scenarios)) = (against, &their_scenarios) {
+                eprintln!("== against: {}", scenario.name);
+                their_results.push(reads::measure(theirs, &scenarios[i], &script, None)?);
+            }
         }
+        eprintln!("== {name}: bulk writes");
+        results.extend(writes::measure(&ours, &loaded, &monitor));
+        eprintln!("== {name}: templates");
+        results.extend(templates::measure(&ours, &loaded, &monitor));
     }
-    eprintln!("== {name}: bulk writes");
-    results.extend(writes::measure(&ours, &loaded, &monitor));
-    eprintln!("== {name}: templates");
-    results.extend(templates::measure(&ours, &loaded, &monitor));
 
     let report = Report {
         backend: name,
@@ -228,7 +240,12 @@ fn run_backend(
         load_peak_rss_mib,
         after_load,
         startup: &startup,
-        peak_rss_mib: monitor.overall_peak_mib().max(load_peak_rss_mib),
+        peak_rss_mib: monitor
+            .overall_peak_mib()
+            .max(load_peak_rss_mib)
+            .max(realistic_peak_rss_mib),
+        realistic,
+        write_rate: args.write_rate,
         scenarios: results,
         against: against.map(|theirs| Against {
             url: theirs.url(""),
@@ -238,6 +255,53 @@ fn run_backend(
     let markdown = report.write(&args.out)?;
     println!("{markdown}");
     Ok(())
+}
+
+/// The realistic scenarios with the answer cache on (on `server`), then off (on a server
+/// started without it); returns their rows, scenario by scenario, a server in its usual
+/// state again, and the peak RSS seen.
+fn realistic_rounds(
+    binary: &Path,
+    database_url: &str,
+    mut server: Server,
+    loaded: &load::Loaded,
+    args: &BenchArgs,
+) -> Result<(Vec<realistic::Row>, Server, f64), String> {
+    let token = server.token.clone();
+    let population =
+        realistic::Population::find(&Target::local(server.addr, &token), &loaded.peer_ids)?;
+    let run = Run {
+        connections: args.connections,
+        duration_s: args.duration,
+        timeout_s: 10,
+    };
+    let mixes = realistic::mixes(&population);
+    let (mut rows, mut peak) = (Vec::new(), 0f64);
+    for cache in [realistic::Cache::On, realistic::Cache::Off] {
+        if cache == realistic::Cache::Off {
+            server.stop();
+            server = Server::resume(binary, database_url, &token, cache.env())?;
+        }
+        let monitor = RssMonitor::start(server.pid());
+        let target = Target::local(server.addr, &token);
+        for mix in &mixes {
+            eprintln!("== realistic: {} (cache {})", mix.name, cache.name());
+            let (scenario, writes) =
+                realistic::measure(&target, &population, mix, &run, args.write_rate, &monitor)?;
+            rows.push(realistic::Row {
+                cache,
+                scenario,
+                writes,
+            });
+        }
+        peak = peak.max(monitor.overall_peak_mib());
+    }
+    // Each scenario's two rows side by side.
+    let place = |row: &realistic::Row| mixes.iter().position(|m| m.name == row.scenario.name);
+    rows.sort_by_key(|row| (place(row), row.cache == realistic::Cache::Off));
+    server.stop();
+    let server = Server::resume(binary, database_url, &token, &[])?;
+    Ok((rows, server, peak))
 }
 
 /// How this run was invoked, as one would type it, with the `--against` token hidden: the

@@ -31,6 +31,11 @@ const BRANDS: &[(&str, &str)] = &[
     ("Bar Internet", "BAR"),
 ];
 
+/// The names peers are given, before their number (`Example Networks 12`).
+pub fn brand_names() -> Vec<&'static str> {
+    BRANDS.iter().map(|(name, _)| *name).collect()
+}
+
 /// Session statuses with their weight in percent: mostly enabled, the rest spread over the
 /// states an operator sees.
 const STATUSES: &[(&str, u64)] = &[

@@ -71,6 +71,10 @@ pub struct Report<'a> {
     pub after_load: Option<String>,
     pub startup: &'a Startup,
     pub peak_rss_mib: f64,
+    /// The realistic traffic, which the report leads with.
+    pub realistic: Vec<super::realistic::Row>,
+    pub write_rate: u32,
+    /// One URL repeated per scenario, then bulk writes and templates.
     pub scenarios: Vec<ScenarioResult>,
     pub against: Option<Against>,
 }
@@ -169,6 +173,8 @@ impl Report<'_> {
                 "first_list_ms": r(ms(self.startup.first_list), 1),
             },
             "peak_rss_mib": r(self.peak_rss_mib, 1),
+            "write_rate": self.write_rate,
+            "realistic": super::realistic::json(&self.realistic),
             "scenarios": self.scenarios.iter().map(scenario_json).collect::<Vec<_>>(),
         });
         if let Some(against) = &self.against {
@@ -246,6 +252,14 @@ impl Report<'_> {
             thousands(objects as f64 / seconds)
         );
 
+        md.push_str(&super::realistic::markdown(
+            &self.realistic,
+            self.write_rate,
+        ));
+        if self.scenarios.is_empty() {
+            return md;
+        }
+        md.push_str("## One URL repeated, bulk writes, templates\n\n");
         md.push_str("| scenario | conns | req/s | objects/s | p50 ms | p99 ms | errors | non-2xx | peak RSS MiB |\n");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for s in &self.scenarios {

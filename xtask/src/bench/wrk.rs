@@ -10,8 +10,7 @@ use super::database::random_u64;
 
 /// wrk calls `done` once at the end; errors sum every kind wrk counts, and its `status`
 /// counter is responses with a status above 399.
-const SCRIPT: &str = r#"-- Written by cargo xtask bench: prints wrk's summary as one JSON line.
-done = function(summary, latency, requests)
+pub const DONE: &str = r#"done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
     'RESULT {"requests":%d,"duration_us":%d,"errors":%d,"non2xx":%d,"p50_us":%d,"p99_us":%d}\n',
@@ -20,6 +19,9 @@ done = function(summary, latency, requests)
     math.floor(latency:percentile(50)), math.floor(latency:percentile(99))))
 end
 "#;
+
+/// The script of a scenario that repeats its URL: the summary only.
+const HEADER: &str = "-- Written by cargo xtask bench: prints wrk's summary as one JSON line.\n";
 
 #[derive(Debug, PartialEq)]
 pub struct WrkResult {
@@ -75,9 +77,13 @@ pub struct Script(PathBuf);
 
 impl Script {
     pub fn write() -> Result<Self, String> {
+        Script::with_text(&format!("{HEADER}{DONE}"))
+    }
+
+    /// A script of one's own (which should print the summary with [`DONE`]).
+    pub fn with_text(text: &str) -> Result<Self, String> {
         let path = std::env::temp_dir().join(format!("xtask-bench-{:016x}.lua", random_u64()));
-        std::fs::write(&path, SCRIPT)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(Script(path))
     }
 }

@@ -1,0 +1,313 @@
+//! Realistic traffic, measured first: every request different (a random offset, id, filter
+//! value or search term, drawn by wrk's Lua for each request), with a writer PATCHing at a
+//! set rate alongside, so that the answer cache sees what it sees in use. Each scenario runs
+//! with the cache on and off; the writer reports its own latency.
+
+use serde_json::{json, Value};
+
+use super::dataset;
+use super::discover::{AUTONOMOUS_SYSTEMS, SESSIONS};
+use super::report::{r, thousands, Measurement, ScenarioResult};
+use super::rss::RssMonitor;
+use super::target::Target;
+use super::writer::{Writable, Writer, WriterStats};
+use super::wrk;
+
+/// What the scenarios draw from, found on the loaded server.
+#[derive(Debug, Clone)]
+pub struct Population {
+    pub autonomous_systems: u64,
+    pub sessions: u64,
+    pub writable: Writable,
+}
+
+impl Population {
+    /// Counts and ids through the API (sessions' ids from the first and the last one: the
+    /// load creates them in one run of ids).
+    pub fn find(target: &Target, peer_ids: &[i64]) -> Result<Population, String> {
+        let count = |path: &str| -> Result<u64, String> {
+            Ok(target.get_json(path)?["count"].as_u64().unwrap_or(0))
+        };
+        let first_id = |ordering: &str| -> Result<i64, String> {
+            let page =
+                target.get_json(&format!("{SESSIONS}?brief=1&limit=1&ordering={ordering}"))?;
+            page["results"][0]["id"]
+                .as_i64()
+                .ok_or_else(|| format!("{SESSIONS}: no session to write to"))
+        };
+        let (low, high) = (first_id("id")?, first_id("-id")?);
+        Ok(Population {
+            autonomous_systems: count(&format!("{AUTONOMOUS_SYSTEMS}?brief=1&limit=1"))?,
+            sessions: count(&format!("{SESSIONS}?brief=1&limit=1"))?,
+            writable: Writable {
+                peer_ids: peer_ids.to_vec(),
+                session_ids: (low..=high).collect(),
+            },
+        })
+    }
+}
+
+/// One scenario: a name and the Lua expression that builds each request's path.
+pub struct Mix {
+    pub name: &'static str,
+    /// What a request looks like, for the report.
+    pub shape: &'static str,
+    pub path_lua: String,
+}
+
+/// The scenarios of the issue's table. Offsets keep a full page; ids and filter values
+/// come from the population; search terms are peers' names.
+pub fn mixes(p: &Population) -> Vec<Mix> {
+    let last_offset = |page: u64, total: u64| total.saturating_sub(page);
+    let (ases, sessions) = (AUTONOMOUS_SYSTEMS, SESSIONS);
+    let mix = |name, shape, path_lua: String| Mix {
+        name,
+        shape,
+        path_lua,
+    };
+    vec![
+        mix(
+            "as_list_50",
+            "GET autonomous-systems/?limit=50&offset=<random>",
+            format!("'{ases}?limit=50&offset=' .. math.random(0, {})", last_offset(50, p.autonomous_systems)),
+        ),
+        mix(
+            "as_list_50_brief",
+            "GET autonomous-systems/?limit=50&brief=1&offset=<random>",
+            format!("'{ases}?limit=50&brief=1&offset=' .. math.random(0, {})", last_offset(50, p.autonomous_systems)),
+        ),
+        mix(
+            "as_detail",
+            "GET autonomous-systems/<random peer>/",
+            format!("'{ases}' .. pick(peers) .. '/'"),
+        ),
+        mix(
+            "session_detail",
+            "GET internet-exchange-peering-sessions/<random session>/",
+            format!("'{sessions}' .. math.random(session_low, session_high) .. '/'"),
+        ),
+        mix(
+            "session_list_1000",
+            "GET internet-exchange-peering-sessions/?limit=1000&offset=<random>",
+            format!("'{sessions}?limit=1000&offset=' .. math.random(0, {})", last_offset(1000, p.sessions)),
+        ),
+        mix(
+            "session_filtered",
+            "GET internet-exchange-peering-sessions/?autonomous_system_id=<random peer>&status=<random>&limit=50",
+            format!("'{sessions}?autonomous_system_id=' .. pick(peers) .. '&status=' .. pick(statuses) .. '&limit=50'"),
+        ),
+        mix(
+            "as_search",
+            "GET autonomous-systems/?q=<a random peer's name>&limit=50",
+            format!("'{ases}?q=' .. search_term() .. '&limit=50'"),
+        ),
+    ]
+}
+
+/// The Lua script of one scenario: the population as tables, a seed per wrk thread, the
+/// request built from `mix`, and wrk's summary as one JSON line.
+pub fn script(p: &Population, mix: &Mix) -> String {
+    let list = |ids: &[i64]| {
+        let items: Vec<String> = ids.iter().map(i64::to_string).collect();
+        format!("{{{}}}", items.join(","))
+    };
+    let brands: Vec<String> = dataset::brand_names()
+        .iter()
+        .map(|b| format!("'{}'", b.replace(' ', "+")))
+        .collect();
+    let session_ids = &p.writable.session_ids;
+    format!(
+        r#"-- Written by cargo xtask bench: a different request each time.
+local peers = {peers}
+local statuses = {{'enabled','enabled','enabled','disabled','maintenance'}}
+local brands = {{{brands}}}
+local session_low, session_high = {low}, {high}
+local function pick(t) return t[math.random(1, #t)] end
+local function search_term()
+  local i = math.random(0, #peers - 1)
+  return brands[(i % #brands) + 1] .. '+' .. (i + 1)
+end
+local threads = 0
+setup = function(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end
+init = function(args)
+  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
+end
+request = function()
+  return wrk.format("GET", {path})
+end
+{done}"#,
+        peers = list(&p.writable.peer_ids),
+        brands = brands.join(","),
+        low = session_ids.first().copied().unwrap_or(1),
+        high = session_ids.last().copied().unwrap_or(1),
+        path = mix.path_lua,
+        done = wrk::DONE,
+    )
+}
+
+/// One scenario with its writer; the cache state is the server's.
+pub fn measure(
+    target: &Target,
+    p: &Population,
+    mix: &Mix,
+    run: &super::reads::Run,
+    write_rate: u32,
+    monitor: &RssMonitor,
+) -> Result<(ScenarioResult, WriterStats), String> {
+    let script = wrk::Script::with_text(&script(p, mix))?;
+    monitor.take_window_peak_mib();
+    let writer = Writer::start(target, &p.writable, write_rate);
+    let result = wrk::run(
+        &script,
+        &wrk::Load {
+            url: &target.url("/"),
+            token: &target.token,
+            duration_s: run.duration_s,
+            connections: run.connections,
+            timeout_s: run.timeout_s,
+        },
+    );
+    let writes = writer.stop();
+    let result = result?;
+    let scenario = ScenarioResult {
+        name: mix.name,
+        request: mix.shape.to_string(),
+        connections: run.connections,
+        outcome: super::report::Outcome::Measured(Measurement {
+            requests: result.requests,
+            requests_per_s: result.requests_per_s(),
+            objects_per_s: None,
+            p50_ms: result.p50_us as f64 / 1000.0,
+            p99_ms: result.p99_us as f64 / 1000.0,
+            errors: result.errors,
+            non2xx: result.non2xx,
+            peak_rss_mib: Some(monitor.take_window_peak_mib()),
+        }),
+    };
+    Ok((scenario, writes))
+}
+
+/// Whether the server kept its answer cache.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cache {
+    On,
+    Off,
+}
+
+impl Cache {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cache::On => "on",
+            Cache::Off => "off",
+        }
+    }
+
+    /// The server's environment for this state.
+    pub fn env(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Cache::On => &[],
+            Cache::Off => &[("PEERING_RESPONSE_CACHE_MIB", "0")],
+        }
+    }
+}
+
+/// One scenario measured in one cache state, with its writer's figures.
+pub struct Row {
+    pub cache: Cache,
+    pub scenario: ScenarioResult,
+    pub writes: WriterStats,
+}
+
+pub fn json(rows: &[Row]) -> Value {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let m = row.scenario.measured();
+            let w = &row.writes;
+            json!({
+                "scenario": row.scenario.name,
+                "cache": row.cache.name(),
+                "request": row.scenario.request,
+                "requests_per_s": m.map(|m| r(m.requests_per_s, 1)),
+                "p50_ms": m.map(|m| r(m.p50_ms, 2)),
+                "p99_ms": m.map(|m| r(m.p99_ms, 2)),
+                "errors": m.map(|m| m.errors),
+                "non2xx": m.map(|m| m.non2xx),
+                "peak_rss_mib": m.and_then(|m| m.peak_rss_mib).map(|x| r(x, 1)),
+                "writes": {"planned": w.planned, "done": w.done, "failed": w.failed,
+                           "p50_ms": r(w.p50_ms, 2), "p99_ms": r(w.p99_ms, 2)},
+            })
+        })
+        .collect();
+    Value::Array(rows)
+}
+
+/// The table the report leads with: each scenario with the cache on, then off.
+pub fn markdown(rows: &[Row], write_rate: u32) -> String {
+    let mut md = format!(
+        "## Realistic traffic: every request different, {write_rate} PATCHes/s alongside\n\n"
+    );
+    md.push_str("| scenario | cache | req/s | p50 ms | p99 ms | non-2xx | writes done/due | write p50 ms | write p99 ms |\n");
+    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for row in rows {
+        let Some(m) = row.scenario.measured() else {
+            continue;
+        };
+        let w = &row.writes;
+        md.push_str(&format!(
+            "| {} | {} | {} | {:.2} | {:.2} | {} | {}/{} | {:.1} | {:.1} |\n",
+            row.scenario.name,
+            row.cache.name(),
+            thousands(m.requests_per_s),
+            m.p50_ms,
+            m.p99_ms,
+            m.non2xx + m.errors,
+            w.done,
+            w.planned,
+            w.p50_ms,
+            w.p99_ms
+        ));
+    }
+    md.push_str("\nRequests:\n\n");
+    for row in rows.iter().filter(|row| row.cache == Cache::On) {
+        md.push_str(&format!(
+            "- {}: `{}`\n",
+            row.scenario.name, row.scenario.request
+        ));
+    }
+    md.push('\n');
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn population() -> Population {
+        Population {
+            autonomous_systems: 301,
+            sessions: 1000,
+            writable: Writable {
+                peer_ids: vec![2, 3, 4],
+                session_ids: (10..=1009).collect(),
+            },
+        }
+    }
+
+    #[test]
+    fn offsets_keep_a_full_page_and_ids_come_from_the_population() {
+        let p = population();
+        let all = mixes(&p);
+        let path = |name| &all.iter().find(|m| m.name == name).unwrap().path_lua;
+        assert!(path("as_list_50").ends_with("math.random(0, 251)"));
+        assert!(path("session_list_1000").ends_with("math.random(0, 0)"));
+        let text = script(&p, all.iter().find(|m| m.name == "session_detail").unwrap());
+        assert!(text.contains("local peers = {2,3,4}"));
+        assert!(text.contains("local session_low, session_high = 10, 1009"));
+        assert!(text.contains("'Example+Networks'"));
+        assert!(text.contains("RESULT"), "the summary line is printed");
+    }
+}
