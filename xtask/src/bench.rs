@@ -14,6 +14,7 @@ mod discover;
 pub(crate) mod http;
 mod load;
 mod peeringdb;
+mod pgbench;
 mod reads;
 mod realistic;
 mod report;
@@ -191,8 +192,20 @@ fn run_backend(
         startup.first_status.as_secs_f64() * 1000.0,
         startup.first_list.as_secs_f64() * 1000.0
     );
+    let population =
+        realistic::Population::find(&Target::local(server.addr, &token), &loaded.peer_ids)?;
     let (realistic, server, realistic_peak_rss_mib) =
-        realistic_rounds(binary, database.url(), server, &loaded, args)?;
+        realistic_rounds(binary, database.url(), server, &population, args)?;
+    let baselines = match backend {
+        Backend::Postgres if pgbench::pgbench_present() => {
+            postgres_baselines(binary, database.url(), &token, &population, args)?
+        }
+        Backend::Postgres => {
+            eprintln!("== pgbench is not installed: no PostgreSQL baseline");
+            Vec::new()
+        }
+        Backend::Sqlite => Vec::new(),
+    };
     let monitor = RssMonitor::start(server.pid());
     let ours = Target::local(server.addr, &token);
     let mut results = Vec::new();
@@ -245,6 +258,7 @@ fn run_backend(
             .max(load_peak_rss_mib)
             .max(realistic_peak_rss_mib),
         realistic,
+        baselines,
         write_rate: args.write_rate,
         scenarios: results,
         against: against.map(|theirs| Against {
@@ -264,18 +278,16 @@ fn realistic_rounds(
     binary: &Path,
     database_url: &str,
     mut server: Server,
-    loaded: &load::Loaded,
+    population: &realistic::Population,
     args: &BenchArgs,
 ) -> Result<(Vec<realistic::Row>, Server, f64), String> {
     let token = server.token.clone();
-    let population =
-        realistic::Population::find(&Target::local(server.addr, &token), &loaded.peer_ids)?;
     let run = Run {
         connections: args.connections,
         duration_s: args.duration,
         timeout_s: 10,
     };
-    let mixes = realistic::mixes(&population);
+    let mixes = realistic::mixes(population);
     let (mut rows, mut peak) = (Vec::new(), 0f64);
     for cache in [realistic::Cache::On, realistic::Cache::Off] {
         if cache == realistic::Cache::Off {
@@ -287,7 +299,7 @@ fn realistic_rounds(
         for mix in &mixes {
             eprintln!("== realistic: {} (cache {})", mix.name, cache.name());
             let (scenario, writes) =
-                realistic::measure(&target, &population, mix, &run, args.write_rate, &monitor)?;
+                realistic::measure(&target, population, mix, &run, args.write_rate, &monitor)?;
             rows.push(realistic::Row {
                 cache,
                 scenario,
@@ -302,6 +314,54 @@ fn realistic_rounds(
     server.stop();
     let server = Server::resume(binary, database_url, &token, &[])?;
     Ok((rows, server, peak))
+}
+
+/// PostgreSQL's own limit on the statements of an AS and a session detail (`pgbench.rs`),
+/// on a server started for it with the SQL trace log on and the answer cache off.
+fn postgres_baselines(
+    binary: &Path,
+    database_url: &str,
+    token: &str,
+    population: &realistic::Population,
+    args: &BenchArgs,
+) -> Result<Vec<pgbench::Baseline>, String> {
+    let env = [
+        ("PEERING_RESPONSE_CACHE_MIB", "0"),
+        ("RUST_LOG", "warn,peering_store::sql=trace"),
+    ];
+    let server = Server::resume(binary, database_url, token, &env)?;
+    let ids = &population.writable;
+    let span = |ids: &[i64]| (ids.iter().min().copied(), ids.iter().max().copied());
+    let details = [
+        (
+            "as_detail",
+            span(&ids.peer_ids),
+            discover::AUTONOMOUS_SYSTEMS,
+        ),
+        ("session_detail", span(&ids.session_ids), discover::SESSIONS),
+    ];
+    let mut baselines = Vec::new();
+    for (name, (low, high), collection) in details {
+        let (Some(low), Some(high)) = (low, high) else {
+            continue;
+        };
+        eprintln!("== postgres: pgbench with the statements of {name}");
+        let detail = pgbench::Detail {
+            name,
+            collection,
+            low,
+            high,
+        };
+        baselines.push(pgbench::measure(
+            &server,
+            database_url,
+            &detail,
+            args.connections,
+            args.duration,
+        )?);
+    }
+    server.stop();
+    Ok(baselines)
 }
 
 /// How this run was invoked, as one would type it, with the `--against` token hidden: the

@@ -140,6 +140,9 @@ pub(crate) fn build_pool(target: Target, size: u32) -> Result<Pool, Error> {
         .map_err(|e| Error::Unavailable(e.to_string()))
 }
 
+/// The log target of the statements run (trace level).
+pub const SQL_LOG: &str = "peering_store::sql";
+
 /// A borrowed backend connection on which queries run, counted for tests and metrics.
 pub(crate) enum Db<'a> {
     Sqlite(&'a mut SqliteConnection, &'a AtomicU64),
@@ -161,8 +164,18 @@ impl Db<'_> {
         }
     }
 
-    pub fn load(&mut self, sql: &Sql) -> Result<Vec<DbRow>, Error> {
+    /// Counts a statement, and writes it to the SQL trace log when that is on
+    /// (`RUST_LOG=peering_store::sql=trace`): one JSON object per statement, which the
+    /// benchmark replays with `pgbench`.
+    fn count_and_trace(&self, sql: &Sql) {
         self.count();
+        if log::log_enabled!(target: SQL_LOG, log::Level::Trace) {
+            log::trace!(target: SQL_LOG, "{}", sql.logged());
+        }
+    }
+
+    pub fn load(&mut self, sql: &Sql) -> Result<Vec<DbRow>, Error> {
+        self.count_and_trace(sql);
         let rows = match self {
             Db::Sqlite(c, _) => Run(sql).load::<DbRow>(*c),
             Db::Postgres(c, _) => Run(sql).load::<DbRow>(*c),
@@ -171,7 +184,7 @@ impl Db<'_> {
     }
 
     pub fn execute(&mut self, sql: &Sql) -> Result<usize, Error> {
-        self.count();
+        self.count_and_trace(sql);
         let n = match self {
             Db::Sqlite(c, _) => Run(sql).execute(*c),
             Db::Postgres(c, _) => Run(sql).execute(*c),

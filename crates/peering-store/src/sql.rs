@@ -310,6 +310,36 @@ impl Sql {
         self.binds.is_empty() && self.parts.iter().all(|p| p.is_empty())
     }
 
+    /// The statement as PostgreSQL receives it (`$1`, `$2`, … in place of the values) and
+    /// its values, as one JSON object: what the SQL trace log writes.
+    pub fn logged(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut text = String::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            text.push_str(part);
+            if i < self.binds.len() {
+                text.push_str(&format!("${}", i + 1));
+            }
+        }
+        let one = |b: &Bind| match b {
+            Bind::Int(v) => json!(v),
+            Bind::Text(v) => json!(v),
+            Bind::Bool(v) => json!(v),
+            Bind::NullInt | Bind::NullText | Bind::NullBool => serde_json::Value::Null,
+        };
+        let binds: Vec<serde_json::Value> = self
+            .binds
+            .iter()
+            .map(|p| match p {
+                Param::One(b) => one(b),
+                Param::Array(PgArray::Int(v)) => json!(v),
+                Param::Array(PgArray::Text(v)) => json!(v),
+                Param::Array(PgArray::Bool(v)) => json!(v),
+            })
+            .collect();
+        json!({"sql": text, "binds": binds})
+    }
+
     #[cfg(test)]
     pub fn text(&self) -> String {
         self.parts.join("?")
@@ -511,6 +541,21 @@ impl QueryableByName<Pg> for DbRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn logged_statements_number_their_parameters_as_postgresql_does() {
+        let mut s = Sql::new("SELECT id FROM t WHERE name = ");
+        s.bind(Bind::Text("x".into())).push(" AND flag = ");
+        s.bind(Bind::NullBool).push(" AND id = ANY(");
+        s.bind_pg_array(vec![Bind::Int(1), Bind::Int(2)]).push(")");
+        assert_eq!(
+            s.logged(),
+            serde_json::json!({
+                "sql": "SELECT id FROM t WHERE name = $1 AND flag = $2 AND id = ANY(CAST($3 AS BIGINT[]))",
+                "binds": ["x", null, [1, 2]]
+            })
+        );
+    }
 
     #[test]
     fn parameters_stay_out_of_the_text() {

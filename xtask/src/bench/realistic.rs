@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::dataset;
 use super::discover::{AUTONOMOUS_SYSTEMS, SESSIONS};
+use super::pgbench::Baseline;
 use super::report::{r, thousands, Measurement, ScenarioResult};
 use super::rss::RssMonitor;
 use super::target::Target;
@@ -276,6 +277,57 @@ pub fn markdown(rows: &[Row], write_rate: u32) -> String {
         md.push_str(&format!(
             "- {}: `{}`\n",
             row.scenario.name, row.scenario.request
+        ));
+    }
+    md.push('\n');
+    md
+}
+
+/// The server's rate for a detail with the cache off, beside PostgreSQL's own on the same
+/// statements.
+fn against_baseline<'a>(rows: &'a [Row], baseline: &Baseline) -> Option<&'a Measurement> {
+    rows.iter()
+        .find(|row| row.cache == Cache::Off && row.scenario.name == baseline.name)
+        .and_then(|row| row.scenario.measured())
+}
+
+pub fn baselines_json(rows: &[Row], baselines: &[Baseline]) -> Value {
+    let items: Vec<Value> = baselines
+        .iter()
+        .map(|b| {
+            let ours = against_baseline(rows, b).map(|m| m.requests_per_s);
+            json!({
+                "scenario": b.name,
+                "statements": b.statements,
+                "pgbench_tps": r(b.tps, 1),
+                "peeringd_cache_off_per_s": ours.map(|x| r(x, 1)),
+                "ratio": ours.map(|x| r(x / b.tps.max(1e-9), 3)),
+            })
+        })
+        .collect();
+    Value::Array(items)
+}
+
+pub fn baselines_markdown(rows: &[Row], baselines: &[Baseline]) -> String {
+    if baselines.is_empty() {
+        return String::new();
+    }
+    let mut md = String::from(
+        "PostgreSQL's own limit: the statements of one detail request, captured from the \
+         server's SQL trace log and replayed by `pgbench -M prepared` with the same \
+         connections and a random id per transaction:\n\n",
+    );
+    md.push_str("| scenario | statements | pgbench/s | peeringd/s (cache off) | ratio |\n");
+    md.push_str("|---|---:|---:|---:|---:|\n");
+    for b in baselines {
+        let ours = against_baseline(rows, b).map(|m| m.requests_per_s);
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            b.name,
+            b.statements.len(),
+            thousands(b.tps),
+            ours.map_or("–".into(), thousands),
+            ours.map_or("–".into(), |x| format!("{:.2}", x / b.tps.max(1e-9)))
         ));
     }
     md.push('\n');

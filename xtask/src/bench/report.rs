@@ -73,6 +73,8 @@ pub struct Report<'a> {
     pub peak_rss_mib: f64,
     /// The realistic traffic, which the report leads with.
     pub realistic: Vec<super::realistic::Row>,
+    /// PostgreSQL's own limit on the statements of the detail scenarios.
+    pub baselines: Vec<super::pgbench::Baseline>,
     pub write_rate: u32,
     /// One URL repeated per scenario, then bulk writes and templates.
     pub scenarios: Vec<ScenarioResult>,
@@ -175,6 +177,7 @@ impl Report<'_> {
             "peak_rss_mib": r(self.peak_rss_mib, 1),
             "write_rate": self.write_rate,
             "realistic": super::realistic::json(&self.realistic),
+            "postgres_baselines": super::realistic::baselines_json(&self.realistic, &self.baselines),
             "scenarios": self.scenarios.iter().map(scenario_json).collect::<Vec<_>>(),
         });
         if let Some(against) = &self.against {
@@ -255,6 +258,10 @@ impl Report<'_> {
         md.push_str(&super::realistic::markdown(
             &self.realistic,
             self.write_rate,
+        ));
+        md.push_str(&super::realistic::baselines_markdown(
+            &self.realistic,
+            &self.baselines,
         ));
         if self.scenarios.is_empty() {
             return md;

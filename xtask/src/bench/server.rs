@@ -228,6 +228,12 @@ impl Server {
         }
     }
 
+    /// The server's last stderr lines (at most the tail it keeps), which are then forgotten.
+    pub fn take_stderr(&self) -> Vec<String> {
+        let mut tail = self.stderr_tail.lock().expect("tail lock");
+        tail.drain(..).collect()
+    }
+
     /// `message` followed by the end of the server's stderr, after stopping it.
     fn failure(&mut self, message: &str) -> String {
         let _ = self.child.kill();
