@@ -26,6 +26,7 @@ pub mod root;
 pub mod tokens;
 pub mod version;
 pub mod work;
+pub mod write_lane;
 
 use std::sync::OnceLock;
 
@@ -162,7 +163,12 @@ pub struct AppState {
     pub work: std::sync::Arc<work::Work>,
     /// The job queue; workers are started by the server (`peering_jobs::start`).
     pub jobs: peering_jobs::Queue,
+    /// The threads writes run on (`write_lane.rs`).
+    pub writes: std::sync::Arc<write_lane::WriteLane>,
 }
+
+/// Threads for writes: as many as the store has connections for them.
+const WRITE_THREADS: usize = 2;
 
 impl AppState {
     pub fn new(store: Store, settings: Settings) -> AppState {
@@ -190,6 +196,7 @@ impl AppState {
             large_bodies: std::sync::Arc::new(tokio::sync::Semaphore::new(
                 body::LARGE_BODIES_AT_ONCE,
             )),
+            writes: std::sync::Arc::new(write_lane::WriteLane::new(WRITE_THREADS)),
         }
     }
 }

@@ -254,7 +254,10 @@ pub async fn detail(
             unless_changed(&req, &state, spec, id).await?;
             let ctx = change_context(&req, &caller);
             let store = state.store.clone();
-            web::block(move || store.delete(spec, &[id], &ctx)).await??;
+            state
+                .writes
+                .run(move || store.delete(spec, &[id], &ctx))
+                .await??;
             forget_cached_principals(&state, spec);
             Ok(HttpResponse::NoContent().finish())
         }
@@ -324,11 +327,13 @@ async fn update_one(
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     let min = state.settings.min_password_length;
-    let (records, related) = web::block(move || {
-        prepare(spec, &mut draft, min)?;
-        store.update(spec, vec![(id, draft)], &ctx)
-    })
-    .await??;
+    let (records, related) = state
+        .writes
+        .run(move || {
+            prepare(spec, &mut draft, min)?;
+            store.update(spec, vec![(id, draft)], &ctx)
+        })
+        .await??;
     forget_cached_principals(state, spec);
     let base = base_url(req);
     let r = Renderer {
@@ -505,13 +510,15 @@ async fn create(
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     let min = state.settings.min_password_length;
-    let result = web::block(move || {
-        for (i, draft) in drafts.iter_mut().enumerate() {
-            prepare(spec, draft, min).map_err(|e| e.at(i))?;
-        }
-        store.create(spec, drafts, &ctx)
-    })
-    .await?;
+    let result = state
+        .writes
+        .run(move || {
+            for (i, draft) in drafts.iter_mut().enumerate() {
+                prepare(spec, draft, min).map_err(|e| e.at(i))?;
+            }
+            store.create(spec, drafts, &ctx)
+        })
+        .await?;
     let (records, related) = result.map_err(|e| match e {
         peering_store::Error::Invalid { index, errors } if many => {
             let mut list = vec![json!({}); count];
@@ -654,13 +661,15 @@ async fn bulk_update(
     let ctx = change_context(req, caller);
     let store = state.store.clone();
     let min = state.settings.min_password_length;
-    let (records, related) = web::block(move || {
-        for (_, draft) in &mut work {
-            prepare(spec, draft, min)?;
-        }
-        store.update(spec, work, &ctx)
-    })
-    .await??;
+    let (records, related) = state
+        .writes
+        .run(move || {
+            for (_, draft) in &mut work {
+                prepare(spec, draft, min)?;
+            }
+            store.update(spec, work, &ctx)
+        })
+        .await??;
     forget_cached_principals(state, spec);
     let base = base_url(req);
     let r = Renderer {
@@ -684,7 +693,10 @@ async fn bulk_delete(
 ) -> Result<HttpResponse, ApiError> {
     let ctx = change_context(req, caller);
     let store = state.store.clone();
-    web::block(move || store.delete(spec, &ids, &ctx)).await??;
+    state
+        .writes
+        .run(move || store.delete(spec, &ids, &ctx))
+        .await??;
     forget_cached_principals(state, spec);
     Ok(HttpResponse::NoContent().finish())
 }

@@ -59,6 +59,9 @@ pub struct PoolState {
 #[derive(Clone)]
 pub struct Store {
     pool: Pool,
+    /// Connections for writes alone, so that a write never waits for readers to hand one
+    /// back (under a flood of reads, every connection of `pool` is taken).
+    write_pool: Pool,
     backend: Backend,
     queries: Arc<AtomicU64>,
     /// SQLite's log checkpointer, told of each write.
@@ -79,6 +82,10 @@ impl std::fmt::Debug for Store {
 const WRITER_PATIENCE: std::time::Duration = std::time::Duration::from_secs(30);
 /// How many times a transaction that lost a race with other writers runs again.
 const WRITE_RETRIES: u32 = 6;
+/// Connections kept for writes: one for each of the API's two write threads, and one for
+/// the job workers and commands (a PeeringDB synchronisation holds one for seconds).
+/// SQLite writes one at a time anyway (`writers.rs`).
+const WRITE_POOL_SIZE: u32 = 3;
 
 /// A pause before running a transaction again: growing, and random so that the writers
 /// that collided do not collide again.
@@ -114,13 +121,15 @@ impl Store {
         migrate(url)?;
         let target = Target::parse(url)?;
         let backend = target.backend();
-        let pool = connection::build_pool(target, pool_size.max(1))?;
+        let pool = connection::build_pool(target.clone(), pool_size.max(1))?;
+        let write_pool = connection::build_pool(target, WRITE_POOL_SIZE)?;
         let checkpoints = match backend {
             Backend::Sqlite => Some(checkpoint::Checkpoints::start(pool.clone())?),
             Backend::Postgres => None,
         };
         Ok(Store {
             pool,
+            write_pool,
             backend,
             queries: Arc::new(AtomicU64::new(0)),
             checkpoints,
@@ -189,7 +198,7 @@ impl Store {
         &self,
         f: &mut impl FnMut(&mut Db<'_>) -> Result<(T, bool), Error>,
     ) -> Result<T, Error> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.write_pool.get()?;
         let counter = &self.queries;
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
