@@ -60,6 +60,7 @@ fn shows_relations(spec: &ResourceSpec, names: &[&str]) -> bool {
 }
 
 /// What a list request asks for, validated.
+#[derive(Clone)]
 pub struct ListRequest {
     pairs: Vec<(String, String)>,
     filter: Filter,
@@ -97,10 +98,10 @@ impl ListRequest {
         self.page.limit.is_none_or(|l| l > STREAMED_ABOVE)
     }
 
-    /// `{"count":…,"next":…,"previous":…,"results":` (the array follows).
-    fn head(&self, req: &HttpRequest, count: i64, capacity: usize) -> String {
-        let list_url = format!("{}{}", crate::respond::origin(req), req.path());
-        let (next, previous) = self.page.links(&list_url, &self.pairs, count);
+    /// `{"count":…,"next":…,"previous":…,"results":` (the array follows), with links on
+    /// `list_url` (the list's address without its query).
+    fn head(&self, list_url: &str, count: i64, capacity: usize) -> String {
+        let (next, previous) = self.page.links(list_url, &self.pairs, count);
         let mut out = String::with_capacity(256 + capacity);
         out.push_str("{\"count\":");
         out.push_str(&count.to_string());
@@ -120,6 +121,11 @@ impl ListRequest {
     fn bytes_per_object(&self) -> usize {
         bytes_per_object(self.brief)
     }
+}
+
+/// The list's address without its query, which its page links extend.
+fn list_url(req: &HttpRequest) -> String {
+    format!("{}{}", crate::respond::origin(req), req.path())
 }
 
 /// A guess at an object's size in JSON, to size buffers.
@@ -158,7 +164,9 @@ async fn checked_read<T: Send + 'static>(
     .map_err(unknown_value)
 }
 
-/// One page, rendered whole.
+/// One page, rendered whole, on the blocking pool with its read: rendering a page of
+/// 1,000 objects takes milliseconds, which on the async worker would hold up every other
+/// request it serves (writes among them).
 pub async fn render(
     req: &HttpRequest,
     state: &AppState,
@@ -169,26 +177,25 @@ pub async fn render(
         limit: asked.page.limit,
         offset: asked.page.offset,
     };
-    let relations = asked.relations;
-    let page = checked_read(state, spec, &asked, move |store, filter| {
-        store.list(spec, filter, window, relations)
-    })
-    .await?;
+    let list_url = list_url(req);
     let base = base_url(req);
-    let mut body = asked.head(
-        req,
-        page.count,
-        page.records.len() * asked.bytes_per_object(),
-    );
-    Renderer {
-        related: &page.related,
-        base: &base,
-        show_secrets: asked.show_secrets,
-        names: state.settings.field_names,
-    }
-    .many(&mut body, spec, &page.records, asked.brief);
-    body.push('}');
-    Ok(body)
+    let names = state.settings.field_names;
+    let shape = asked.clone();
+    checked_read(state, spec, &asked, move |store, filter| {
+        let page = store.list(spec, filter, window, shape.relations)?;
+        let capacity = page.records.len() * shape.bytes_per_object();
+        let mut body = shape.head(&list_url, page.count, capacity);
+        Renderer {
+            related: &page.related,
+            base: &base,
+            show_secrets: shape.show_secrets,
+            names,
+        }
+        .many(&mut body, spec, &page.records, shape.brief);
+        body.push('}');
+        Ok(body)
+    })
+    .await
 }
 
 /// A list written in slices: the ids of the whole list are read first (one query, which
@@ -213,7 +220,7 @@ pub async fn streamed(
         .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let window: Vec<i64> = ids.into_iter().skip(skip).take(take).collect();
     let base = base_url(req);
-    let mut head = asked.head(req, count, 0);
+    let mut head = asked.head(&list_url(req), count, 0);
     head.push('[');
     let slices = Slices {
         store: state.store.clone(),

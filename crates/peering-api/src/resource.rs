@@ -385,7 +385,8 @@ async fn cached(
     Ok((body, Some(key)))
 }
 
-/// One object, full or brief.
+/// One object, full or brief, read and rendered on the blocking pool (not on the async
+/// worker, which serves other requests meanwhile).
 async fn render_detail(
     req: &HttpRequest,
     state: &AppState,
@@ -393,26 +394,30 @@ async fn render_detail(
     id: i64,
     show_secrets: SecretView,
 ) -> Result<String, ApiError> {
-    let pairs = query_pairs(req)?;
+    let brief = crate::list::is_brief(&query_pairs(req)?);
     let store = state.store.clone();
-    let found = web::block(move || store.get(spec, id)).await??;
-    let Some((record, related)) = found else {
-        return Err(ApiError::NotFound);
-    };
     let base = base_url(req);
-    let r = Renderer {
-        related: &related,
-        base: &base,
-        show_secrets,
-        names: state.settings.field_names,
-    };
-    let mut body = String::with_capacity(1024);
-    if crate::list::is_brief(&pairs) {
-        r.brief(&mut body, spec, &record);
-    } else {
-        r.full(&mut body, spec, &record);
-    }
-    Ok(body)
+    let names = state.settings.field_names;
+    let body = web::block(move || -> Result<Option<String>, peering_store::Error> {
+        let Some((record, related)) = store.get(spec, id)? else {
+            return Ok(None);
+        };
+        let r = Renderer {
+            related: &related,
+            base: &base,
+            show_secrets,
+            names,
+        };
+        let mut body = String::with_capacity(1024);
+        if brief {
+            r.brief(&mut body, spec, &record);
+        } else {
+            r.full(&mut body, spec, &record);
+        }
+        Ok(Some(body))
+    })
+    .await??;
+    body.ok_or(ApiError::NotFound)
 }
 
 /// `?export=<name>`: the export template's name and the list's filter (without it).
