@@ -311,9 +311,14 @@ impl Sql {
     }
 
     /// The statement as PostgreSQL receives it (`$1`, `$2`, … in place of the values) and
-    /// its values, as one JSON object: what the SQL trace log writes.
+    /// its values, as one JSON object: what the SQL trace log writes. The values a write
+    /// sends are masked (they may be secrets: a session's password, a token's hash).
     pub fn logged(&self) -> serde_json::Value {
         use serde_json::json;
+        let first = self.parts.first().map_or("", |p| p.trim_start());
+        let reads = first
+            .get(..6)
+            .is_some_and(|w| w.eq_ignore_ascii_case("select"));
         let mut text = String::new();
         for (i, part) in self.parts.iter().enumerate() {
             text.push_str(part);
@@ -331,6 +336,7 @@ impl Sql {
             .binds
             .iter()
             .map(|p| match p {
+                _ if !reads => json!("********"),
                 Param::One(b) => one(b),
                 Param::Array(PgArray::Int(v)) => json!(v),
                 Param::Array(PgArray::Text(v)) => json!(v),
@@ -553,6 +559,20 @@ mod tests {
             serde_json::json!({
                 "sql": "SELECT id FROM t WHERE name = $1 AND flag = $2 AND id = ANY(CAST($3 AS BIGINT[]))",
                 "binds": ["x", null, [1, 2]]
+            })
+        );
+    }
+
+    #[test]
+    fn logged_writes_mask_their_values() {
+        let mut s = Sql::new("UPDATE t SET password = ");
+        s.bind(Bind::Text("secret".into())).push(" WHERE id = ");
+        s.bind(Bind::Int(3));
+        assert_eq!(
+            s.logged(),
+            serde_json::json!({
+                "sql": "UPDATE t SET password = $1 WHERE id = $2",
+                "binds": ["********", "********"]
             })
         );
     }
