@@ -69,8 +69,8 @@ pub struct BenchArgs {
     /// Runs of each PeeringDB scenario; the report gives the median.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
-    /// Directory for bench-<backend>.json and bench-<backend>.md (and the PeeringDB
-    /// suite's bench-peeringdb-<backend>.json and .md).
+    /// Directory for `bench-<backend>.json` and `bench-<backend>.md` (and the PeeringDB
+    /// suite's `bench-peeringdb-<backend>.json` and `.md`).
     #[arg(long, default_value = "bench-results")]
     out: PathBuf,
 }
@@ -87,7 +87,7 @@ pub enum Suite {
     /// into a fresh database, then one of 1,000 changes; then `available-peers` at an
     /// exchange with 1,000 members, on a database of its own, through the API (cache off,
     /// then on). `--runs` times (some 12 s a run on SQLite, 20 s on PostgreSQL); results in
-    /// bench-peeringdb-<backend>.json and .md.
+    /// `bench-peeringdb-<backend>.json` and `.md`.
     Peeringdb,
 }
 

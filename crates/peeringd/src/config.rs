@@ -81,7 +81,7 @@ pub struct SettingsArgs {
     /// actions answer 503.
     #[arg(long, env = "PEERING_ROUTER_COMMAND", global = true)]
     pub router_command: Option<String>,
-    /// PeeringDB's API (default the public one, https://www.peeringdb.com/api).
+    /// PeeringDB's API (default the public one, <https://www.peeringdb.com/api>).
     #[arg(long, env = "PEERING_PEERINGDB_URL", global = true)]
     pub peeringdb_url: Option<String>,
     /// A PeeringDB API key, sent as `Authorization: Api-Key …`.
