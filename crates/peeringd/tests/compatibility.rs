@@ -485,14 +485,7 @@ fn default_orders_follow_related_models_as_the_reference() {
     let c2 = connection(&x_low, &r_high);
     let c3 = connection(&x_low, &r_b);
     let c4 = connection(&x_low, &r_a);
-    let ids = |path: &str| -> Vec<Json> {
-        s.get(path).json()["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o["id"].clone())
-            .collect()
-    };
+    let ids = |path: &str| list_ids(&s, path);
     // Exchanges by their local AS's number, then name.
     assert_eq!(
         ids("/api/peering/internet-exchanges/"),

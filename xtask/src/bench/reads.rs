@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::discover::{Discovered, AUTONOMOUS_SYSTEMS, SESSIONS};
 use super::http;
-use super::report::{Measurement, Outcome, ScenarioResult};
+use super::report::{Outcome, ScenarioResult};
 use super::rss::RssMonitor;
 use super::target::{truncate, Target};
 use super::wrk;
@@ -153,16 +153,9 @@ pub fn measure(
         name: scenario.name,
         request: format!("GET {}", scenario.path),
         connections: run.connections,
-        outcome: Outcome::Measured(Measurement {
-            requests: result.requests,
-            requests_per_s: result.requests_per_s(),
-            objects_per_s: None,
-            p50_ms: result.p50_us as f64 / 1000.0,
-            p99_ms: result.p99_us as f64 / 1000.0,
-            errors: result.errors,
-            non2xx: result.non2xx,
-            peak_rss_mib: monitor.map(RssMonitor::take_window_peak_mib),
-        }),
+        outcome: Outcome::Measured(
+            result.measurement(monitor.map(RssMonitor::take_window_peak_mib)),
+        ),
     })
 }
 

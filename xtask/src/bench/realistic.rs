@@ -177,16 +177,9 @@ pub fn measure(
         name: mix.name,
         request: mix.shape.to_string(),
         connections: run.connections,
-        outcome: super::report::Outcome::Measured(Measurement {
-            requests: result.requests,
-            requests_per_s: result.requests_per_s(),
-            objects_per_s: None,
-            p50_ms: result.p50_us as f64 / 1000.0,
-            p99_ms: result.p99_us as f64 / 1000.0,
-            errors: result.errors,
-            non2xx: result.non2xx,
-            peak_rss_mib: Some(monitor.take_window_peak_mib()),
-        }),
+        outcome: super::report::Outcome::Measured(
+            result.measurement(Some(monitor.take_window_peak_mib())),
+        ),
     };
     Ok((scenario, writes))
 }

@@ -37,6 +37,20 @@ impl WrkResult {
     pub fn requests_per_s(&self) -> f64 {
         self.requests as f64 / (self.duration_us.max(1) as f64 / 1e6)
     }
+
+    /// The report's measurement of this run, with the server's peak memory if watched.
+    pub fn measurement(&self, peak_rss_mib: Option<f64>) -> super::report::Measurement {
+        super::report::Measurement {
+            requests: self.requests,
+            requests_per_s: self.requests_per_s(),
+            objects_per_s: None,
+            p50_ms: self.p50_us as f64 / 1000.0,
+            p99_ms: self.p99_us as f64 / 1000.0,
+            errors: self.errors,
+            non2xx: self.non2xx,
+            peak_rss_mib,
+        }
+    }
 }
 
 fn wrk_present() -> bool {
