@@ -3,6 +3,7 @@
 
 mod bench;
 mod check_migrations;
+mod codegen;
 mod migrate;
 mod new_migration;
 mod soak;
@@ -40,6 +41,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Colliding writers through two instances on one database, then consistency checks.
     Soak(soak::SoakArgs),
+    /// Write the typed models of every resource from the declarations (`--check`: fail
+    /// when the checked-in file is not current).
+    Codegen {
+        #[arg(long)]
+        check: bool,
+    },
     /// Check the architecture invariants (dependencies of the reusable crates, module docs,
     /// no unwrap() outside tests).
     Tidy,
@@ -72,6 +79,7 @@ fn main() -> ExitCode {
         Command::Migrate { database_url } => migrate::run(database_url.as_deref()),
         Command::NewMigration { name } => new_migration::run(&name).map(|()| ExitCode::SUCCESS),
         Command::CheckMigrations => check_migrations::run().map(|()| ExitCode::SUCCESS),
+        Command::Codegen { check } => codegen::run(check).map(|()| ExitCode::SUCCESS),
         Command::Tidy => tidy::run().map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Soak(args) => soak::run(&args).map(|held| {

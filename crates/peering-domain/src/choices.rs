@@ -3,6 +3,8 @@
 /// A fixed set of `(value, label)` pairs, in the reference system's order.
 #[derive(Debug)]
 pub struct ChoiceSet {
+    /// The set's name as declared (`SESSION_STATUS`), from which typed code names its enum.
+    pub name: &'static str,
     pub choices: &'static [(&'static str, &'static str)],
     pub values: &'static [&'static str],
 }
@@ -23,6 +25,7 @@ impl ChoiceSet {
 macro_rules! choice_set {
     ($name:ident, [$(($v:literal, $l:literal)),+ $(,)?]) => {
         pub static $name: ChoiceSet = ChoiceSet {
+            name: stringify!($name),
             choices: &[$(($v, $l)),+],
             values: &[$($v),+],
         };

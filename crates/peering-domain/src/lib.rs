@@ -5,6 +5,7 @@ pub mod choices;
 pub mod errors;
 pub mod grants;
 pub mod input;
+pub mod models;
 pub mod names;
 pub mod net;
 pub mod password;

@@ -1,0 +1,141 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// A configuration, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Configuration {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    /// Name
+    pub name: String,
+    /// Description
+    pub description: String,
+    /// Template
+    pub template: String,
+    /// Trim
+    pub jinja2_trim: bool,
+    /// Lstrip
+    pub jinja2_lstrip: bool,
+    /// Comments
+    pub comments: String,
+    /// Tags
+    pub tags: Vec<NestedTag>,
+    /// Created
+    pub created: Timestamp,
+    /// Updated
+    pub updated: Timestamp,
+}
+
+/// The brief form of a configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefConfiguration {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+/// The form nested in other objects of a configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedConfiguration {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+impl Model for Configuration {
+    type Brief = BriefConfiguration;
+    fn spec() -> &'static ResourceSpec {
+        ALL[12]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// The body that creates or replaces a configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WritableConfiguration {
+    /// Name
+    pub name: String,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Template
+    pub template: String,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+    /// Comments
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl WritableConfiguration {
+    /// A body with the required fields; the others are left to their defaults.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, template: String) -> Self {
+        Self {
+            name,
+            description: None,
+            template,
+            jinja2_trim: None,
+            jinja2_lstrip: None,
+            comments: None,
+            tags: None,
+        }
+    }
+}
+
+impl Writable for WritableConfiguration {
+    fn spec() -> &'static ResourceSpec {
+        ALL[12]
+    }
+}
+
+/// The body of a partial update of a configuration: only the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PatchConfiguration {
+    /// Name
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Template
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+    /// Comments
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl Editable for Configuration {
+    type Writable = WritableConfiguration;
+    type Patch = PatchConfiguration;
+}

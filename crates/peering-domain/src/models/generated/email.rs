@@ -1,0 +1,140 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// An e-mail, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Email {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    /// Name
+    pub name: String,
+    /// Subject
+    pub subject: String,
+    /// Template
+    pub template: String,
+    /// Trim
+    pub jinja2_trim: bool,
+    /// Lstrip
+    pub jinja2_lstrip: bool,
+    /// Comments
+    pub comments: String,
+    /// Tags
+    pub tags: Vec<NestedTag>,
+    /// Created
+    pub created: Timestamp,
+    /// Updated
+    pub updated: Timestamp,
+}
+
+/// The brief form of an e-mail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefEmail {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+/// The form nested in other objects of an e-mail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedEmail {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+impl Model for Email {
+    type Brief = BriefEmail;
+    fn spec() -> &'static ResourceSpec {
+        ALL[15]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// The body that creates or replaces an e-mail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WritableEmail {
+    /// Name
+    pub name: String,
+    /// Subject
+    pub subject: String,
+    /// Template
+    pub template: String,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+    /// Comments
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl WritableEmail {
+    /// A body with the required fields; the others are left to their defaults.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, subject: String, template: String) -> Self {
+        Self {
+            name,
+            subject,
+            template,
+            jinja2_trim: None,
+            jinja2_lstrip: None,
+            comments: None,
+            tags: None,
+        }
+    }
+}
+
+impl Writable for WritableEmail {
+    fn spec() -> &'static ResourceSpec {
+        ALL[15]
+    }
+}
+
+/// The body of a partial update of an e-mail: only the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PatchEmail {
+    /// Name
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Subject
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// Template
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+    /// Comments
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl Editable for Email {
+    type Writable = WritableEmail;
+    type Patch = PatchEmail;
+}

@@ -1,0 +1,127 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// An export template, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportTemplate {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    /// Name
+    pub name: String,
+    /// Content type
+    pub content_type: String,
+    /// Description
+    pub description: String,
+    /// Template
+    pub template: String,
+    /// Trim
+    pub jinja2_trim: bool,
+    /// Lstrip
+    pub jinja2_lstrip: bool,
+}
+
+/// The brief form of an export template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefExportTemplate {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+/// The form nested in other objects of an export template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedExportTemplate {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+}
+
+impl Model for ExportTemplate {
+    type Brief = BriefExportTemplate;
+    fn spec() -> &'static ResourceSpec {
+        ALL[19]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// The body that creates or replaces an export template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WritableExportTemplate {
+    /// Name
+    pub name: String,
+    /// Content type
+    pub content_type: String,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Template
+    pub template: String,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+}
+
+impl WritableExportTemplate {
+    /// A body with the required fields; the others are left to their defaults.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, content_type: String, template: String) -> Self {
+        Self {
+            name,
+            content_type,
+            description: None,
+            template,
+            jinja2_trim: None,
+            jinja2_lstrip: None,
+        }
+    }
+}
+
+impl Writable for WritableExportTemplate {
+    fn spec() -> &'static ResourceSpec {
+        ALL[19]
+    }
+}
+
+/// The body of a partial update of an export template: only the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PatchExportTemplate {
+    /// Name
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Content type
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Template
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Trim
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_trim: Option<bool>,
+    /// Lstrip
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jinja2_lstrip: Option<bool>,
+}
+
+impl Editable for ExportTemplate {
+    type Writable = WritableExportTemplate;
+    type Patch = PatchExportTemplate;
+}

@@ -1,0 +1,121 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// An IX-API, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IxApi {
+    pub id: i64,
+    pub display: String,
+    /// Name
+    pub name: String,
+    /// URL
+    pub url: String,
+    /// API key
+    pub api_key: Option<String>,
+    /// API secret
+    pub api_secret: Option<String>,
+    /// Identity
+    pub identity: String,
+}
+
+/// The brief form of an IX-API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefIxApi {
+    pub id: i64,
+    pub display: String,
+    pub name: String,
+    pub url: String,
+}
+
+/// The form nested in other objects of an IX-API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedIxApi {
+    pub id: i64,
+    pub display: String,
+    pub name: String,
+    pub url: String,
+}
+
+impl Model for IxApi {
+    type Brief = BriefIxApi;
+    fn spec() -> &'static ResourceSpec {
+        ALL[21]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// The body that creates or replaces an IX-API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WritableIxApi {
+    /// Name
+    pub name: String,
+    /// URL
+    pub url: String,
+    /// API key
+    pub api_key: String,
+    /// API secret
+    pub api_secret: String,
+    /// Identity
+    pub identity: String,
+}
+
+impl WritableIxApi {
+    /// A body with the required fields; the others are left to their defaults.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        url: String,
+        api_key: String,
+        api_secret: String,
+        identity: String,
+    ) -> Self {
+        Self {
+            name,
+            url,
+            api_key,
+            api_secret,
+            identity,
+        }
+    }
+}
+
+impl Writable for WritableIxApi {
+    fn spec() -> &'static ResourceSpec {
+        ALL[21]
+    }
+}
+
+/// The body of a partial update of an IX-API: only the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PatchIxApi {
+    /// Name
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// URL
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// API key
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    /// API secret
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_secret: Option<String>,
+    /// Identity
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+}
+
+impl Editable for IxApi {
+    type Writable = WritableIxApi;
+    type Patch = PatchIxApi;
+}

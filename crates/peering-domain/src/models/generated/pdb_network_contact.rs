@@ -1,0 +1,86 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// The choices of `PEERINGDB_VISIBILITY`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PeeringdbVisibility {
+    /// "Private"
+    #[serde(rename = "Private")]
+    Private,
+    /// "Users"
+    #[serde(rename = "Users")]
+    Users,
+    /// "Public"
+    #[serde(rename = "Public")]
+    Public,
+}
+
+impl PeeringdbVisibility {
+    /// The value as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PeeringdbVisibility::Private => "Private",
+            PeeringdbVisibility::Users => "Users",
+            PeeringdbVisibility::Public => "Public",
+        }
+    }
+
+    /// The label the API shows beside the value.
+    pub fn label(self) -> &'static str {
+        match self {
+            PeeringdbVisibility::Private => "Private",
+            PeeringdbVisibility::Users => "Users",
+            PeeringdbVisibility::Public => "Public",
+        }
+    }
+}
+
+/// A network contact, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PdbNetworkContact {
+    pub id: i64,
+    pub display: String,
+    /// Role
+    pub role: String,
+    /// Visibility
+    pub visible: Choice<PeeringdbVisibility>,
+    /// Name
+    pub name: String,
+    /// Phone
+    pub phone: String,
+    /// E-mail
+    pub email: String,
+    /// URL
+    pub url: String,
+    /// Network
+    pub net: NestedPdbNetwork,
+}
+
+/// The form nested in other objects of a network contact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedPdbNetworkContact {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub role: String,
+    pub name: String,
+    pub email: String,
+}
+
+impl Model for PdbNetworkContact {
+    type Brief = PdbNetworkContact;
+    fn spec() -> &'static ResourceSpec {
+        ALL[36]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}

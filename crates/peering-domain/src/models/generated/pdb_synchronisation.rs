@@ -1,0 +1,45 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// A synchronisation, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PdbSynchronisation {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    /// Time
+    pub time: Timestamp,
+    /// Created
+    pub created: i64,
+    /// Updated
+    pub updated: i64,
+    /// Deleted
+    pub deleted: i64,
+}
+
+/// The form nested in other objects of a synchronisation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedPdbSynchronisation {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub time: Timestamp,
+}
+
+impl Model for PdbSynchronisation {
+    type Brief = PdbSynchronisation;
+    fn spec() -> &'static ResourceSpec {
+        ALL[39]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}

@@ -1,0 +1,125 @@
+//! Written by `cargo xtask codegen` from the declarations in `resources/`; do not edit.
+
+#![allow(unused_imports)]
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::models::{Choice, Editable, Model, Timestamp, Writable};
+use crate::resources::ALL;
+use crate::spec::ResourceSpec;
+
+/// A relationship, as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Relationship {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    /// Name
+    pub name: String,
+    /// Slug
+    pub slug: String,
+    /// Description
+    pub description: String,
+    /// Color
+    pub color: String,
+    /// Tags
+    pub tags: Vec<NestedTag>,
+    /// Created
+    pub created: Timestamp,
+    /// Updated
+    pub updated: Timestamp,
+}
+
+/// The brief form of a relationship.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BriefRelationship {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+    pub slug: String,
+}
+
+/// The form nested in other objects of a relationship.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NestedRelationship {
+    pub id: i64,
+    pub url: String,
+    pub display: String,
+    pub name: String,
+    pub slug: String,
+}
+
+impl Model for Relationship {
+    type Brief = BriefRelationship;
+    fn spec() -> &'static ResourceSpec {
+        ALL[10]
+    }
+    fn id(&self) -> i64 {
+        self.id
+    }
+}
+
+/// The body that creates or replaces a relationship.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WritableRelationship {
+    /// Name
+    pub name: String,
+    /// Slug
+    pub slug: String,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Color
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl WritableRelationship {
+    /// A body with the required fields; the others are left to their defaults.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, slug: String) -> Self {
+        Self {
+            name,
+            slug,
+            description: None,
+            color: None,
+            tags: None,
+        }
+    }
+}
+
+impl Writable for WritableRelationship {
+    fn spec() -> &'static ResourceSpec {
+        ALL[10]
+    }
+}
+
+/// The body of a partial update of a relationship: only the fields given change.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PatchRelationship {
+    /// Name
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Slug
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slug: Option<String>,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Color
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// Tags
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<i64>>,
+}
+
+impl Editable for Relationship {
+    type Writable = WritableRelationship;
+    type Patch = PatchRelationship;
+}
