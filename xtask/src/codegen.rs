@@ -3,6 +3,7 @@
 //! cannot drift from what the server reads and writes; `--check` fails when the files
 //! are not what the declarations give (CI runs it).
 
+mod filters;
 mod forms;
 mod names;
 mod types;
@@ -80,6 +81,7 @@ fn generate() -> Vec<(String, String)> {
             "{HEADER}#![allow(unused_imports)]\n\n\
              use serde::{{Deserialize, Serialize}};\n\n\
              use super::*;\n\
+             use crate::models::filters::*;\n\
              use crate::models::{{Choice, Editable, Model, Timestamp, Writable}};\n\
              use crate::resources::ALL;\n\
              use crate::spec::ResourceSpec;\n\n"

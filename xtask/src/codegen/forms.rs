@@ -31,10 +31,12 @@ pub fn resource(index: usize, spec: &'static ResourceSpec) -> String {
         spec.nested,
         "form nested in other objects",
     ));
+    out.push_str(&super::filters::filters_struct(spec, &name));
     let _ = write!(
         out,
-        "impl Model for {name} {{\ntype Brief = {brief};\n\
+        "impl Model for {name} {{\ntype Brief = {brief};\ntype Filters = {name}Filters;\n\
          fn spec() -> &'static ResourceSpec {{\nALL[{index}]\n}}\n\
+         fn filters() -> {name}Filters {{\n{name}Filters::ALL\n}}\n\
          fn id(&self) -> i64 {{\nself.id\n}}\n}}\n\n"
     );
     if spec.writes.edits() {

@@ -12,7 +12,7 @@ use peering_domain::ResourceSpec;
 use super::names::{camel, type_name, variant};
 
 /// The enum of a choice set, when fields show it as text (`RawInt` fields are numbers).
-fn choice_enum(set: &ChoiceSet, render: ChoiceRender) -> Option<String> {
+pub fn choice_enum(set: &ChoiceSet, render: ChoiceRender) -> Option<String> {
     (render != ChoiceRender::RawInt).then(|| camel(set.name))
 }
 
@@ -213,5 +213,9 @@ fn choice_enum_text(set: &ChoiceSet, blank: bool) -> String {
         let _ = writeln!(out, "{name}::{} => {label:?},", variant(value));
     }
     out.push_str("}\n}\n}\n\n");
+    let _ = write!(
+        out,
+        "impl ChoiceValue for {name} {{\nfn as_str(self) -> &'static str {{\n{name}::as_str(self)\n}}\n}}\n\n"
+    );
     out
 }

@@ -19,8 +19,14 @@ pub trait Model: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 's
     /// Its brief form (`?brief=true`).
     type Brief: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static;
 
+    /// The filters of its lists.
+    type Filters;
+
     /// The declaration of its resource.
     fn spec() -> &'static ResourceSpec;
+
+    /// Its filterable fields, each with the lookups its kind accepts.
+    fn filters() -> Self::Filters;
 
     /// Its id.
     fn id(&self) -> i64;

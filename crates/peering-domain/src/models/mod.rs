@@ -8,7 +8,9 @@
 //! - for resources clients may edit, the body of a create or replace
 //!   (`WritableAutonomousSystem`) and of a partial update (`PatchAutonomousSystem`, where a
 //!   nullable field is `Option<Option<T>>`: absent, null, or a value);
-//! - an enum per choice set (`SessionStatus`).
+//! - an enum per choice set (`SessionStatus`);
+//! - the filters of its lists, typed by kind (`AutonomousSystem::filters().asn.gte(64500)`:
+//!   [`filters`]).
 //!
 //! Writable forms are validated by the server's own rules ([`Writable::validate`]) and
 //! convert to and from [`Record`](crate::Record).
@@ -27,6 +29,7 @@
 //! ```
 
 mod convert;
+pub mod filters;
 mod generated;
 mod support;
 

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -80,10 +81,49 @@ pub struct NestedAutonomousSystem {
     pub ipv4_max_prefixes: Option<i64>,
 }
 
+/// The filters of autonomous system lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct AutonomousSystemFilters {
+    pub id: NumberFilter,
+    pub asn: NumberFilter,
+    pub name: TextFilter,
+    pub irr_as_set: TextFilter,
+    pub ipv6_max_prefixes: NumberFilter,
+    pub ipv4_max_prefixes: NumberFilter,
+    pub affiliated: BoolFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl AutonomousSystemFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        asn: NumberFilter("asn"),
+        name: TextFilter("name"),
+        irr_as_set: TextFilter("irr_as_set"),
+        ipv6_max_prefixes: NumberFilter("ipv6_max_prefixes"),
+        ipv4_max_prefixes: NumberFilter("ipv4_max_prefixes"),
+        affiliated: BoolFilter("affiliated"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for AutonomousSystem {
     type Brief = BriefAutonomousSystem;
+    type Filters = AutonomousSystemFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[0]
+    }
+    fn filters() -> AutonomousSystemFilters {
+        AutonomousSystemFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -59,10 +60,49 @@ pub struct NestedBfd {
     pub slug: String,
 }
 
+/// The filters of BFD configuration lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct BfdFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub minimum_transmit_interval: NumberFilter,
+    pub minimum_receive_interval: NumberFilter,
+    pub detection_multiplier: NumberFilter,
+    pub hold_time: NumberFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl BfdFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        minimum_transmit_interval: NumberFilter("minimum_transmit_interval"),
+        minimum_receive_interval: NumberFilter("minimum_receive_interval"),
+        detection_multiplier: NumberFilter("detection_multiplier"),
+        hold_time: NumberFilter("hold_time"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Bfd {
     type Brief = BriefBfd;
+    type Filters = BfdFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[5]
+    }
+    fn filters() -> BfdFilters {
+        BfdFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

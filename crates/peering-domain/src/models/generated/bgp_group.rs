@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -50,6 +51,12 @@ impl BgpGroupStatus {
             BgpGroupStatus::PostMaintenance => "Post-maintenance",
             BgpGroupStatus::Disabled => "Disabled",
         }
+    }
+}
+
+impl ChoiceValue for BgpGroupStatus {
+    fn as_str(self) -> &'static str {
+        BgpGroupStatus::as_str(self)
     }
 }
 
@@ -107,10 +114,43 @@ pub struct NestedBgpGroup {
     pub status: Choice<BgpGroupStatus>,
 }
 
+/// The filters of BGP group lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct BgpGroupFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub status: ChoiceFilter<BgpGroupStatus>,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl BgpGroupFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        status: ChoiceFilter::new("status"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for BgpGroup {
     type Brief = BriefBgpGroup;
+    type Filters = BgpGroupFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[1]
+    }
+    fn filters() -> BgpGroupFilters {
+        BgpGroupFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -35,6 +36,12 @@ impl CommunityType {
             CommunityType::Egress => "Egress",
             CommunityType::Ingress => "Ingress",
         }
+    }
+}
+
+impl ChoiceValue for CommunityType {
+    fn as_str(self) -> &'static str {
+        CommunityType::as_str(self)
     }
 }
 
@@ -90,10 +97,45 @@ pub struct NestedCommunity {
     pub r#type: Option<CommunityType>,
 }
 
+/// The filters of community lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct CommunityFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub value: TextFilter,
+    pub r#type: ChoiceFilter<CommunityType>,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl CommunityFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        value: TextFilter("value"),
+        r#type: ChoiceFilter::new("type"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Community {
     type Brief = BriefCommunity;
+    type Filters = CommunityFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[2]
+    }
+    fn filters() -> CommunityFilters {
+        CommunityFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

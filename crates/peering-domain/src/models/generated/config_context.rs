@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -43,10 +44,41 @@ pub struct NestedConfigContext {
     pub name: String,
 }
 
+/// The filters of config context lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigContextFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub description: TextFilter,
+    pub is_active: BoolFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl ConfigContextFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        description: TextFilter("description"),
+        is_active: BoolFilter("is_active"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for ConfigContext {
     type Brief = BriefConfigContext;
+    type Filters = ConfigContextFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[17]
+    }
+    fn filters() -> ConfigContextFilters {
+        ConfigContextFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

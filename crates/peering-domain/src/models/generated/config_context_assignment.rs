@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -49,10 +50,43 @@ pub struct NestedConfigContextAssignment {
     pub config_context: NestedConfigContext,
 }
 
+/// The filters of config context assignment lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigContextAssignmentFilters {
+    pub id: NumberFilter,
+    pub content_type: TextFilter,
+    pub object_id: NumberFilter,
+    pub config_context_id: RelationFilter,
+    pub weight: NumberFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl ConfigContextAssignmentFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        content_type: TextFilter("content_type"),
+        object_id: NumberFilter("object_id"),
+        config_context_id: RelationFilter("config_context_id"),
+        weight: NumberFilter("weight"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for ConfigContextAssignment {
     type Brief = BriefConfigContextAssignment;
+    type Filters = ConfigContextAssignmentFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[18]
+    }
+    fn filters() -> ConfigContextAssignmentFilters {
+        ConfigContextAssignmentFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -53,10 +54,41 @@ pub struct NestedConfiguration {
     pub name: String,
 }
 
+/// The filters of configuration lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigurationFilters {
+    pub id: NumberFilter,
+    pub jinja2_trim: BoolFilter,
+    pub jinja2_lstrip: BoolFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl ConfigurationFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        jinja2_trim: BoolFilter("jinja2_trim"),
+        jinja2_lstrip: BoolFilter("jinja2_lstrip"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Configuration {
     type Brief = BriefConfiguration;
+    type Filters = ConfigurationFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[12]
+    }
+    fn filters() -> ConfigurationFilters {
+        ConfigurationFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

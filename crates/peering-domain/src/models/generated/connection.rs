@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -50,6 +51,12 @@ impl ConnectionStatus {
             ConnectionStatus::PostMaintenance => "Post-maintenance",
             ConnectionStatus::Disabled => "Disabled",
         }
+    }
+}
+
+impl ChoiceValue for ConnectionStatus {
+    fn as_str(self) -> &'static str {
+        ConnectionStatus::as_str(self)
     }
 }
 
@@ -118,10 +125,59 @@ pub struct NestedConnection {
     pub ipv4_address: Option<ipnet::IpNet>,
 }
 
+/// The filters of connection lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionFilters {
+    pub id: NumberFilter,
+    pub status: ChoiceFilter<ConnectionStatus>,
+    pub vlan: NumberFilter,
+    pub mac_address: TextFilter,
+    pub ipv6_address: TextFilter,
+    pub ipv4_address: TextFilter,
+    pub internet_exchange_point_id: RelationFilter,
+    pub router_id: RelationFilter,
+    pub interface: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub internet_exchange_point: ValueFilter,
+    pub router_name: ValueFilter,
+    pub router: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl ConnectionFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        status: ChoiceFilter::new("status"),
+        vlan: NumberFilter("vlan"),
+        mac_address: TextFilter("mac_address"),
+        ipv6_address: TextFilter("ipv6_address"),
+        ipv4_address: TextFilter("ipv4_address"),
+        internet_exchange_point_id: RelationFilter("internet_exchange_point_id"),
+        router_id: RelationFilter("router_id"),
+        interface: TextFilter("interface"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        internet_exchange_point: ValueFilter("internet_exchange_point"),
+        router_name: ValueFilter("router_name"),
+        router: ValueFilter("router"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Connection {
     type Brief = BriefConnection;
+    type Filters = ConnectionFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[4]
+    }
+    fn filters() -> ConnectionFilters {
+        ConnectionFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

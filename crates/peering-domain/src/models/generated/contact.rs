@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -55,10 +56,47 @@ pub struct NestedContact {
     pub name: String,
 }
 
+/// The filters of contact lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ContactFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub title: TextFilter,
+    pub phone: TextFilter,
+    pub email: TextFilter,
+    pub address: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl ContactFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        title: TextFilter("title"),
+        phone: TextFilter("phone"),
+        email: TextFilter("email"),
+        address: TextFilter("address"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Contact {
     type Brief = BriefContact;
+    type Filters = ContactFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[14]
+    }
+    fn filters() -> ContactFilters {
+        ContactFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

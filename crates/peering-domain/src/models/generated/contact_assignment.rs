@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -51,10 +52,45 @@ pub struct NestedContactAssignment {
     pub role: NestedContactRole,
 }
 
+/// The filters of contact assignment lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ContactAssignmentFilters {
+    pub id: NumberFilter,
+    pub content_type: TextFilter,
+    pub object_id: NumberFilter,
+    pub contact_id: RelationFilter,
+    pub role_id: RelationFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub role: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl ContactAssignmentFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        content_type: TextFilter("content_type"),
+        object_id: NumberFilter("object_id"),
+        contact_id: RelationFilter("contact_id"),
+        role_id: RelationFilter("role_id"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        role: ValueFilter("role"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for ContactAssignment {
     type Brief = BriefContactAssignment;
+    type Filters = ContactAssignmentFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[16]
+    }
+    fn filters() -> ContactAssignmentFilters {
+        ContactAssignmentFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -49,10 +50,41 @@ pub struct NestedContactRole {
     pub slug: String,
 }
 
+/// The filters of contact role lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ContactRoleFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl ContactRoleFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for ContactRole {
     type Brief = BriefContactRole;
+    type Filters = ContactRoleFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[13]
+    }
+    fn filters() -> ContactRoleFilters {
+        ContactRoleFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

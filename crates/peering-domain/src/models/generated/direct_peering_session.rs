@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -91,10 +92,81 @@ pub struct NestedDirectPeeringSession {
     pub status: Choice<BgpSessionStatus>,
 }
 
+/// The filters of direct peering session lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct DirectPeeringSessionFilters {
+    pub id: NumberFilter,
+    pub service_reference: TextFilter,
+    pub local_autonomous_system_id: RelationFilter,
+    pub local_ip_address: TextFilter,
+    pub autonomous_system_id: RelationFilter,
+    pub bgp_group_id: RelationFilter,
+    pub ip_address: TextFilter,
+    pub status: ChoiceFilter<BgpSessionStatus>,
+    pub relationship_id: RelationFilter,
+    pub multihop_ttl: NumberFilter,
+    pub passive: BoolFilter,
+    pub bfd_id: RelationFilter,
+    pub router_id: RelationFilter,
+    pub bgp_state: ChoiceFilter<BgpState>,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub local_autonomous_system_asn: RelationFilter,
+    pub local_autonomous_system: ValueFilter,
+    pub autonomous_system_asn: RelationFilter,
+    pub autonomous_system: ValueFilter,
+    pub bgp_group: ValueFilter,
+    pub relationship: ValueFilter,
+    pub router_name: ValueFilter,
+    pub router: ValueFilter,
+    pub address_family: RelationFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl DirectPeeringSessionFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        service_reference: TextFilter("service_reference"),
+        local_autonomous_system_id: RelationFilter("local_autonomous_system_id"),
+        local_ip_address: TextFilter("local_ip_address"),
+        autonomous_system_id: RelationFilter("autonomous_system_id"),
+        bgp_group_id: RelationFilter("bgp_group_id"),
+        ip_address: TextFilter("ip_address"),
+        status: ChoiceFilter::new("status"),
+        relationship_id: RelationFilter("relationship_id"),
+        multihop_ttl: NumberFilter("multihop_ttl"),
+        passive: BoolFilter("passive"),
+        bfd_id: RelationFilter("bfd_id"),
+        router_id: RelationFilter("router_id"),
+        bgp_state: ChoiceFilter::new("bgp_state"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        local_autonomous_system_asn: RelationFilter("local_autonomous_system_asn"),
+        local_autonomous_system: ValueFilter("local_autonomous_system"),
+        autonomous_system_asn: RelationFilter("autonomous_system_asn"),
+        autonomous_system: ValueFilter("autonomous_system"),
+        bgp_group: ValueFilter("bgp_group"),
+        relationship: ValueFilter("relationship"),
+        router_name: ValueFilter("router_name"),
+        router: ValueFilter("router"),
+        address_family: RelationFilter("address_family"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for DirectPeeringSession {
     type Brief = BriefDirectPeeringSession;
+    type Filters = DirectPeeringSessionFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[7]
+    }
+    fn filters() -> DirectPeeringSessionFilters {
+        DirectPeeringSessionFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

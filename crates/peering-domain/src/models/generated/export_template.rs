@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -47,10 +48,41 @@ pub struct NestedExportTemplate {
     pub name: String,
 }
 
+/// The filters of export template lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ExportTemplateFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub content_type: TextFilter,
+    pub description: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl ExportTemplateFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        content_type: TextFilter("content_type"),
+        description: TextFilter("description"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for ExportTemplate {
     type Brief = BriefExportTemplate;
+    type Filters = ExportTemplateFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[19]
+    }
+    fn filters() -> ExportTemplateFilters {
+        ExportTemplateFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -39,10 +40,29 @@ pub struct NestedGroup {
     pub name: String,
 }
 
+/// The filters of group lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+}
+
+impl GroupFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+    };
+}
+
 impl Model for Group {
     type Brief = BriefGroup;
+    type Filters = GroupFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[27]
+    }
+    fn filters() -> GroupFilters {
+        GroupFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

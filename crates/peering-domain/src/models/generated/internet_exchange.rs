@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -71,10 +72,51 @@ pub struct NestedInternetExchange {
     pub status: BgpGroupStatus,
 }
 
+/// The filters of internet exchange lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct InternetExchangeFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub status: ChoiceFilter<BgpGroupStatus>,
+    pub ixapi_endpoint_id: RelationFilter,
+    pub local_autonomous_system_id: RelationFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub local_autonomous_system_asn: RelationFilter,
+    pub local_autonomous_system: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl InternetExchangeFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        status: ChoiceFilter::new("status"),
+        ixapi_endpoint_id: RelationFilter("ixapi_endpoint_id"),
+        local_autonomous_system_id: RelationFilter("local_autonomous_system_id"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        local_autonomous_system_asn: RelationFilter("local_autonomous_system_asn"),
+        local_autonomous_system: ValueFilter("local_autonomous_system"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for InternetExchange {
     type Brief = BriefInternetExchange;
+    type Filters = InternetExchangeFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[3]
+    }
+    fn filters() -> InternetExchangeFilters {
+        InternetExchangeFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

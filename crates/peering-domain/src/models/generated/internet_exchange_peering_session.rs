@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -73,6 +74,12 @@ impl BgpSessionStatus {
     }
 }
 
+impl ChoiceValue for BgpSessionStatus {
+    fn as_str(self) -> &'static str {
+        BgpSessionStatus::as_str(self)
+    }
+}
+
 /// The choices of `BGP_STATE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BgpState {
@@ -119,6 +126,12 @@ impl BgpState {
             BgpState::Openconfirm => "OpenConfirm",
             BgpState::Established => "Established",
         }
+    }
+}
+
+impl ChoiceValue for BgpState {
+    fn as_str(self) -> &'static str {
+        BgpState::as_str(self)
     }
 }
 
@@ -205,10 +218,71 @@ pub struct NestedInternetExchangePeeringSession {
     pub is_route_server: bool,
 }
 
+/// The filters of internet exchange peering session lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct InternetExchangePeeringSessionFilters {
+    pub id: NumberFilter,
+    pub service_reference: TextFilter,
+    pub autonomous_system_id: RelationFilter,
+    pub ixp_connection_id: RelationFilter,
+    pub ip_address: TextFilter,
+    pub status: ChoiceFilter<BgpSessionStatus>,
+    pub multihop_ttl: NumberFilter,
+    pub passive: BoolFilter,
+    pub is_route_server: BoolFilter,
+    pub bfd_id: RelationFilter,
+    pub bgp_state: ChoiceFilter<BgpState>,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub exists_in_extdb: BoolFilter,
+    pub is_abandoned: BoolFilter,
+    pub autonomous_system_asn: RelationFilter,
+    pub autonomous_system: ValueFilter,
+    pub internet_exchange_id: RelationFilter,
+    pub internet_exchange: ValueFilter,
+    pub address_family: RelationFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl InternetExchangePeeringSessionFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        service_reference: TextFilter("service_reference"),
+        autonomous_system_id: RelationFilter("autonomous_system_id"),
+        ixp_connection_id: RelationFilter("ixp_connection_id"),
+        ip_address: TextFilter("ip_address"),
+        status: ChoiceFilter::new("status"),
+        multihop_ttl: NumberFilter("multihop_ttl"),
+        passive: BoolFilter("passive"),
+        is_route_server: BoolFilter("is_route_server"),
+        bfd_id: RelationFilter("bfd_id"),
+        bgp_state: ChoiceFilter::new("bgp_state"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        exists_in_extdb: BoolFilter("exists_in_extdb"),
+        is_abandoned: BoolFilter("is_abandoned"),
+        autonomous_system_asn: RelationFilter("autonomous_system_asn"),
+        autonomous_system: ValueFilter("autonomous_system"),
+        internet_exchange_id: RelationFilter("internet_exchange_id"),
+        internet_exchange: ValueFilter("internet_exchange"),
+        address_family: RelationFilter("address_family"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for InternetExchangePeeringSession {
     type Brief = BriefInternetExchangePeeringSession;
+    type Filters = InternetExchangePeeringSessionFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[6]
+    }
+    fn filters() -> InternetExchangePeeringSessionFilters {
+        InternetExchangePeeringSessionFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

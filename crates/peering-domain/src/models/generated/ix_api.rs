@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -44,10 +45,35 @@ pub struct NestedIxApi {
     pub url: String,
 }
 
+/// The filters of IX-API lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct IxApiFilters {
+    pub id: NumberFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl IxApiFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for IxApi {
     type Brief = BriefIxApi;
+    type Filters = IxApiFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[21]
+    }
+    fn filters() -> IxApiFilters {
+        IxApiFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -53,6 +54,12 @@ impl JobStatus {
     }
 }
 
+impl ChoiceValue for JobStatus {
+    fn as_str(self) -> &'static str {
+        JobStatus::as_str(self)
+    }
+}
+
 /// A job, as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Job {
@@ -93,10 +100,55 @@ pub struct NestedJob {
     pub status: Choice<JobStatus>,
 }
 
+/// The filters of job lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct JobFilters {
+    pub id: NumberFilter,
+    pub object_type: TextFilter,
+    pub object_id: NumberFilter,
+    pub name: TextFilter,
+    pub status: ChoiceFilter<JobStatus>,
+    pub created: TimeFilter,
+    pub started: TimeFilter,
+    pub completed: TimeFilter,
+    pub user_id: RelationFilter,
+    pub created_before: TimeFilter,
+    pub created_after: TimeFilter,
+    pub started_before: TimeFilter,
+    pub started_after: TimeFilter,
+    pub completed_before: TimeFilter,
+    pub completed_after: TimeFilter,
+}
+
+impl JobFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        object_type: TextFilter("object_type"),
+        object_id: NumberFilter("object_id"),
+        name: TextFilter("name"),
+        status: ChoiceFilter::new("status"),
+        created: TimeFilter("created"),
+        started: TimeFilter("started"),
+        completed: TimeFilter("completed"),
+        user_id: RelationFilter("user_id"),
+        created_before: TimeFilter("created__before"),
+        created_after: TimeFilter("created__after"),
+        started_before: TimeFilter("started__before"),
+        started_after: TimeFilter("started__after"),
+        completed_before: TimeFilter("completed__before"),
+        completed_after: TimeFilter("completed__after"),
+    };
+}
+
 impl Model for Job {
     type Brief = Job;
+    type Filters = JobFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[25]
+    }
+    fn filters() -> JobFilters {
+        JobFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -45,6 +46,12 @@ impl JournalEntryKind {
             JournalEntryKind::Warning => "Warning",
             JournalEntryKind::Danger => "Danger",
         }
+    }
+}
+
+impl ChoiceValue for JournalEntryKind {
+    fn as_str(self) -> &'static str {
+        JournalEntryKind::as_str(self)
     }
 }
 
@@ -92,10 +99,47 @@ pub struct NestedJournalEntry {
     pub created: Timestamp,
 }
 
+/// The filters of journal entry lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct JournalEntryFilters {
+    pub id: NumberFilter,
+    pub assigned_object_type: TextFilter,
+    pub assigned_object_id: NumberFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_id: RelationFilter,
+    pub kind: ChoiceFilter<JournalEntryKind>,
+    pub created_by: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl JournalEntryFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        assigned_object_type: TextFilter("assigned_object_type"),
+        assigned_object_id: NumberFilter("assigned_object_id"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_id: RelationFilter("created_by_id"),
+        kind: ChoiceFilter::new("kind"),
+        created_by: ValueFilter("created_by"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for JournalEntry {
     type Brief = BriefJournalEntry;
+    type Filters = JournalEntryFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[24]
+    }
+    fn filters() -> JournalEntryFilters {
+        JournalEntryFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -40,6 +41,12 @@ impl ObjectChangeAction {
             ObjectChangeAction::Update => "Updated",
             ObjectChangeAction::Delete => "Deleted",
         }
+    }
+}
+
+impl ChoiceValue for ObjectChangeAction {
+    fn as_str(self) -> &'static str {
+        ObjectChangeAction::as_str(self)
     }
 }
 
@@ -89,10 +96,49 @@ pub struct NestedObjectChange {
     pub action: Choice<ObjectChangeAction>,
 }
 
+/// The filters of object change lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectChangeFilters {
+    pub id: NumberFilter,
+    pub time: TimeFilter,
+    pub user_id: RelationFilter,
+    pub user_name: TextFilter,
+    pub request_id: UuidFilter,
+    pub action: ChoiceFilter<ObjectChangeAction>,
+    pub changed_object_type: TextFilter,
+    pub changed_object_id: NumberFilter,
+    pub object_repr: TextFilter,
+    pub user: TextFilter,
+    pub time_after: TimeFilter,
+    pub time_before: TimeFilter,
+}
+
+impl ObjectChangeFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        time: TimeFilter("time"),
+        user_id: RelationFilter("user_id"),
+        user_name: TextFilter("user_name"),
+        request_id: UuidFilter("request_id"),
+        action: ChoiceFilter::new("action"),
+        changed_object_type: TextFilter("changed_object_type"),
+        changed_object_id: NumberFilter("changed_object_id"),
+        object_repr: TextFilter("object_repr"),
+        user: TextFilter("user"),
+        time_after: TimeFilter("time_after"),
+        time_before: TimeFilter("time_before"),
+    };
+}
+
 impl Model for ObjectChange {
     type Brief = BriefObjectChange;
+    type Filters = ObjectChangeFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[23]
+    }
+    fn filters() -> ObjectChangeFilters {
+        ObjectChangeFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

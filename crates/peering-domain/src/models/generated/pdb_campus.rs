@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -43,10 +44,31 @@ pub struct NestedPdbCampus {
     pub website: Option<String>,
 }
 
+/// The filters of campus lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbCampusFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub org_id: RelationFilter,
+}
+
+impl PdbCampusFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        org_id: RelationFilter("org_id"),
+    };
+}
+
 impl Model for PdbCampus {
     type Brief = PdbCampus;
+    type Filters = PdbCampusFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[29]
+    }
+    fn filters() -> PdbCampusFilters {
+        PdbCampusFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

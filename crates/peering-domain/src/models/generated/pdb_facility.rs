@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -85,10 +86,33 @@ pub struct NestedPdbFacility {
     pub country: String,
 }
 
+/// The filters of facility lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbFacilityFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub org_id: RelationFilter,
+    pub campus_id: RelationFilter,
+}
+
+impl PdbFacilityFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        org_id: RelationFilter("org_id"),
+        campus_id: RelationFilter("campus_id"),
+    };
+}
+
 impl Model for PdbFacility {
     type Brief = PdbFacility;
+    type Filters = PdbFacilityFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[30]
+    }
+    fn filters() -> PdbFacilityFilters {
+        PdbFacilityFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

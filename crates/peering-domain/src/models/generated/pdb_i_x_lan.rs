@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -47,10 +48,33 @@ pub struct NestedPdbIXLan {
     pub ix: NestedPdbInternetExchange,
 }
 
+/// The filters of Internet Exchange LAN lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbIXLanFilters {
+    pub id: NumberFilter,
+    pub vlan: NumberFilter,
+    pub rs_asn: NumberFilter,
+    pub ix_id: RelationFilter,
+}
+
+impl PdbIXLanFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        vlan: NumberFilter("vlan"),
+        rs_asn: NumberFilter("rs_asn"),
+        ix_id: RelationFilter("ix_id"),
+    };
+}
+
 impl Model for PdbIXLan {
     type Brief = PdbIXLan;
+    type Filters = PdbIXLanFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[33]
+    }
+    fn filters() -> PdbIXLanFilters {
+        PdbIXLanFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

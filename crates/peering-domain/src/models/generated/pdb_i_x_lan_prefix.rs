@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -37,10 +38,31 @@ pub struct NestedPdbIXLanPrefix {
     pub prefix: ipnet::IpNet,
 }
 
+/// The filters of Internet Exchange LAN prefix lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbIXLanPrefixFilters {
+    pub id: NumberFilter,
+    pub in_dfz: BoolFilter,
+    pub ixlan_id: RelationFilter,
+}
+
+impl PdbIXLanPrefixFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        in_dfz: BoolFilter("in_dfz"),
+        ixlan_id: RelationFilter("ixlan_id"),
+    };
+}
+
 impl Model for PdbIXLanPrefix {
     type Brief = PdbIXLanPrefix;
+    type Filters = PdbIXLanPrefixFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[34]
+    }
+    fn filters() -> PdbIXLanPrefixFilters {
+        PdbIXLanPrefixFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

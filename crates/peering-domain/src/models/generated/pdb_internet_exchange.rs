@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -78,10 +79,31 @@ pub struct NestedPdbInternetExchange {
     pub country: String,
 }
 
+/// The filters of Internet Exchange lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbInternetExchangeFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub org_id: RelationFilter,
+}
+
+impl PdbInternetExchangeFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        org_id: RelationFilter("org_id"),
+    };
+}
+
 impl Model for PdbInternetExchange {
     type Brief = PdbInternetExchange;
+    type Filters = PdbInternetExchangeFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[31]
+    }
+    fn filters() -> PdbInternetExchangeFilters {
+        PdbInternetExchangeFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -31,10 +32,31 @@ pub struct NestedPdbInternetExchangeFacility {
     pub fac: NestedPdbFacility,
 }
 
+/// The filters of Internet Exchange facility lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbInternetExchangeFacilityFilters {
+    pub id: NumberFilter,
+    pub ix_id: RelationFilter,
+    pub fac_id: RelationFilter,
+}
+
+impl PdbInternetExchangeFacilityFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        ix_id: RelationFilter("ix_id"),
+        fac_id: RelationFilter("fac_id"),
+    };
+}
+
 impl Model for PdbInternetExchangeFacility {
     type Brief = PdbInternetExchangeFacility;
+    type Filters = PdbInternetExchangeFacilityFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[32]
+    }
+    fn filters() -> PdbInternetExchangeFacilityFilters {
+        PdbInternetExchangeFacilityFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -82,10 +83,33 @@ pub struct NestedPdbNetwork {
     pub irr_as_set: String,
 }
 
+/// The filters of network lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbNetworkFilters {
+    pub id: NumberFilter,
+    pub asn: NumberFilter,
+    pub name: TextFilter,
+    pub org_id: RelationFilter,
+}
+
+impl PdbNetworkFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        asn: NumberFilter("asn"),
+        name: TextFilter("name"),
+        org_id: RelationFilter("org_id"),
+    };
+}
+
 impl Model for PdbNetwork {
     type Brief = PdbNetwork;
+    type Filters = PdbNetworkFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[35]
+    }
+    fn filters() -> PdbNetworkFilters {
+        PdbNetworkFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

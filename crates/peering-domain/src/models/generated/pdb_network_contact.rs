@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -43,6 +44,12 @@ impl PeeringdbVisibility {
     }
 }
 
+impl ChoiceValue for PeeringdbVisibility {
+    fn as_str(self) -> &'static str {
+        PeeringdbVisibility::as_str(self)
+    }
+}
+
 /// A network contact, as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PdbNetworkContact {
@@ -75,10 +82,35 @@ pub struct NestedPdbNetworkContact {
     pub email: String,
 }
 
+/// The filters of network contact lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbNetworkContactFilters {
+    pub id: NumberFilter,
+    pub role: TextFilter,
+    pub name: TextFilter,
+    pub email: TextFilter,
+    pub net_id: RelationFilter,
+}
+
+impl PdbNetworkContactFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        role: TextFilter("role"),
+        name: TextFilter("name"),
+        email: TextFilter("email"),
+        net_id: RelationFilter("net_id"),
+    };
+}
+
 impl Model for PdbNetworkContact {
     type Brief = PdbNetworkContact;
+    type Filters = PdbNetworkContactFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[36]
+    }
+    fn filters() -> PdbNetworkContactFilters {
+        PdbNetworkContactFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -40,10 +41,33 @@ pub struct NestedPdbNetworkFacility {
     pub fac: NestedPdbFacility,
 }
 
+/// The filters of network facility lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbNetworkFacilityFilters {
+    pub id: NumberFilter,
+    pub local_asn: NumberFilter,
+    pub net_id: RelationFilter,
+    pub fac_id: RelationFilter,
+}
+
+impl PdbNetworkFacilityFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        local_asn: NumberFilter("local_asn"),
+        net_id: RelationFilter("net_id"),
+        fac_id: RelationFilter("fac_id"),
+    };
+}
+
 impl Model for PdbNetworkFacility {
     type Brief = PdbNetworkFacility;
+    type Filters = PdbNetworkFacilityFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[37]
+    }
+    fn filters() -> PdbNetworkFacilityFilters {
+        PdbNetworkFacilityFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -47,10 +48,41 @@ pub struct NestedPdbNetworkIXLan {
     pub is_rs_peer: bool,
 }
 
+/// The filters of Public Peering Exchange Point lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbNetworkIXLanFilters {
+    pub id: NumberFilter,
+    pub asn: NumberFilter,
+    pub ipaddr4: TextFilter,
+    pub ipaddr6: TextFilter,
+    pub is_rs_peer: BoolFilter,
+    pub net_id: RelationFilter,
+    pub ixlan_id: RelationFilter,
+    pub net_asn: RelationFilter,
+}
+
+impl PdbNetworkIXLanFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        asn: NumberFilter("asn"),
+        ipaddr4: TextFilter("ipaddr4"),
+        ipaddr6: TextFilter("ipaddr6"),
+        is_rs_peer: BoolFilter("is_rs_peer"),
+        net_id: RelationFilter("net_id"),
+        ixlan_id: RelationFilter("ixlan_id"),
+        net_asn: RelationFilter("net_asn"),
+    };
+}
+
 impl Model for PdbNetworkIXLan {
     type Brief = PdbNetworkIXLan;
+    type Filters = PdbNetworkIXLanFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[38]
+    }
+    fn filters() -> PdbNetworkIXLanFilters {
+        PdbNetworkIXLanFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -61,10 +62,29 @@ pub struct NestedPdbOrganization {
     pub country: String,
 }
 
+/// The filters of organization lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbOrganizationFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+}
+
+impl PdbOrganizationFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+    };
+}
+
 impl Model for PdbOrganization {
     type Brief = PdbOrganization;
+    type Filters = PdbOrganizationFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[28]
+    }
+    fn filters() -> PdbOrganizationFilters {
+        PdbOrganizationFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -34,10 +35,35 @@ pub struct NestedPdbSynchronisation {
     pub time: Timestamp,
 }
 
+/// The filters of synchronisation lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PdbSynchronisationFilters {
+    pub id: NumberFilter,
+    pub time: TimeFilter,
+    pub created: NumberFilter,
+    pub updated: NumberFilter,
+    pub deleted: NumberFilter,
+}
+
+impl PdbSynchronisationFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        time: TimeFilter("time"),
+        created: NumberFilter("created"),
+        updated: NumberFilter("updated"),
+        deleted: NumberFilter("deleted"),
+    };
+}
+
 impl Model for PdbSynchronisation {
     type Brief = PdbSynchronisation;
+    type Filters = PdbSynchronisationFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[39]
+    }
+    fn filters() -> PdbSynchronisationFilters {
+        PdbSynchronisationFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

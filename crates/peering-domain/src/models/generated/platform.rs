@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -40,6 +41,12 @@ impl PasswordAlgorithm {
             PasswordAlgorithm::JuniperType9 => "Juniper Type 9",
             PasswordAlgorithm::Blank => "",
         }
+    }
+}
+
+impl ChoiceValue for PasswordAlgorithm {
+    fn as_str(self) -> &'static str {
+        PasswordAlgorithm::as_str(self)
     }
 }
 
@@ -89,10 +96,47 @@ pub struct NestedPlatform {
     pub slug: String,
 }
 
+/// The filters of platform lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct PlatformFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub description: TextFilter,
+    pub password_algorithm: ChoiceFilter<PasswordAlgorithm>,
+    pub napalm_driver: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl PlatformFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        description: TextFilter("description"),
+        password_algorithm: ChoiceFilter::new("password_algorithm"),
+        napalm_driver: TextFilter("napalm_driver"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Platform {
     type Brief = BriefPlatform;
+    type Filters = PlatformFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[11]
+    }
+    fn filters() -> PlatformFilters {
+        PlatformFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -51,10 +52,41 @@ pub struct NestedRelationship {
     pub slug: String,
 }
 
+/// The filters of relationship lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct RelationshipFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl RelationshipFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Relationship {
     type Brief = BriefRelationship;
+    type Filters = RelationshipFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[10]
+    }
+    fn filters() -> RelationshipFilters {
+        RelationshipFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -50,6 +51,12 @@ impl DeviceStatus {
             DeviceStatus::PostMaintenance => "Post-maintenance",
             DeviceStatus::Disabled => "Disabled",
         }
+    }
+}
+
+impl ChoiceValue for DeviceStatus {
+    fn as_str(self) -> &'static str {
+        DeviceStatus::as_str(self)
     }
 }
 
@@ -121,10 +128,59 @@ pub struct NestedRouter {
     pub hostname: String,
 }
 
+/// The filters of router lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct RouterFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub hostname: TextFilter,
+    pub platform_id: RelationFilter,
+    pub status: ChoiceFilter<DeviceStatus>,
+    pub encrypt_passwords: BoolFilter,
+    pub configuration_template_id: RelationFilter,
+    pub local_autonomous_system_id: RelationFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub local_autonomous_system_asn: RelationFilter,
+    pub local_autonomous_system: ValueFilter,
+    pub platform: ValueFilter,
+    pub configuration_template: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl RouterFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        hostname: TextFilter("hostname"),
+        platform_id: RelationFilter("platform_id"),
+        status: ChoiceFilter::new("status"),
+        encrypt_passwords: BoolFilter("encrypt_passwords"),
+        configuration_template_id: RelationFilter("configuration_template_id"),
+        local_autonomous_system_id: RelationFilter("local_autonomous_system_id"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        local_autonomous_system_asn: RelationFilter("local_autonomous_system_asn"),
+        local_autonomous_system: ValueFilter("local_autonomous_system"),
+        platform: ValueFilter("platform"),
+        configuration_template: ValueFilter("configuration_template"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for Router {
     type Brief = BriefRouter;
+    type Filters = RouterFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[8]
+    }
+    fn filters() -> RouterFilters {
+        RouterFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -40,6 +41,12 @@ impl RoutingPolicyType {
             RoutingPolicyType::ImportPolicy => "Import",
             RoutingPolicyType::ImportExportPolicy => "Import+Export",
         }
+    }
+}
+
+impl ChoiceValue for RoutingPolicyType {
+    fn as_str(self) -> &'static str {
+        RoutingPolicyType::as_str(self)
     }
 }
 
@@ -97,10 +104,47 @@ pub struct NestedRoutingPolicy {
     pub r#type: RoutingPolicyType,
 }
 
+/// The filters of routing policy lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct RoutingPolicyFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub weight: NumberFilter,
+    pub address_family: ValueFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub r#type: ChoiceFilter<RoutingPolicyType>,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+    pub tag: TagFilter,
+}
+
+impl RoutingPolicyFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        weight: NumberFilter("weight"),
+        address_family: ValueFilter("address_family"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        r#type: ChoiceFilter::new("type"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+        tag: TagFilter("tag"),
+    };
+}
+
 impl Model for RoutingPolicy {
     type Brief = BriefRoutingPolicy;
+    type Filters = RoutingPolicyFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[9]
+    }
+    fn filters() -> RoutingPolicyFilters {
+        RoutingPolicyFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -48,10 +49,45 @@ pub struct NestedTag {
     pub color: String,
 }
 
+/// The filters of tag lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct TagFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub slug: TextFilter,
+    pub color: TextFilter,
+    pub description: TextFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub content_type: ValueFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl TagFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        slug: TextFilter("slug"),
+        color: TextFilter("color"),
+        description: TextFilter("description"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        content_type: ValueFilter("content_type"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for Tag {
     type Brief = BriefTag;
+    type Filters = TagFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[22]
+    }
+    fn filters() -> TagFilters {
+        TagFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -53,10 +54,43 @@ pub struct NestedUser {
     pub username: String,
 }
 
+/// The filters of user lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct UserFilters {
+    pub id: NumberFilter,
+    pub username: TextFilter,
+    pub first_name: TextFilter,
+    pub last_name: TextFilter,
+    pub email: TextFilter,
+    pub is_staff: BoolFilter,
+    pub is_active: BoolFilter,
+    pub group_id: RelationFilter,
+    pub group: ValueFilter,
+}
+
+impl UserFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        username: TextFilter("username"),
+        first_name: TextFilter("first_name"),
+        last_name: TextFilter("last_name"),
+        email: TextFilter("email"),
+        is_staff: BoolFilter("is_staff"),
+        is_active: BoolFilter("is_active"),
+        group_id: RelationFilter("group_id"),
+        group: ValueFilter("group"),
+    };
+}
+
 impl Model for User {
     type Brief = BriefUser;
+    type Filters = UserFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[26]
+    }
+    fn filters() -> UserFilters {
+        UserFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::models::filters::*;
 use crate::models::{Choice, Editable, Model, Timestamp, Writable};
 use crate::resources::ALL;
 use crate::spec::ResourceSpec;
@@ -50,6 +51,12 @@ impl HttpMethod {
             HttpMethod::Patch => "PATCH",
             HttpMethod::Delete => "DELETE",
         }
+    }
+}
+
+impl ChoiceValue for HttpMethod {
+    fn as_str(self) -> &'static str {
+        HttpMethod::as_str(self)
     }
 }
 
@@ -112,10 +119,51 @@ pub struct NestedWebhook {
     pub name: String,
 }
 
+/// The filters of webhook lists, typed by kind.
+#[derive(Debug, Clone, Copy)]
+pub struct WebhookFilters {
+    pub id: NumberFilter,
+    pub name: TextFilter,
+    pub type_create: BoolFilter,
+    pub type_update: BoolFilter,
+    pub type_delete: BoolFilter,
+    pub enabled: BoolFilter,
+    pub http_method: ChoiceFilter<HttpMethod>,
+    pub http_content_type: TextFilter,
+    pub ssl_verification: BoolFilter,
+    pub created: TimeFilter,
+    pub updated: TimeFilter,
+    pub created_by_request: UuidFilter,
+    pub updated_by_request: UuidFilter,
+}
+
+impl WebhookFilters {
+    /// Every filter.
+    pub const ALL: Self = Self {
+        id: NumberFilter("id"),
+        name: TextFilter("name"),
+        type_create: BoolFilter("type_create"),
+        type_update: BoolFilter("type_update"),
+        type_delete: BoolFilter("type_delete"),
+        enabled: BoolFilter("enabled"),
+        http_method: ChoiceFilter::new("http_method"),
+        http_content_type: TextFilter("http_content_type"),
+        ssl_verification: BoolFilter("ssl_verification"),
+        created: TimeFilter("created"),
+        updated: TimeFilter("updated"),
+        created_by_request: UuidFilter("created_by_request"),
+        updated_by_request: UuidFilter("updated_by_request"),
+    };
+}
+
 impl Model for Webhook {
     type Brief = BriefWebhook;
+    type Filters = WebhookFilters;
     fn spec() -> &'static ResourceSpec {
         ALL[20]
+    }
+    fn filters() -> WebhookFilters {
+        WebhookFilters::ALL
     }
     fn id(&self) -> i64 {
         self.id
