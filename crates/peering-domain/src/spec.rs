@@ -440,7 +440,39 @@ pub fn member(name: &str) -> (&str, bool) {
     }
 }
 
+/// The label of an object whose resource declares no display rule: its id.
+fn display_id(_: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {
+    format!("#{}", r.id)
+}
+
 impl ResourceSpec {
+    /// What a declaration does not state: no brief or nested members, search, related
+    /// reads, rules or extra filters; changes logged; every write accepted; timestamps
+    /// shown. Declarations give what differs and end with `..ResourceSpec::DEFAULTS`.
+    pub const DEFAULTS: ResourceSpec = ResourceSpec {
+        app: "",
+        model: "",
+        path: "",
+        name: "",
+        verbose_name: "",
+        table: "",
+        fields: &[],
+        ordering: &[],
+        brief: &[],
+        nested: &[],
+        search: &[],
+        display: display_id,
+        reads: &[],
+        unique_together: &[],
+        validate: None,
+        derive: None,
+        change_logged: true,
+        writes: Writes::All,
+        owner: None,
+        extra_filters: &[],
+        has_timestamps: true,
+    };
+
     pub fn field(&self, name: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.name == name)
     }

@@ -2,9 +2,20 @@
 
 use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search, Writes};
+use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
 
 const MAX_PREFIXES: Kind = kinds::int(0, 2_147_483_647);
+
+/// The members of both the brief and the nested form.
+const AUTONOMOUS_SYSTEM_MEMBERS: &[&str] = &[
+    "id",
+    "url",
+    "display",
+    "asn",
+    "name",
+    "ipv6_max_prefixes",
+    "ipv4_max_prefixes",
+];
 
 pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -81,39 +92,15 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             .hidden(),
     ],
     ordering: &["asn", "affiliated"],
-    brief: &[
-        "id",
-        "url",
-        "display",
-        "asn",
-        "name",
-        "ipv6_max_prefixes",
-        "ipv4_max_prefixes",
-    ],
-    nested: &[
-        "id",
-        "url",
-        "display",
-        "asn",
-        "name",
-        "ipv6_max_prefixes",
-        "ipv4_max_prefixes",
-    ],
+    brief: AUTONOMOUS_SYSTEM_MEMBERS,
+    nested: AUTONOMOUS_SYSTEM_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("irr_as_set"),
         Search::IntEquals("asn"),
     ],
     display,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// "AS{asn} - {name}", as the reference renders it.

@@ -4,7 +4,7 @@ use super::common::{
     display_name, org_name, org_slug, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS,
     UPDATED,
 };
-use crate::spec::{kinds, Default, Field, ResourceSpec, Writes};
+use crate::spec::{kinds, Default, Field, ResourceSpec};
 
 /// A timer in milliseconds, as the reference bounds it.
 const fn timer(name: &'static str, label: &'static str, min: i64, default: i64) -> Field {
@@ -12,6 +12,9 @@ const fn timer(name: &'static str, label: &'static str, min: i64, default: i64) 
         .default(Default::Int(default))
         .filter()
 }
+
+/// The members of both the brief and the nested form.
+const BFD_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug"];
 
 pub static BFD: ResourceSpec = ResourceSpec {
     app: "net",
@@ -51,17 +54,9 @@ pub static BFD: ResourceSpec = ResourceSpec {
     ],
     // The reference's model declares no ordering of its own.
     ordering: &[],
-    brief: &["id", "url", "display", "name", "slug"],
-    nested: &["id", "url", "display", "name", "slug"],
+    brief: BFD_MEMBERS,
+    nested: BFD_MEMBERS,
     search: ORG_SEARCH,
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

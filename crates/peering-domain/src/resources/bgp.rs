@@ -5,7 +5,10 @@ use super::common::{
     LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, Field, ResourceSpec, Writes};
+use crate::spec::{kinds, Default, Field, ResourceSpec};
+
+/// The members of both the brief and the nested form.
+const BGP_GROUP_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug", "status"];
 
 pub static BGP_GROUP: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -41,20 +44,15 @@ pub static BGP_GROUP: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name", "slug"],
-    brief: &["id", "url", "display", "name", "slug", "status"],
-    nested: &["id", "url", "display", "name", "slug", "status"],
+    brief: BGP_GROUP_MEMBERS,
+    nested: BGP_GROUP_MEMBERS,
     search: ORG_SEARCH,
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const RELATIONSHIP_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug"];
 
 pub static RELATIONSHIP: ResourceSpec = ResourceSpec {
     app: "bgp",
@@ -73,17 +71,9 @@ pub static RELATIONSHIP: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name", "slug"],
-    nested: &["id", "url", "display", "name", "slug"],
+    brief: RELATIONSHIP_MEMBERS,
+    nested: RELATIONSHIP_MEMBERS,
     search: ORG_SEARCH,
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

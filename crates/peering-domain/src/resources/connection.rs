@@ -7,7 +7,7 @@ use crate::choices::CONNECTION_STATUS;
 use crate::net::Family;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search, Writes,
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
 };
 
 fn internet_exchange() -> &'static ResourceSpec {
@@ -124,18 +124,12 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
     ],
     display,
     reads: &["internet_exchange_point", "router"],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[
         ExtraFilter::related("internet_exchange_point", "internet_exchange_point.name"),
         ExtraFilter::related("router_name", "router.name"),
         ExtraFilter::related("router", "router.hostname"),
     ],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// "{IXP} on {router} {interface}", dropping what is missing; "Connection #{id}" when

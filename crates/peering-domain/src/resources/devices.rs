@@ -7,7 +7,7 @@ use super::common::{
 };
 use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search, Writes,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search,
 };
 
 fn platform() -> &'static ResourceSpec {
@@ -40,6 +40,9 @@ const TEMPLATE: Field = Field::new(
 )
 .required()
 .template();
+
+/// The members of both the brief and the nested form.
+const PLATFORM_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug"];
 
 pub static PLATFORM: ResourceSpec = ResourceSpec {
     app: "devices",
@@ -75,24 +78,19 @@ pub static PLATFORM: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name", "slug"],
-    nested: &["id", "url", "display", "name", "slug"],
+    brief: PLATFORM_MEMBERS,
+    nested: PLATFORM_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("slug"),
         Search::Contains("description"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const CONFIGURATION_MEMBERS: &[&str] = &["id", "url", "display", "name"];
 
 pub static CONFIGURATION: ResourceSpec = ResourceSpec {
     app: "devices",
@@ -113,20 +111,15 @@ pub static CONFIGURATION: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name"],
-    nested: &["id", "url", "display", "name"],
+    brief: CONFIGURATION_MEMBERS,
+    nested: CONFIGURATION_MEMBERS,
     search: &[Search::Contains("name"), Search::Contains("template")],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const ROUTER_MEMBERS: &[&str] = &["id", "url", "display", "name", "hostname"];
 
 pub static ROUTER: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -222,8 +215,8 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
         "local_autonomous_system.affiliated",
         "name",
     ],
-    brief: &["id", "url", "display", "name", "hostname"],
-    nested: &["id", "url", "display", "name", "hostname"],
+    brief: ROUTER_MEMBERS,
+    nested: ROUTER_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("hostname"),
@@ -231,17 +224,11 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
     ],
     display: display_name,
     reads: &["platform"],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[
         ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
         ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),
         ExtraFilter::related("platform", "platform.name"),
         ExtraFilter::related("configuration_template", "configuration_template.name"),
     ],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

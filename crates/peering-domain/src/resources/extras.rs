@@ -6,7 +6,7 @@ use super::messaging::{CONTACT, CONTACT_ROLE};
 use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search, Writes,
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
 };
 
 fn config_context() -> &'static ResourceSpec {
@@ -40,6 +40,9 @@ const OBJECT: Field = Field::new(
 const HIDDEN_CREATED: Field = CREATED.hidden();
 const HIDDEN_UPDATED: Field = UPDATED.hidden();
 
+/// The members of both the brief and the nested form.
+const CONFIG_CONTEXT_MEMBERS: &[&str] = &["id", "url", "display", "name"];
+
 pub static CONFIG_CONTEXT: ResourceSpec = ResourceSpec {
     app: "extras",
     model: "configcontext",
@@ -63,20 +66,16 @@ pub static CONFIG_CONTEXT: ResourceSpec = ResourceSpec {
         HIDDEN_UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name"],
-    nested: &["id", "url", "display", "name"],
+    brief: CONFIG_CONTEXT_MEMBERS,
+    nested: CONFIG_CONTEXT_MEMBERS,
     search: &[Search::Contains("name"), Search::Contains("description")],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const CONFIG_CONTEXT_ASSIGNMENT_MEMBERS: &[&str] = &["id", "url", "display", "config_context"];
 
 pub static CONFIG_CONTEXT_ASSIGNMENT: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -103,9 +102,8 @@ pub static CONFIG_CONTEXT_ASSIGNMENT: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["weight", "config_context.name"],
-    brief: &["id", "url", "display", "config_context"],
-    nested: &["id", "url", "display", "config_context"],
-    search: &[],
+    brief: CONFIG_CONTEXT_ASSIGNMENT_MEMBERS,
+    nested: CONFIG_CONTEXT_ASSIGNMENT_MEMBERS,
     display: |spec, r, related| {
         r.follow(spec, "config_context", related)
             .map(|c| c.text(&CONFIG_CONTEXT, "name").to_string())
@@ -117,13 +115,11 @@ pub static CONFIG_CONTEXT_ASSIGNMENT: ResourceSpec = ResourceSpec {
         "Config context assignment with this Content type, Object id and Config context already exists.",
     )],
     validate: Some(object_exists),
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const CONTACT_ASSIGNMENT_MEMBERS: &[&str] = &["id", "url", "display", "contact", "role"];
 
 pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
     app: "messaging",
@@ -146,9 +142,8 @@ pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["contact.name"],
-    brief: &["id", "url", "display", "contact", "role"],
-    nested: &["id", "url", "display", "contact", "role"],
-    search: &[],
+    brief: CONTACT_ASSIGNMENT_MEMBERS,
+    nested: CONTACT_ASSIGNMENT_MEMBERS,
     display: |spec, r, related| {
         r.follow(spec, "contact", related)
             .map(|c| c.text(&CONTACT, "name").to_string())
@@ -160,13 +155,12 @@ pub static CONTACT_ASSIGNMENT: ResourceSpec = ResourceSpec {
         "Contact assignment with this Content type, Object id, Contact and Role already exists.",
     )],
     validate: Some(object_exists),
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[ExtraFilter::related("role", "role.slug")],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const EXPORT_TEMPLATE_MEMBERS: &[&str] = &["id", "url", "display", "name"];
 
 pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -200,11 +194,10 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
         HIDDEN_UPDATED,
     ],
     ordering: &["content_type", "name"],
-    brief: &["id", "url", "display", "name"],
-    nested: &["id", "url", "display", "name"],
+    brief: EXPORT_TEMPLATE_MEMBERS,
+    nested: EXPORT_TEMPLATE_MEMBERS,
     search: &[Search::Contains("name"), Search::Contains("description")],
     display: display_name,
-    reads: &[],
     unique_together: &[(
         &["content_type", "name"],
         "Export template with this Content type and Name already exists.",
@@ -219,12 +212,8 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
         }
         errors
     }),
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// A generic relation must name an object that exists (the reference does not check).
@@ -301,9 +290,7 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
     ordering: &["name"],
     brief: &["id", "name", "url"],
     nested: &["id", "url", "display", "name"],
-    search: &[],
     display: display_name,
-    reads: &[],
     unique_together: &[(
         &["type_create", "type_update", "type_delete", "payload_url"],
         "The fields type_create, type_update, type_delete, payload_url must make a unique set.",
@@ -325,15 +312,13 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
         }
         errors
     }),
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// An IX-API account; its `url` is the IX-API endpoint, shown instead of the API link.
+/// The members of both the brief and the nested form.
+const IXAPI_MEMBERS: &[&str] = &["id", "display", "name", "url"];
+
 pub static IXAPI: ResourceSpec = ResourceSpec {
     app: "extras",
     model: "ixapi",
@@ -355,20 +340,13 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
         HIDDEN_UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "display", "name", "url"],
-    nested: &["id", "display", "name", "url"],
-    search: &[],
+    brief: IXAPI_MEMBERS,
+    nested: IXAPI_MEMBERS,
     display: display_name,
-    reads: &[],
     unique_together: &[(
         &["url", "api_key"],
         "IX-API with this URL and API key already exists.",
     )],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };

@@ -7,7 +7,7 @@ use super::common::{
 };
 use super::extras::IXAPI;
 use crate::choices::BGP_GROUP_STATUS;
-use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search, Writes};
+use crate::spec::{kinds, Default, ExtraFilter, Field, OnDelete, ResourceSpec, Search};
 
 fn autonomous_system() -> &'static ResourceSpec {
     &AUTONOMOUS_SYSTEM
@@ -16,6 +16,10 @@ fn autonomous_system() -> &'static ResourceSpec {
 fn ixapi() -> &'static ResourceSpec {
     &IXAPI
 }
+
+/// The members of both the brief and the nested form.
+const INTERNET_EXCHANGE_MEMBERS: &[&str] =
+    &["id", "url", "display", "name", "slug", "status=value"];
 
 pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -86,8 +90,8 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
     ],
     // The nested form shows the status as its plain value (spec 2.3), and so does the brief
     // one, which is the nested form in the reference.
-    brief: &["id", "url", "display", "name", "slug", "status=value"],
-    nested: &["id", "url", "display", "name", "slug", "status=value"],
+    brief: INTERNET_EXCHANGE_MEMBERS,
+    nested: INTERNET_EXCHANGE_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("slug"),
@@ -95,16 +99,9 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         Search::IntEquals("local_autonomous_system.asn"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[
         ExtraFilter::related("local_autonomous_system_asn", "local_autonomous_system.asn"),
         ExtraFilter::related("local_autonomous_system", "local_autonomous_system.name"),
     ],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

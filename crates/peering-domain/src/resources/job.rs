@@ -86,10 +86,6 @@ pub static JOB: ResourceSpec = ResourceSpec {
     nested: &["url", "created", "completed", "user", "status"],
     search: &[Search::Contains("name"), Search::Contains("user.username")],
     display,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
     change_logged: false,
     writes: Writes::DeleteOnly,
     owner: Some("user"),
@@ -120,6 +116,7 @@ pub static JOB: ResourceSpec = ResourceSpec {
         },
     ],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// A job is named by its UUID.

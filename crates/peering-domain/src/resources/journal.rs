@@ -8,12 +8,15 @@ use crate::choices::JOURNAL_ENTRY_KIND;
 use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search, Writes,
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
 };
 
 fn user() -> &'static ResourceSpec {
     &USER
 }
+
+/// The members of both the brief and the nested form.
+const JOURNAL_ENTRY_MEMBERS: &[&str] = &["id", "url", "display", "created"];
 
 pub static JOURNAL_ENTRY: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -66,19 +69,14 @@ pub static JOURNAL_ENTRY: ResourceSpec = ResourceSpec {
         TAGS,
     ],
     ordering: &["-created"],
-    brief: &["id", "url", "display", "created"],
-    nested: &["id", "url", "display", "created"],
+    brief: JOURNAL_ENTRY_MEMBERS,
+    nested: JOURNAL_ENTRY_MEMBERS,
     search: &[Search::Contains("comments")],
     display,
     reads: &["assigned_object"],
-    unique_together: &[],
     validate: Some(assigned_object_exists),
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[ExtraFilter::related("created_by", "created_by.username")],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// "2026-11-25 14:30 (Info)": when, to the minute (UTC), and the kind's label.

@@ -3,7 +3,10 @@
 use super::common::{
     display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, TAGS, UPDATED,
 };
-use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat, Writes};
+use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat};
+
+/// The members of both the brief and the nested form.
+const CONTACT_ROLE_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug"];
 
 pub static CONTACT_ROLE: ResourceSpec = ResourceSpec {
     app: "messaging",
@@ -21,23 +24,15 @@ pub static CONTACT_ROLE: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name", "slug"],
-    nested: &["id", "url", "display", "name", "slug"],
+    brief: CONTACT_ROLE_MEMBERS,
+    nested: CONTACT_ROLE_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("slug"),
         Search::Contains("description"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
 
 const fn optional_text(name: &'static str, label: &'static str, max_len: usize) -> Field {
@@ -45,6 +40,9 @@ const fn optional_text(name: &'static str, label: &'static str, max_len: usize) 
         .default(Default::Text(""))
         .filter()
 }
+
+/// The members of both the brief and the nested form.
+const CONTACT_MEMBERS: &[&str] = &["id", "url", "display", "name"];
 
 pub static CONTACT: ResourceSpec = ResourceSpec {
     app: "messaging",
@@ -79,8 +77,8 @@ pub static CONTACT: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name"],
-    nested: &["id", "url", "display", "name"],
+    brief: CONTACT_MEMBERS,
+    nested: CONTACT_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("title"),
@@ -90,16 +88,11 @@ pub static CONTACT: ResourceSpec = ResourceSpec {
         Search::Contains("comments"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const EMAIL_MEMBERS: &[&str] = &["id", "url", "display", "name"];
 
 pub static EMAIL: ResourceSpec = ResourceSpec {
     app: "messaging",
@@ -139,21 +132,13 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
             .hidden(),
     ],
     ordering: &["name"],
-    brief: &["id", "url", "display", "name"],
-    nested: &["id", "url", "display", "name"],
+    brief: EMAIL_MEMBERS,
+    nested: EMAIL_MEMBERS,
     search: &[
         Search::Contains("name"),
         Search::Contains("subject"),
         Search::Contains("template"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

@@ -12,6 +12,9 @@ fn user() -> &'static ResourceSpec {
     &USER
 }
 
+/// The members of both the brief and the nested form.
+const OBJECT_CHANGE_MEMBERS: &[&str] = &["id", "url", "display", "action"];
+
 pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
     app: "extras",
     model: "objectchange",
@@ -94,20 +97,16 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
             .hidden(),
     ],
     ordering: &["-time"],
-    brief: &["id", "url", "display", "action"],
-    nested: &["id", "url", "display", "action"],
+    brief: OBJECT_CHANGE_MEMBERS,
+    nested: OBJECT_CHANGE_MEMBERS,
     search: &[
         Search::Contains("user_name"),
         Search::Contains("object_repr"),
     ],
     display,
     reads: &["changed_object"],
-    unique_together: &[],
-    validate: None,
-    derive: None,
     change_logged: false,
     writes: Writes::None,
-    owner: None,
     extra_filters: &[
         ExtraFilter {
             param: "user",
@@ -130,6 +129,7 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
         },
     ],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// "{app} | {verbose name} {object} {created|updated|deleted} by {user}".

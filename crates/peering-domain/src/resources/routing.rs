@@ -6,8 +6,11 @@ use super::common::{
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Writes,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec,
 };
+
+/// The members of both the brief and the nested form.
+const COMMUNITY_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug", "value", "type"];
 
 pub static COMMUNITY: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -41,20 +44,15 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["value", "name"],
-    brief: &["id", "url", "display", "name", "slug", "value", "type"],
-    nested: &["id", "url", "display", "name", "slug", "value", "type"],
+    brief: COMMUNITY_MEMBERS,
+    nested: COMMUNITY_MEMBERS,
     search: ORG_SEARCH,
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };
+
+/// The members of both the brief and the nested form.
+const ROUTING_POLICY_MEMBERS: &[&str] = &["id", "url", "display", "name", "slug", "type"];
 
 pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
     app: "peering",
@@ -98,17 +96,10 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
         UPDATED,
     ],
     ordering: &["-weight", "name"],
-    brief: &["id", "url", "display", "name", "slug", "type"],
-    nested: &["id", "url", "display", "name", "slug", "type"],
+    brief: ROUTING_POLICY_MEMBERS,
+    nested: ROUTING_POLICY_MEMBERS,
     search: ORG_SEARCH,
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[ExtraFilter {
         param: "type",
         source: FilterSource::ChoiceOrAlso {
@@ -116,5 +107,5 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
             also: "import-export-policy",
         },
     }],
-    has_timestamps: true,
+    ..ResourceSpec::DEFAULTS
 };

@@ -1,9 +1,7 @@
 //! Tags (reference 3.18).
 
 use super::common::{display_name, org_name, org_slug};
-use crate::spec::{
-    kinds, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Search, Writes,
-};
+use crate::spec::{kinds, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Search};
 
 pub static TAG: ResourceSpec = ResourceSpec {
     app: "extras",
@@ -48,13 +46,6 @@ pub static TAG: ResourceSpec = ResourceSpec {
         Search::Contains("description"),
     ],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
-    change_logged: true,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[ExtraFilter {
         param: "content_type",
         source: FilterSource::ReferredBy {
@@ -64,4 +55,5 @@ pub static TAG: ResourceSpec = ResourceSpec {
         },
     }],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };

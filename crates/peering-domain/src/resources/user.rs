@@ -5,9 +5,11 @@ use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
     kinds, Default, ExtraFilter, Field, Kind, RelatedLookup, ResourceSpec, Search, TextFormat,
-    Writes,
 };
 use crate::value::Value;
+
+/// The members of both the brief and the nested form.
+const USER_MEMBERS: &[&str] = &["id", "url", "display", "username"];
 
 pub static USER: ResourceSpec = ResourceSpec {
     app: "users",
@@ -67,8 +69,8 @@ pub static USER: ResourceSpec = ResourceSpec {
         PERMISSIONS,
     ],
     ordering: &["username"],
-    brief: &["id", "url", "display", "username"],
-    nested: &["id", "url", "display", "username"],
+    brief: USER_MEMBERS,
+    nested: USER_MEMBERS,
     search: &[
         Search::Contains("username"),
         Search::Contains("first_name"),
@@ -76,18 +78,14 @@ pub static USER: ResourceSpec = ResourceSpec {
         Search::Contains("email"),
     ],
     display,
-    reads: &[],
-    unique_together: &[],
     validate: Some(valid_permissions),
-    derive: None,
     change_logged: false,
-    writes: Writes::All,
-    owner: None,
     extra_filters: &[
         ExtraFilter::related("group_id", "groups.id"),
         ExtraFilter::related("group", "groups.name"),
     ],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 fn group() -> &'static ResourceSpec {
@@ -102,6 +100,9 @@ const PERMISSIONS: Field = Field::new(
 )
 .default(Default::EmptyArray)
 .help("Permission names such as peering.add_autonomoussystem (view, add, change, delete).");
+
+/// The members of both the brief and the nested form.
+const GROUP_MEMBERS: &[&str] = &["id", "url", "name"];
 
 pub static GROUP: ResourceSpec = ResourceSpec {
     app: "users",
@@ -127,19 +128,14 @@ pub static GROUP: ResourceSpec = ResourceSpec {
         PERMISSIONS,
     ],
     ordering: &["name"],
-    brief: &["id", "url", "name"],
-    nested: &["id", "url", "name"],
+    brief: GROUP_MEMBERS,
+    nested: GROUP_MEMBERS,
     search: &[Search::Contains("name")],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
     validate: Some(valid_permissions),
-    derive: None,
     change_logged: false,
-    writes: Writes::All,
-    owner: None,
-    extra_filters: &[],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 fn valid_permissions(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> FieldErrors {

@@ -20,26 +20,12 @@ use crate::spec::{kinds, Default, Field, Kind, OnDelete, ResourceSpec, TextForma
 /// reference's plain viewsets ignore `brief`).
 const COPY: ResourceSpec = ResourceSpec {
     app: "peeringdb",
-    model: "",
-    path: "",
-    name: "",
-    verbose_name: "",
-    table: "",
-    fields: &[],
     ordering: &["id"],
-    brief: &[],
-    nested: &[],
-    search: &[],
     display: display_name,
-    reads: &[],
-    unique_together: &[],
-    validate: None,
-    derive: None,
     change_logged: false,
     writes: Writes::None,
-    owner: None,
-    extra_filters: &[],
     has_timestamps: false,
+    ..ResourceSpec::DEFAULTS
 };
 
 /// Text PeeringDB may leave blank (stored as `""`, as the reference does).
