@@ -11,8 +11,13 @@ pub struct Record {
 }
 
 impl Record {
+    /// The value of the field `name`. A name the resource does not declare is a mistake in
+    /// the code asking (names are never taken from input): debug builds, which every test
+    /// runs, stop on it; a release build reads it as null rather than fail a request.
     pub fn get<'a>(&'a self, spec: &ResourceSpec, name: &str) -> &'a Value {
-        spec.index_of(name)
+        let index = spec.index_of(name);
+        debug_assert!(index.is_some(), "{} declares no field {name:?}", spec.table);
+        index
             .and_then(|i| self.values.get(i))
             .unwrap_or(&Value::Null)
     }
@@ -65,5 +70,42 @@ impl Record {
             _ => return None,
         };
         related.related(target, self.get(spec, field).as_int()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::default_value;
+    use crate::spec::NoRelated;
+
+    fn blank(spec: &ResourceSpec) -> Record {
+        Record {
+            id: 1,
+            values: spec.fields.iter().map(default_value).collect(),
+        }
+    }
+
+    /// Every display rule, validation and derivation reads only fields its resource
+    /// declares (a misspelt name stops the debug build's `get`).
+    #[test]
+    fn every_hook_names_declared_fields() {
+        for spec in crate::resources::ALL {
+            let mut record = blank(spec);
+            let _ = record.display(spec);
+            if let Some(validate) = spec.validate {
+                let _ = validate(spec, &record, &NoRelated);
+            }
+            if let Some(derive) = spec.derive {
+                derive(spec, &mut record, &NoRelated);
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "declares no field")]
+    fn an_undeclared_name_is_caught() {
+        let spec = &crate::resources::AUTONOMOUS_SYSTEM;
+        let _ = blank(spec).int(spec, "asm");
     }
 }
