@@ -4,6 +4,7 @@
 //! times and its tags, validated as any creation, all in one transaction (an interrupted
 //! import leaves nothing, and runs again from the start). A dry run reads and validates
 //! everything and writes nothing.
+#![doc = include_str!("../README.md")]
 
 mod changes;
 mod convert;

@@ -3,6 +3,7 @@
 //! the server gives. A worker claims the oldest job with a lease, renews the lease while
 //! the job runs, and records how it ended; a job that panics ends `errored` with the
 //! panic's message. A job whose worker died is claimed again when its lease ends.
+#![doc = include_str!("../README.md")]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

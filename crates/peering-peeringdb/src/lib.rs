@@ -2,6 +2,7 @@
 //! what changed since the last one from PeeringDB's API (`fetch.rs`), or takes a directory
 //! of answers in PeeringDB's format, then applies every object type in one transaction
 //! (`apply.rs`), reading each answer one object at a time (`stream.rs`).
+#![doc = include_str!("../README.md")]
 
 mod apply;
 mod fetch;

@@ -5,6 +5,7 @@
 //!
 //! The data comes through a [`DataSource`]; the server implements it over its database,
 //! and any tool can implement it over its own records.
+#![doc = include_str!("../README.md")]
 
 pub mod context;
 pub mod dataset;

@@ -1,5 +1,6 @@
 //! `peeringd`: the command line (serve, migrate, users, tokens, demo data) and the wiring
 //! of configuration, store and HTTP server.
+#![doc = include_str!("../README.md")]
 
 mod config;
 mod demo_data;

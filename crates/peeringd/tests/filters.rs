@@ -614,27 +614,34 @@ fn a_session_page_costs_a_fixed_number_of_queries_whatever_its_size() {
         "/api/peering/internet-exchange-peering-sessions/",
         "/api/peering/direct-peering-sessions/",
     ] {
-        let cost = |query: &str| {
-            let before = s.store.queries_executed();
-            let r = s.get(&format!("{path}?{query}"));
-            assert_eq!(r.status, 200, "{}", r.text);
-            assert!(r.json()["results"]
-                .as_array()
-                .is_some_and(|a| !a.is_empty()));
-            s.store.queries_executed() - before
+        // The store's count also takes in what runs beside the request (the job workers
+        // looking for work): the fewest of three tries is the request's own. Each try asks
+        // for a page one shorter, so that none is answered from the answer cache.
+        let cost = |query: &str, limit: u64| {
+            let once = |shorter: u64| {
+                let before = s.store.queries_executed();
+                let r = s.get(&format!("{path}?{query}limit={}", limit - shorter));
+                assert_eq!(r.status, 200, "{}", r.text);
+                assert!(r.json()["results"]
+                    .as_array()
+                    .is_some_and(|a| !a.is_empty()));
+                s.store.queries_executed() - before
+            };
+            (0..3).map(once).min().unwrap_or(u64::MAX)
         };
         // Pages large enough to hold every kind of relation; a tiny page may skip a query.
-        let small = cost("limit=100");
-        let large = cost("limit=1000");
+        let small = cost("", 100);
+        let large = cost("", 1000);
         assert_eq!(small, large, "{path}: queries grow with the page size");
         assert!(large <= 12, "{path}: {large} queries for one page");
         // A related-object filter adds one query: the check that its value names an object.
         let peer = s.get(&format!("{path}?limit=1")).json()["results"][0]["autonomous_system"]
             ["id"]
             .clone();
-        let filtered = cost(&format!(
-            "autonomous_system_id={peer}&status__n=disabled&ordering=-ip_address&limit=1000"
-        ));
+        let filtered = cost(
+            &format!("autonomous_system_id={peer}&status__n=disabled&ordering=-ip_address&"),
+            1000,
+        );
         assert!(filtered <= large + 1, "{path}: {filtered} queries filtered");
     }
 }

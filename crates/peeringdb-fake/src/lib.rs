@@ -3,6 +3,7 @@
 //! 127.0.0.1 as PeeringDB's API serves them (`server.rs`): `GET /api/{type}?since=&depth=0`,
 //! `since` giving the objects changed after it (deleted ones included), and faults on
 //! demand (an HTTP status, a malformed answer).
+#![doc = include_str!("../README.md")]
 
 mod data;
 mod server;
