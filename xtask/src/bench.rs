@@ -338,7 +338,15 @@ fn postgres_baselines(
             span(&ids.peer_ids),
             discover::AUTONOMOUS_SYSTEMS,
         ),
-        ("session_detail", span(&ids.session_ids), discover::SESSIONS),
+        (
+            "session_detail",
+            Some(&ids.session_ids)
+                .filter(|range| !range.is_empty())
+                .map_or((None, None), |range| {
+                    (Some(*range.start()), Some(*range.end()))
+                }),
+            discover::SESSIONS,
+        ),
     ];
     let mut baselines = Vec::new();
     for (name, (low, high), collection) in details {

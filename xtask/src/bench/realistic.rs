@@ -42,7 +42,7 @@ impl Population {
             sessions: count(&format!("{SESSIONS}?brief=1&limit=1"))?,
             writable: Writable {
                 peer_ids: peer_ids.to_vec(),
-                session_ids: (low..=high).collect(),
+                session_ids: low..=high,
             },
         })
     }
@@ -142,8 +142,8 @@ end
 {done}"#,
         peers = list(&p.writable.peer_ids),
         brands = brands.join(","),
-        low = session_ids.first().copied().unwrap_or(1),
-        high = session_ids.last().copied().unwrap_or(1),
+        low = session_ids.start(),
+        high = session_ids.end(),
         path = mix.path_lua,
         done = wrk::DONE,
     )
@@ -337,7 +337,7 @@ mod tests {
             sessions: 1000,
             writable: Writable {
                 peer_ids: vec![2, 3, 4],
-                session_ids: (10..=1009).collect(),
+                session_ids: 10..=1009,
             },
         }
     }

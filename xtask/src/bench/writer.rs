@@ -18,7 +18,9 @@ use super::writes::percentile;
 #[derive(Debug, Clone)]
 pub struct Writable {
     pub peer_ids: Vec<i64>,
-    pub session_ids: Vec<i64>,
+    /// The sessions' ids, one run from the first to the last (empty when there are none):
+    /// a range rather than a list, which would take megabytes at the largest scales.
+    pub session_ids: std::ops::RangeInclusive<i64>,
 }
 
 /// How the writes went during one scenario.
@@ -105,10 +107,15 @@ fn write_until(target: &Target, writable: &Writable, rate: u32, stop: &AtomicBoo
 /// Odd writes go to an autonomous system, even ones to a session, each drawn at random.
 fn write_path(writable: &Writable, n: u64) -> String {
     let pick = |ids: &[i64]| ids[(random_u64() % ids.len().max(1) as u64) as usize];
-    if n % 2 == 1 || writable.session_ids.is_empty() {
+    let sessions = &writable.session_ids;
+    if n % 2 == 1 || sessions.is_empty() {
         format!("{AUTONOMOUS_SYSTEMS}{}/", pick(&writable.peer_ids))
     } else {
-        format!("{SESSIONS}{}/", pick(&writable.session_ids))
+        let span = (sessions.end() - sessions.start()) as u64 + 1;
+        format!(
+            "{SESSIONS}{}/",
+            sessions.start() + (random_u64() % span) as i64
+        )
     }
 }
 
@@ -120,13 +127,14 @@ mod tests {
     fn writes_alternate_between_systems_and_sessions() {
         let writable = Writable {
             peer_ids: vec![7],
-            session_ids: vec![9],
+            session_ids: 9..=9,
         };
         assert_eq!(write_path(&writable, 1), format!("{AUTONOMOUS_SYSTEMS}7/"));
         assert_eq!(write_path(&writable, 2), format!("{SESSIONS}9/"));
         let no_sessions = Writable {
             peer_ids: vec![7],
-            session_ids: vec![],
+            #[allow(clippy::reversed_empty_ranges)]
+            session_ids: 1..=0,
         };
         assert_eq!(
             write_path(&no_sessions, 2),
