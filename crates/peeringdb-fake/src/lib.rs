@@ -5,6 +5,7 @@
 //! demand (an HTTP status, a malformed answer).
 
 mod data;
+mod objects;
 mod server;
 
 pub use data::{Dataset, Sizes, NAMESPACES};
