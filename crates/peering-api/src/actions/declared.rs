@@ -305,89 +305,76 @@ pub static ACTIONS: &[Action] = &[
         ],
         handler: |c| Box::pin(export::render_now(c)),
     },
-    Action {
-        spec: &DIRECT_PEERING_SESSION,
-        name: "encrypt-password",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Encrypt the session's password with its router's platform algorithm",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(
-            200,
-            "The password is encrypted.",
-            Answer::Schema("PasswordEncrypted"),
-        )],
-        handler: |c| Box::pin(sessions::encrypt_password(c)),
-    },
-    Action {
-        spec: &INTERNET_EXCHANGE_PEERING_SESSION,
-        name: "encrypt-password",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Encrypt the session's password with its router's platform algorithm",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(
-            200,
-            "The password is encrypted.",
-            Answer::Schema("PasswordEncrypted"),
-        )],
-        handler: |c| Box::pin(sessions::encrypt_password(c)),
-    },
-    Action {
-        spec: &AUTONOMOUS_SYSTEM,
-        name: "poll-bgp-sessions",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Poll the sessions with this autonomous system: a job per router that holds some",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
-        handler: |c| Box::pin(routers::poll_routers_of(c)),
-    },
-    Action {
-        spec: &BGP_GROUP,
-        name: "poll-bgp-sessions",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Poll the group's sessions: a job per router that holds some",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
-        handler: |c| Box::pin(routers::poll_routers_of(c)),
-    },
-    Action {
-        spec: &INTERNET_EXCHANGE,
-        name: "poll-bgp-sessions",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Poll the exchange's sessions: a job per router connected to it",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(202, "A job per router (maybe none).", Answer::Jobs)],
-        handler: |c| Box::pin(routers::poll_routers_of(c)),
-    },
-    Action {
-        spec: &DIRECT_PEERING_SESSION,
-        name: "poll",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Poll the session's router now and record what it reports",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(200, "What the poll updated.", Answer::Schema("Detail"))],
-        handler: |c| Box::pin(routers::poll_session(c)),
-    },
-    Action {
-        spec: &INTERNET_EXCHANGE_PEERING_SESSION,
-        name: "poll",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Poll the session's router now and record what it reports",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[(200, "What the poll updated.", Answer::Schema("Detail"))],
-        handler: |c| Box::pin(routers::poll_session(c)),
-    },
+    encrypt_password(&DIRECT_PEERING_SESSION),
+    encrypt_password(&INTERNET_EXCHANGE_PEERING_SESSION),
+    poll_routers_of(
+        &AUTONOMOUS_SYSTEM,
+        "Poll the sessions with this autonomous system: a job per router that holds some",
+    ),
+    poll_routers_of(
+        &BGP_GROUP,
+        "Poll the group's sessions: a job per router that holds some",
+    ),
+    poll_routers_of(
+        &INTERNET_EXCHANGE,
+        "Poll the exchange's sessions: a job per router connected to it",
+    ),
+    poll_session(&DIRECT_PEERING_SESSION),
+    poll_session(&INTERNET_EXCHANGE_PEERING_SESSION),
 ];
+
+/// `encrypt-password`, the same on either kind of session.
+const fn encrypt_password(spec: &'static ResourceSpec) -> Action {
+    Action {
+        spec,
+        name: "encrypt-password",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Encrypt the session's password with its router's platform algorithm",
+        query: QUERY_NONE,
+        body: None,
+        answers: PASSWORD_ENCRYPTED,
+        handler: |c| Box::pin(sessions::encrypt_password(c)),
+    }
+}
+
+const PASSWORD_ENCRYPTED: &[(u16, &str, Answer)] = &[(
+    200,
+    "The password is encrypted.",
+    Answer::Schema("PasswordEncrypted"),
+)];
+
+/// `poll-bgp-sessions` of an object whose sessions several routers may hold.
+const fn poll_routers_of(spec: &'static ResourceSpec, summary: &'static str) -> Action {
+    Action {
+        spec,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary,
+        query: QUERY_NONE,
+        body: None,
+        answers: JOBS_PER_ROUTER,
+        handler: |c| Box::pin(routers::poll_routers_of(c)),
+    }
+}
+
+const JOBS_PER_ROUTER: &[(u16, &str, Answer)] =
+    &[(202, "A job per router (maybe none).", Answer::Jobs)];
+
+/// `poll`, the same on either kind of session.
+const fn poll_session(spec: &'static ResourceSpec) -> Action {
+    Action {
+        spec,
+        name: "poll",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the session's router now and record what it reports",
+        query: QUERY_NONE,
+        body: None,
+        answers: POLLED,
+        handler: |c| Box::pin(routers::poll_session(c)),
+    }
+}
+
+const POLLED: &[(u16, &str, Answer)] = &[(200, "What the poll updated.", Answer::Schema("Detail"))];
