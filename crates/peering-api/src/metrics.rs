@@ -60,70 +60,72 @@ impl std::fmt::Debug for Metrics {
 
 impl Default for Metrics {
     fn default() -> Self {
-        let mut registry = Registry::with_prefix("peeringd");
-        let requests = Family::<RequestLabels, Counter>::default();
-        let durations = Durations::new_with_constructor(durations);
-        let (connections, idle_connections) = (Gauge::default(), Gauge::default());
-        let (cache_entries, cache_bytes) = (Gauge::default(), Gauge::default());
-        let (cache_hits, cache_misses) = (Counter::default(), Counter::default());
-        let jobs_waiting = Gauge::default();
-        registry.register(
+        Metrics {
+            registry: Registry::with_prefix("peeringd"),
+            requests: Family::default(),
+            durations: Durations::new_with_constructor(durations),
+            connections: Gauge::default(),
+            idle_connections: Gauge::default(),
+            cache_entries: Gauge::default(),
+            cache_bytes: Gauge::default(),
+            cache_hits: Counter::default(),
+            cache_misses: Counter::default(),
+            jobs_waiting: Gauge::default(),
+        }
+        .registered()
+    }
+}
+
+impl Metrics {
+    /// Every metric in the registry, in the order `/metrics` lists them.
+    fn registered(mut self) -> Self {
+        let r = &mut self.registry;
+        r.register(
             "jobs_waiting",
             "Jobs waiting for a worker (every instance's)",
-            jobs_waiting.clone(),
+            self.jobs_waiting.clone(),
         );
-        registry.register(
+        r.register(
             "http_requests",
             "HTTP requests answered, by method, route and status",
-            requests.clone(),
+            self.requests.clone(),
         );
-        registry.register(
+        r.register(
             "http_request_duration_seconds",
             "Time to answer HTTP requests, by method and route",
-            durations.clone(),
+            self.durations.clone(),
         );
-        registry.register(
+        r.register(
             "db_connections",
             "Database connections open in the pool",
-            connections.clone(),
+            self.connections.clone(),
         );
-        registry.register(
+        r.register(
             "db_idle_connections",
             "Database connections open and unused",
-            idle_connections.clone(),
+            self.idle_connections.clone(),
         );
-        registry.register(
+        r.register(
             "answer_cache_entries",
             "Rendered answers kept",
-            cache_entries.clone(),
+            self.cache_entries.clone(),
         );
-        registry.register(
+        r.register(
             "answer_cache_bytes",
             "Bytes of rendered answers kept",
-            cache_bytes.clone(),
+            self.cache_bytes.clone(),
         );
-        registry.register(
+        r.register(
             "answer_cache_hits",
             "Reads answered from the answer cache",
-            cache_hits.clone(),
+            self.cache_hits.clone(),
         );
-        registry.register(
+        r.register(
             "answer_cache_misses",
             "Reads rendered anew",
-            cache_misses.clone(),
+            self.cache_misses.clone(),
         );
-        Metrics {
-            registry,
-            requests,
-            durations,
-            connections,
-            idle_connections,
-            cache_entries,
-            cache_bytes,
-            cache_hits,
-            cache_misses,
-            jobs_waiting,
-        }
+        self
     }
 }
 

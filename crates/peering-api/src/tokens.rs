@@ -105,64 +105,18 @@ fn dummy_hash() -> &'static str {
 /// What a new token is made of, from a request body.
 fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError> {
     let mut errors = Map::new();
-    let expires = match body.get("expires") {
-        None | Some(Json::Null) => None,
-        Some(Json::String(text)) => match DateTime::parse_from_rfc3339(text) {
-            Ok(t) => Some(t.with_timezone(&Utc)),
-            Err(_) => {
-                errors.insert(
-                    "expires".into(),
-                    json!(["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."]),
-                );
-                None
-            }
-        },
-        Some(_) => {
-            errors.insert("expires".into(), json!(["Expected a date and time."]));
-            None
-        }
-    };
-    let write_enabled = match body.get("write_enabled") {
-        None | Some(Json::Null) => true,
-        Some(Json::Bool(b)) => *b,
-        Some(_) => {
-            errors.insert("write_enabled".into(), json!(["Must be a valid boolean."]));
-            true
-        }
-    };
-    let description = match body.get("description") {
-        None | Some(Json::Null) => String::new(),
-        Some(Json::String(s)) if s.contains('\0') => {
-            errors.insert("description".into(), json!([NULL_CHARACTERS]));
-            String::new()
-        }
-        Some(Json::String(s)) if s.chars().count() <= 200 => s.clone(),
-        Some(Json::String(_)) => {
-            errors.insert(
-                "description".into(),
-                json!(["Ensure this field has no more than 200 characters."]),
-            );
-            String::new()
-        }
-        Some(_) => {
-            errors.insert("description".into(), json!(["Not a valid string."]));
-            String::new()
-        }
-    };
-    let key = match body.get("key") {
-        None | Some(Json::Null) => None,
-        Some(Json::String(k)) => match TokenKey::parse_chosen(k) {
-            Ok(key) => Some(key),
-            Err(e) => {
-                errors.insert("key".into(), json!([e.to_string()]));
-                None
-            }
-        },
-        Some(_) => {
-            errors.insert("key".into(), json!(["Not a valid string."]));
-            None
-        }
-    };
+    let expires = member(body, &mut errors, "expires", parse_expires);
+    let write_enabled = member(body, &mut errors, "write_enabled", |v| {
+        v.as_bool()
+            .ok_or_else(|| json!(["Must be a valid boolean."]))
+    })
+    .unwrap_or(true);
+    let description =
+        member(body, &mut errors, "description", parse_description).unwrap_or_default();
+    let key = member(body, &mut errors, "key", |v| match v {
+        Json::String(k) => TokenKey::parse_chosen(k).map_err(|e| json!([e.to_string()])),
+        _ => Err(json!(["Not a valid string."])),
+    });
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(Json::Object(errors)));
     }
@@ -172,6 +126,40 @@ fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError
         description,
         key,
     })
+}
+
+/// Member `name` of a body as `parse` reads it: `None` when absent or null, or when it
+/// does not parse, its messages then noted in `errors`.
+fn member<T>(
+    body: &Map<String, Json>,
+    errors: &mut Map<String, Json>,
+    name: &str,
+    parse: impl FnOnce(&Json) -> Result<T, Json>,
+) -> Option<T> {
+    let value = body.get(name).filter(|v| !v.is_null())?;
+    parse(value)
+        .map_err(|messages| errors.insert(name.into(), messages))
+        .ok()
+}
+
+fn parse_expires(value: &Json) -> Result<DateTime<Utc>, Json> {
+    match value {
+        Json::String(text) => DateTime::parse_from_rfc3339(text)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|_| json!(["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."])),
+        _ => Err(json!(["Expected a date and time."])),
+    }
+}
+
+fn parse_description(value: &Json) -> Result<String, Json> {
+    match value {
+        Json::String(s) if s.contains('\0') => Err(json!([NULL_CHARACTERS])),
+        Json::String(s) if s.chars().count() <= 200 => Ok(s.clone()),
+        Json::String(_) => Err(json!([
+            "Ensure this field has no more than 200 characters."
+        ])),
+        _ => Err(json!(["Not a valid string."])),
+    }
 }
 
 /// Creates a token for `user_id`; returns its listing and its key.

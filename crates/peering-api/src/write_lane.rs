@@ -1,9 +1,9 @@
 //! Writes run on threads of their own instead of the blocking pool that reads queue in, so
 //! that under a flood of reads a write waits for no read to finish before it starts: the
 //! blocking pool runs its tasks in arrival order, and each worker's few threads were all
-//! busy with reads (a PATCH then took 150–280 ms behind pages of 1,000 sessions). With the
-//! store's own connections for writes (`Store`'s write pool), a write waits only for other
-//! writes.
+//! busy with reads (a PATCH then waited for pages of 1,000 sessions to be read and rendered;
+//! docs/performance.md, ninth round, has the figures). With the store's own connections for
+//! writes (`Store`'s write pool), a write waits only for other writes.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;

@@ -233,127 +233,104 @@ impl SettingsArgs {
             Some(path) => read_file(path)?,
             None => FileSettings::default(),
         };
-        let settings = Settings {
-            listen: self
-                .listen
-                .clone()
-                .or(file.listen)
-                .unwrap_or_else(|| "127.0.0.1:8000".into()),
-            database_url: self
-                .database_url
-                .clone()
-                .or(file.database_url)
+        let settings = self.merge(file)?;
+        check(&settings)?;
+        Ok(settings)
+    }
+
+    /// Each setting from its flag or variable, else the file, else its default.
+    fn merge(&self, file: FileSettings) -> Result<Settings, String> {
+        Ok(Settings {
+            listen: or(&self.listen, file.listen).unwrap_or_else(|| "127.0.0.1:8000".into()),
+            database_url: or(&self.database_url, file.database_url)
                 .unwrap_or_else(|| "sqlite://peeringd.sqlite3".into()),
-            paginate_count: self.paginate_count.or(file.paginate_count).unwrap_or(50),
-            max_page_size: self.max_page_size.or(file.max_page_size).unwrap_or(1000),
-            login_required: self.login_required.or(file.login_required).unwrap_or(false),
-            max_body_bytes: self
-                .max_body_bytes
-                .or(file.max_body_bytes)
+            paginate_count: or(&self.paginate_count, file.paginate_count).unwrap_or(50),
+            max_page_size: or(&self.max_page_size, file.max_page_size).unwrap_or(1000),
+            login_required: or(&self.login_required, file.login_required).unwrap_or(false),
+            max_body_bytes: or(&self.max_body_bytes, file.max_body_bytes)
                 .unwrap_or(10 * 1024 * 1024),
-            exempt_view_permissions: self
-                .exempt_view_permissions
-                .clone()
-                .or(file.exempt_view_permissions)
-                .unwrap_or_else(|| "*".into())
-                .parse()?,
-            response_cache_mib: self
-                .response_cache_mib
-                .or(file.response_cache_mib)
-                .unwrap_or(32),
+            exempt_view_permissions: or(
+                &self.exempt_view_permissions,
+                file.exempt_view_permissions,
+            )
+            .unwrap_or_else(|| "*".into())
+            .parse()?,
+            response_cache_mib: or(&self.response_cache_mib, file.response_cache_mib).unwrap_or(32),
             trusted_proxies: parse_networks(
-                &self
-                    .trusted_proxies
-                    .clone()
-                    .or(file.trusted_proxies)
-                    .unwrap_or_default(),
+                &or(&self.trusted_proxies, file.trusted_proxies).unwrap_or_default(),
             )?,
-            request_timeout_secs: self
-                .request_timeout_secs
-                .or(file.request_timeout_secs)
+            request_timeout_secs: or(&self.request_timeout_secs, file.request_timeout_secs)
                 .unwrap_or(5),
-            body_timeout_secs: self
-                .body_timeout_secs
-                .or(file.body_timeout_secs)
-                .unwrap_or(30),
-            min_password_length: self
-                .min_password_length
-                .or(file.min_password_length)
+            body_timeout_secs: or(&self.body_timeout_secs, file.body_timeout_secs).unwrap_or(30),
+            min_password_length: or(&self.min_password_length, file.min_password_length)
                 .unwrap_or(10),
-            log_format: self
-                .log_format
-                .clone()
-                .or(file.log_format)
+            log_format: or(&self.log_format, file.log_format)
                 .unwrap_or_else(|| "text".into())
                 .parse()?,
-            metrics_listen: self
-                .metrics_listen
-                .clone()
-                .or(file.metrics_listen)
-                .filter(|a| !a.is_empty()),
-            allowed_hosts: list(self.allowed_hosts.clone().or(file.allowed_hosts)),
-            cors_origins: list(self.cors_origins.clone().or(file.cors_origins)),
-            changelog_retention_days: self
-                .changelog_retention_days
-                .or(file.changelog_retention_days)
-                .unwrap_or(90),
-            base_path: base_path(
-                &self
-                    .base_path
-                    .clone()
-                    .or(file.base_path)
-                    .unwrap_or_default(),
-            )?,
-            job_workers: self.job_workers.or(file.job_workers).unwrap_or(2),
-            job_retention_days: self
-                .job_retention_days
-                .or(file.job_retention_days)
-                .unwrap_or(90),
-            router_command: self
-                .router_command
-                .clone()
-                .or(file.router_command)
+            metrics_listen: or(&self.metrics_listen, file.metrics_listen).filter(|a| !a.is_empty()),
+            allowed_hosts: list(or(&self.allowed_hosts, file.allowed_hosts)),
+            cors_origins: list(or(&self.cors_origins, file.cors_origins)),
+            changelog_retention_days: or(
+                &self.changelog_retention_days,
+                file.changelog_retention_days,
+            )
+            .unwrap_or(90),
+            base_path: base_path(&or(&self.base_path, file.base_path).unwrap_or_default())?,
+            job_workers: or(&self.job_workers, file.job_workers).unwrap_or(2),
+            job_retention_days: or(&self.job_retention_days, file.job_retention_days).unwrap_or(90),
+            router_command: or(&self.router_command, file.router_command)
                 .unwrap_or_default()
                 .split_whitespace()
                 .map(str::to_string)
                 .collect(),
-            peeringdb: peering_peeringdb::Settings {
-                url: self
-                    .peeringdb_url
-                    .clone()
-                    .or(file.peeringdb_url)
-                    .filter(|u| !u.trim().is_empty())
-                    .unwrap_or_else(|| peering_peeringdb::DEFAULT_URL.into()),
-                api_key: self
-                    .peeringdb_api_key
-                    .clone()
-                    .or(file.peeringdb_api_key)
-                    .filter(|k| !k.trim().is_empty()),
-                proxy: self
-                    .peeringdb_proxy
-                    .clone()
-                    .or(file.peeringdb_proxy)
-                    .filter(|p| !p.trim().is_empty()),
-            },
-            field_names: field_names(self.field_names.clone().or(file.field_names))?,
-        };
-        if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
-            return Err(
-                "PEERING_REQUEST_TIMEOUT_SECS and PEERING_BODY_TIMEOUT_SECS must be at least 1"
-                    .into(),
-            );
-        }
-        if settings.paginate_count < 1 {
-            return Err("PEERING_PAGINATE_COUNT must be at least 1".into());
-        }
-        if settings.response_cache_mib > 1 << 20 {
-            return Err("PEERING_RESPONSE_CACHE_MIB must be at most 1048576 (1 TiB)".into());
-        }
-        if settings.max_page_size < 0 {
-            return Err("PEERING_MAX_PAGE_SIZE must be 0 (no maximum) or more".into());
-        }
-        Ok(settings)
+            peeringdb: self.peeringdb(
+                file.peeringdb_url,
+                file.peeringdb_api_key,
+                file.peeringdb_proxy,
+            ),
+            field_names: field_names(or(&self.field_names, file.field_names))?,
+        })
     }
+
+    /// Where and how PeeringDB is reached; a blank value counts as none.
+    fn peeringdb(
+        &self,
+        url: Option<String>,
+        api_key: Option<String>,
+        proxy: Option<String>,
+    ) -> peering_peeringdb::Settings {
+        peering_peeringdb::Settings {
+            url: or(&self.peeringdb_url, url)
+                .filter(|u| !u.trim().is_empty())
+                .unwrap_or_else(|| peering_peeringdb::DEFAULT_URL.into()),
+            api_key: or(&self.peeringdb_api_key, api_key).filter(|k| !k.trim().is_empty()),
+            proxy: or(&self.peeringdb_proxy, proxy).filter(|p| !p.trim().is_empty()),
+        }
+    }
+}
+
+/// The flag's (or variable's) value, else the file's.
+fn or<T: Clone>(flag: &Option<T>, file: Option<T>) -> Option<T> {
+    flag.clone().or(file)
+}
+
+/// The bounds settings must keep, whatever their source.
+fn check(settings: &Settings) -> Result<(), String> {
+    if settings.request_timeout_secs == 0 || settings.body_timeout_secs == 0 {
+        return Err(
+            "PEERING_REQUEST_TIMEOUT_SECS and PEERING_BODY_TIMEOUT_SECS must be at least 1".into(),
+        );
+    }
+    if settings.paginate_count < 1 {
+        return Err("PEERING_PAGINATE_COUNT must be at least 1".into());
+    }
+    if settings.response_cache_mib > 1 << 20 {
+        return Err("PEERING_RESPONSE_CACHE_MIB must be at most 1048576 (1 TiB)".into());
+    }
+    if settings.max_page_size < 0 {
+        return Err("PEERING_MAX_PAGE_SIZE must be 0 (no maximum) or more".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]

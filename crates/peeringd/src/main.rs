@@ -2,6 +2,7 @@
 //! of configuration, store and HTTP server.
 #![doc = include_str!("../README.md")]
 
+mod accounts_command;
 mod config;
 mod demo_data;
 mod import_command;
@@ -9,13 +10,12 @@ mod logging;
 mod peeringdb_command;
 mod server;
 
-use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use peering_auth::TokenKey;
-use peering_store::{NewToken, Store};
+use peering_store::Store;
 
+use accounts_command::{TokenCommand, UserCommand};
 use config::SettingsArgs;
 
 // mimalloc returns freed memory to the system and keeps fragmentation low under many
@@ -109,55 +109,6 @@ enum PeeringdbCommand {
     },
 }
 
-#[derive(Debug, Subcommand)]
-enum UserCommand {
-    /// Create a user.
-    Create {
-        #[arg(long)]
-        username: String,
-        #[arg(long)]
-        superuser: bool,
-        /// Read the password from standard input (else the user cannot log in by password).
-        #[arg(long)]
-        password_stdin: bool,
-    },
-    /// Set a user's password, read from standard input.
-    SetPassword {
-        #[arg(long)]
-        username: String,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum TokenCommand {
-    /// Create a token and print its key alone on standard output.
-    Create {
-        #[arg(long)]
-        user: String,
-        #[arg(long)]
-        read_only: bool,
-        /// Expiry time, RFC 3339.
-        #[arg(long)]
-        expires: Option<String>,
-        /// An explicit 40-hex key (e.g. to restore a deleted token).
-        #[arg(long)]
-        key: Option<String>,
-        #[arg(long, default_value = "")]
-        description: String,
-    },
-    /// List tokens (of one user, or of everyone), one per line: id, user, key ending,
-    /// access, expiry, last use, description.
-    List {
-        #[arg(long)]
-        user: Option<String>,
-    },
-    /// Revoke (delete) a token by its id.
-    Revoke {
-        #[arg(long)]
-        id: i64,
-    },
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -185,125 +136,8 @@ fn run(cli: Cli) -> Result<(), String> {
             eprintln!("applied {n} migration(s)");
             Ok(())
         }
-        Command::User {
-            command:
-                UserCommand::Create {
-                    username,
-                    superuser,
-                    password_stdin,
-                },
-        } => {
-            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            let hash = if password_stdin {
-                password_from_stdin(settings.min_password_length)?
-            } else {
-                String::new()
-            };
-            store
-                .create_user(&username, &hash, superuser)
-                .map_err(|e| e.to_string())?;
-            eprintln!("created user {username}");
-            Ok(())
-        }
-        Command::Token {
-            command:
-                TokenCommand::Create {
-                    user,
-                    read_only,
-                    expires,
-                    key,
-                    description,
-                },
-        } => {
-            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            let user_id = store
-                .user_id(&user)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("no user named {user:?}"))?;
-            let expires = expires
-                .map(|e| {
-                    chrono::DateTime::parse_from_rfc3339(&e)
-                        .map(|t| t.with_timezone(&chrono::Utc))
-                        .map_err(|err| format!("--expires: {err}"))
-                })
-                .transpose()?;
-            let key = match key {
-                Some(k) => TokenKey::parse_chosen(&k).map_err(|e| e.to_string())?,
-                None => TokenKey::generate(),
-            };
-            store
-                .create_token(&NewToken {
-                    user_id,
-                    key_hash: key.hash(),
-                    key_suffix: key.suffix().to_string(),
-                    expires,
-                    write_enabled: !read_only,
-                    description,
-                })
-                .map_err(|e| e.to_string())?;
-            println!("{}", key.as_str());
-            Ok(())
-        }
-        Command::User {
-            command: UserCommand::SetPassword { username },
-        } => {
-            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            let hash = password_from_stdin(settings.min_password_length)?;
-            if !store
-                .set_password(&username, &hash)
-                .map_err(|e| e.to_string())?
-            {
-                return Err(format!("no user named {username:?}"));
-            }
-            eprintln!("password of {username} set");
-            Ok(())
-        }
-        Command::Token {
-            command: TokenCommand::List { user },
-        } => {
-            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            let user_id = match user {
-                Some(name) => Some(
-                    store
-                        .user_id(&name)
-                        .map_err(|e| e.to_string())?
-                        .ok_or_else(|| format!("no user named {name:?}"))?,
-                ),
-                None => None,
-            };
-            let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
-                t.map_or("-".to_string(), |t| {
-                    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-                })
-            };
-            for t in store.list_tokens(user_id).map_err(|e| e.to_string())? {
-                println!(
-                    "{}\t{}\t…{}\t{}\texpires {}\tlast used {}\t{}",
-                    t.id,
-                    t.username,
-                    t.key_suffix,
-                    if t.write_enabled {
-                        "read-write"
-                    } else {
-                        "read-only"
-                    },
-                    time(t.expires),
-                    time(t.last_used),
-                    t.description
-                );
-            }
-            Ok(())
-        }
-        Command::Token {
-            command: TokenCommand::Revoke { id },
-        } => {
-            let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            if !store.delete_token(id).map_err(|e| e.to_string())? {
-                return Err(format!("no token with id {id}"));
-            }
-            eprintln!("token {id} revoked");
-            Ok(())
-        }
+        Command::User { command } => accounts_command::user(&settings, command),
+        Command::Token { command } => accounts_command::token(&settings, command),
         Command::DemoData { scale, seed } => demo_data::run(&settings.database_url, scale, seed),
         Command::Peeringdb {
             command: PeeringdbCommand::Sync { from_dir },
@@ -317,22 +151,4 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
         } => import_command::peering_manager(&settings, &url, &token, dry_run),
     }
-}
-
-/// A password from standard input (one line), hashed.
-fn password_from_stdin(min_length: usize) -> Result<String, String> {
-    let mut password = String::new();
-    std::io::stdin()
-        .read_to_string(&mut password)
-        .map_err(|e| e.to_string())?;
-    let password = password.trim_end_matches(['\r', '\n']);
-    if password.is_empty() {
-        return Err("empty password".into());
-    }
-    if password.chars().count() < min_length {
-        return Err(format!(
-            "password too short: at least {min_length} characters (PEERING_MIN_PASSWORD_LENGTH)"
-        ));
-    }
-    peering_auth::password::hash(password).map_err(|e| e.to_string())
 }

@@ -118,7 +118,7 @@ fn pick(namespace: &str, i: usize, salt: u64, n: usize) -> usize {
     (mix(tag ^ (i as u64) << 8 ^ salt) % n.max(1) as u64) as usize
 }
 
-fn stamp(seconds: i64) -> String {
+pub(crate) fn stamp(seconds: i64) -> String {
     // Days since the epoch to a civil date (Howard Hinnant's algorithm).
     let days = seconds.div_euclid(86_400);
     let rem = seconds.rem_euclid(86_400);
@@ -231,44 +231,15 @@ impl Dataset {
         let i = id as usize - 1;
         let one = |n: usize, salt: u64| pick(namespace, i, salt, n) as i64 + 1;
         let mut o = match namespace {
-            "org" => json!({"name": format!("Organisation {id}"), "aka": "", "name_long": "",
-                "website": format!("https://org{id}.example.com"), "notes": "",
-                "address1": format!("{id} Example Street"), "address2": "", "city": "Springfield",
-                "state": "", "zipcode": "12345", "country": "US", "suite": "", "floor": "",
-                "latitude": 48.8566, "longitude": null, "social_media": []}),
+            "org" => crate::objects::org(id),
             "campus" => json!({"org_id": one(s.org, 1), "name": format!("Campus {id}"),
                 "name_long": null, "aka": null, "website": null, "notes": "", "social_media": []}),
             "fac" => {
-                json!({"org_id": one(s.org, 1), "campus_id": if i.is_multiple_of(10) { Json::from(one(s.campus, 2)) } else { Json::Null },
-                "name": format!("Facility {id}"), "aka": "", "name_long": "", "website": "",
-                "clli": "", "rencode": "", "npanxx": "", "tech_email": format!("tech@fac{id}.example.com"),
-                "tech_phone": "", "sales_email": "", "sales_phone": "", "property": null,
-                "diverse_serving_substations": null, "available_voltage_services": ["48 VDC"],
-                "notes": "", "region_continent": "Europe", "status_dashboard": null,
-                "address1": "", "address2": "", "city": "Amsterdam", "state": "", "zipcode": "",
-                "country": "NL", "suite": "", "floor": "", "latitude": null, "longitude": null,
-                "social_media": []})
+                let campus = i.is_multiple_of(10).then(|| one(s.campus, 2));
+                crate::objects::fac(id, one(s.org, 1), campus)
             }
-            "net" => json!({"org_id": one(s.org, 1), "asn": Dataset::asn(id),
-                "name": format!("Network {id}"), "aka": "", "name_long": "",
-                "irr_as_set": format!("AS-NET{id}"), "website": "", "looking_glass": "",
-                "route_server": "", "notes": "", "notes_private": "", "info_traffic": "1-5Gbps",
-                "info_ratio": "Balanced", "info_scope": "Regional", "info_type": "NSP",
-                "info_types": ["NSP"], "info_prefixes4": 10 * (1 + i % 100),
-                "info_prefixes6": 5 * (1 + i % 50), "info_unicast": true, "info_multicast": false,
-                "info_ipv6": true, "info_never_via_route_servers": false, "policy_url": "",
-                "policy_general": "Open", "policy_locations": "Not Required", "policy_ratio": false,
-                "policy_contracts": "Not Required", "status_dashboard": null,
-                "rir_status": "ok", "rir_status_updated": stamp(BASE_TIME), "social_media": [],
-                "allow_ixp_update": false, "netixlan_updated": null}),
-            "ix" => json!({"org_id": one(s.org, 1), "name": format!("Exchange {id}"), "aka": "",
-                "name_long": "", "city": "Frankfurt", "country": "DE", "notes": "",
-                "region_continent": "Europe", "media": "Ethernet", "proto_unicast": true,
-                "proto_multicast": false, "proto_ipv6": true, "website": "", "url_stats": "",
-                "tech_email": format!("noc@ix{id}.example.net"), "tech_phone": "",
-                "policy_email": "", "policy_phone": "", "sales_email": "", "sales_phone": "",
-                "ixf_net_count": 0, "ixf_last_import": null, "service_level": "Not Disclosed",
-                "terms": "Not Disclosed", "status_dashboard": null, "social_media": []}),
+            "net" => crate::objects::net(id, i, one(s.org, 1)),
+            "ix" => crate::objects::ix(id, one(s.org, 1)),
             "ixfac" => json!({"ix_id": one(s.ix, 1), "fac_id": one(s.fac, 2)}),
             "ixlan" => {
                 let ix = if id as usize <= s.ix {
@@ -280,27 +251,12 @@ impl Dataset {
                     "vlan": null, "dot1q_support": false, "rs_asn": 0, "arp_sponge": null,
                     "ixf_ixp_member_list_url_visible": "Private"})
             }
-            "ixpfx" => {
-                let lan = (i / 2) as i64 + 1;
-                let (v4, v6) = Dataset::lan_prefixes(lan);
-                let (protocol, prefix) = if i.is_multiple_of(2) {
-                    ("IPv4", v4)
-                } else {
-                    ("IPv6", v6)
-                };
-                json!({"ixlan_id": lan, "protocol": protocol, "prefix": prefix,
-                    "in_dfz": true, "notes": ""})
-            }
+            "ixpfx" => crate::objects::ixpfx(i),
             "netfac" => json!({"net_id": one(s.net, 1), "fac_id": one(s.fac, 2), "local_asn": null,
                 "avail_sonet": false, "avail_ethernet": true, "avail_atm": false}),
             "netixlan" => {
                 let (lan, host) = self.lan_of(i);
-                let net = one(s.net, 1);
-                let (v4, v6) = Dataset::lan_addresses(lan, host);
-                json!({"net_id": net, "ixlan_id": lan, "ix_id": lan, "asn": Dataset::asn(net),
-                    "ipaddr4": v4, "ipaddr6": if i % 5 == 4 { Json::Null } else { Json::from(v6) },
-                    "is_rs_peer": i.is_multiple_of(3), "notes": "", "speed": 10_000, "operational": true,
-                    "name": format!("Exchange {lan}")})
+                crate::objects::netixlan(i, lan, host, one(s.net, 1))
             }
             "poc" => json!({"net_id": one(s.net, 1), "role": "Technical", "visible": "Public",
                 "name": format!("Contact {id}"), "phone": "",

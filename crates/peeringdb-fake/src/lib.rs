@@ -6,6 +6,7 @@
 #![doc = include_str!("../README.md")]
 
 mod data;
+mod objects;
 mod server;
 
 pub use data::{Dataset, Sizes, NAMESPACES};

@@ -93,34 +93,8 @@ impl FakePeeringDb {
 
 fn serve(stream: TcpStream, data: &Mutex<Dataset>, shared: &Mutex<Shared>) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let target = line.split_whitespace().nth(1).unwrap_or("/").to_string();
-    let mut authorization = None;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            if name.eq_ignore_ascii_case("authorization") {
-                authorization = Some(value.trim().to_string());
-            }
-        }
-    }
-    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    let namespace = path
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let since = query
-        .split('&')
-        .find_map(|p| p.strip_prefix("since="))
-        .and_then(|v| v.parse::<i64>().ok())
-        .unwrap_or(0);
+    let (target, authorization) = read_request(&stream)?;
+    let (namespace, since) = asked(&target);
     let fault = {
         let mut s = shared.lock().expect("shared");
         s.requests.push((target.clone(), authorization));
@@ -138,15 +112,66 @@ fn serve(stream: TcpStream, data: &Mutex<Dataset>, shared: &Mutex<Shared>) -> st
         write!(out, "HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n")?;
         return out.flush();
     }
+    let cut = matches!(fault, Some(Fault::Malformed { .. }));
+    let data = data.lock().expect("data").clone();
+    write_objects(&mut out, &data, &namespace, since, cut)?;
+    out.flush()
+}
+
+/// The request's target (path and query) and its `Authorization`, if any.
+fn read_request(stream: &TcpStream) -> std::io::Result<(String, Option<String>)> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let target = line.split_whitespace().nth(1).unwrap_or("/").to_string();
+    let mut authorization = None;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.eq_ignore_ascii_case("authorization") {
+                authorization = Some(value.trim().to_string());
+            }
+        }
+    }
+    Ok((target, authorization))
+}
+
+/// The object type a target asks for (its last path segment), and its `since` (0 if none).
+fn asked(target: &str) -> (String, i64) {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let namespace = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let since = query
+        .split('&')
+        .find_map(|p| p.strip_prefix("since="))
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0);
+    (namespace, since)
+}
+
+/// A 200 with the objects changed since `since`; `cut` ends it after three objects, not
+/// valid JSON.
+fn write_objects(
+    out: &mut impl Write,
+    data: &Dataset,
+    namespace: &str,
+    since: i64,
+    cut: bool,
+) -> std::io::Result<()> {
     write!(
         out,
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{{\"data\": ["
     )?;
-    let cut = matches!(fault, Some(Fault::Malformed { .. }));
-    let data = data.lock().expect("data").clone();
     let mut n = 0;
     let mut failed = None;
-    data.for_each(&namespace, since, |object| {
+    data.for_each(namespace, since, |object| {
         if failed.is_some() || (cut && n == 3) {
             return;
         }
@@ -162,7 +187,7 @@ fn serve(stream: TcpStream, data: &Mutex<Dataset>, shared: &Mutex<Shared>) -> st
     if !cut {
         write!(out, "], \"meta\": {{}}}}")?;
     }
-    out.flush()
+    Ok(())
 }
 
 fn take_fault(faults: &mut Vec<Fault>, namespace: &str) -> Option<Fault> {

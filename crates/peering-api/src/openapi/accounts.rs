@@ -3,7 +3,8 @@
 
 use openapiv3 as v3;
 use paperclip::v2::models::{
-    DataType, DataTypeFormat, DefaultApiRaw, DefaultSchemaRaw, Either, HttpMethod,
+    DataType, DataTypeFormat, DefaultApiRaw, DefaultPathItemRaw, DefaultSchemaRaw, Either,
+    HttpMethod,
 };
 use peering_domain::resources::USER;
 
@@ -93,9 +94,19 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
 }
 
 pub(super) fn paths(api: &mut DefaultApiRaw) {
-    let op = |id: &str, summary: &str, write: bool| {
-        Op::tagged("users", id.into(), summary.into(), write)
-    };
+    api.paths.insert(TOKENS.into(), tokens_item());
+    api.paths.insert(TOKEN.into(), token_item());
+    api.paths.insert(PROVISION.into(), provision_item());
+    api.paths.insert(PREFERENCES.into(), preferences_item());
+}
+
+/// An operation on the caller's own tokens or preferences.
+fn op(id: &str, summary: &str, write: bool) -> Op {
+    Op::tagged("users", id.into(), summary.into(), write)
+}
+
+/// `/api/users/tokens/`: list and create.
+fn tokens_item() -> DefaultPathItemRaw {
     let list = op(
         "users_tokens_list",
         "The caller's API tokens (a superuser's: all)",
@@ -115,8 +126,11 @@ pub(super) fn paths(api: &mut DefaultApiRaw) {
         );
     let mut tokens = get_item(list);
     tokens.methods.insert(HttpMethod::Post, create.0);
-    api.paths.insert(TOKENS.into(), tokens);
+    tokens
+}
 
+/// `/api/users/tokens/{id}/`: read and revoke.
+fn token_item() -> DefaultPathItemRaw {
     let get = op(
         "users_tokens_retrieve",
         "One of the caller's API tokens",
@@ -132,8 +146,11 @@ pub(super) fn paths(api: &mut DefaultApiRaw) {
         .parameters
         .push(Either::Right(super::parameters::id_parameter()));
     token.methods.insert(HttpMethod::Delete, delete.0);
-    api.paths.insert(TOKEN.into(), token);
+    token
+}
 
+/// `/api/users/tokens/provision/`: a password for a token, without a token.
+fn provision_item() -> DefaultPathItemRaw {
     let provision = Op::public(
         "users",
         "users_tokens_provision".into(),
@@ -156,10 +173,13 @@ pub(super) fn paths(api: &mut DefaultApiRaw) {
         "The database does not answer.",
         Some(reference("Detail")),
     );
-    let mut item = paperclip::v2::models::DefaultPathItemRaw::default();
+    let mut item = DefaultPathItemRaw::default();
     item.methods.insert(HttpMethod::Post, provision.0);
-    api.paths.insert(PROVISION.into(), item);
+    item
+}
 
+/// `/api/users/userpref/`: read and merge.
+fn preferences_item() -> DefaultPathItemRaw {
     let read = op("users_userpref_retrieve", "The caller's preferences", false).respond(
         200,
         "The preferences.",
@@ -178,7 +198,7 @@ pub(super) fn paths(api: &mut DefaultApiRaw) {
     );
     let mut item = get_item(read);
     item.methods.insert(HttpMethod::Patch, merge.0);
-    api.paths.insert(PREFERENCES.into(), item);
+    item
 }
 
 /// What Swagger 2.0 cannot say: which members may be null, and which are URIs.

@@ -79,6 +79,20 @@ pub fn document() -> v3::OpenAPI {
 
 /// The Swagger 2.0 document built with paperclip's models, before conversion.
 pub fn api() -> DefaultApiRaw {
+    let mut api = skeleton();
+    let apps = apps();
+    describe_common(&mut api, &apps);
+    accounts::definitions(&mut api);
+    accounts::paths(&mut api);
+    actions::definitions(&mut api);
+    actions::paths(&mut api);
+    describe_app_roots(&mut api, &apps);
+    describe_resources(&mut api);
+    api
+}
+
+/// The document's information and its security scheme.
+fn skeleton() -> DefaultApiRaw {
     let mut api = DefaultApiRaw {
         info: Info {
             title: "peeringd API".into(),
@@ -103,6 +117,12 @@ pub fn api() -> DefaultApiRaw {
             ..SecurityScheme::default()
         },
     );
+    api
+}
+
+/// The components every operation shares (errors, metadata), and the paths that are no
+/// resource's: the status, the schema itself, the API root.
+fn describe_common(api: &mut DefaultApiRaw, apps: &Apps) {
     let definitions = &mut api.definitions;
     definitions.insert("Detail".into(), detail_schema());
     definitions.insert("BadRequest".into(), bad_request_schema());
@@ -114,22 +134,25 @@ pub fn api() -> DefaultApiRaw {
     definitions.insert("FieldMetadata".into(), field_metadata_schema());
     api.paths.insert(STATUS.into(), paths::status_item());
     api.paths.insert(SCHEMA.into(), paths::schema_item());
-    let apps = apps();
     let root = apps.keys().copied().chain(["status"]);
     definitions.insert(API_ROOT.into(), links_schema(root));
     api.paths.insert(ROOT.into(), paths::api_root_item());
-    accounts::definitions(&mut api);
-    accounts::paths(&mut api);
-    actions::definitions(&mut api);
-    actions::paths(&mut api);
-    let definitions = &mut api.definitions;
-    for (app, specs) in &apps {
+}
+
+/// Each application's root: the links it lists.
+fn describe_app_roots(api: &mut DefaultApiRaw, apps: &Apps) {
+    for (app, specs) in apps {
         let extra = crate::root::extra_links(app).iter().copied();
         let links = links_schema(specs.iter().map(|(path, _)| *path).chain(extra));
-        definitions.insert(app_root_name(app), links);
+        api.definitions.insert(app_root_name(app), links);
         api.paths
             .insert(format!("/api/{app}/"), paths::app_root_item(app));
     }
+}
+
+/// Each resource's forms, its paginated list, and its collection and detail paths.
+fn describe_resources(api: &mut DefaultApiRaw) {
+    let definitions = &mut api.definitions;
     for spec in ALL {
         // Nested forms of every resource, routed or not: other objects embed them.
         definitions.insert(Form::Nested.name(spec), form_schema(spec, Form::Nested));
@@ -144,16 +167,18 @@ pub fn api() -> DefaultApiRaw {
         api.paths
             .insert(detail_path(spec), paths::detail_item(spec));
     }
-    api
 }
 
 fn routed() -> impl Iterator<Item = &'static ResourceSpec> {
     ALL.iter().copied()
 }
 
+/// Applications by name, with their resources by path.
+type Apps = BTreeMap<&'static str, Vec<(&'static str, &'static ResourceSpec)>>;
+
 /// The applications served, with their resources: what `/api/` and `/api/{app}/` list (the
 /// conformance check of peeringd's tests compares every root response with the document).
-fn apps() -> BTreeMap<&'static str, Vec<(&'static str, &'static ResourceSpec)>> {
+fn apps() -> Apps {
     crate::root::apps()
 }
 

@@ -10,7 +10,7 @@ use peering_domain::ResourceSpec;
 use super::forms::{
     app_root_name, collection_path, detail_path, paginated_name, Form, Member, API_ROOT,
 };
-use super::{apps, routed, ROOT, SCHEMA, STATUS};
+use super::{apps, routed, Apps, ROOT, SCHEMA, STATUS};
 
 fn component(name: &str) -> v3::ReferenceOr<v3::Schema> {
     v3::ReferenceOr::ref_(&format!("#/components/schemas/{name}"))
@@ -23,7 +23,34 @@ fn one_of(alternatives: Vec<v3::ReferenceOr<v3::Schema>>) -> v3::SchemaKind {
 }
 
 pub(super) fn refine(doc: &mut v3::OpenAPI) {
-    let schemas = &mut doc.components.get_or_insert_with(Default::default).schemas;
+    let apps = apps();
+    let components = doc.components.get_or_insert_with(Default::default);
+    refine_error_shapes(components);
+    refine_root_links(components, &apps);
+    if let Some(v3::ReferenceOr::Item(field_errors)) = components.schemas.get_mut("ValidationError")
+    {
+        refine_field_errors(field_errors);
+    }
+    refine_resource_schemas(components);
+    refine_resource_paths(doc);
+    refine_status_and_roots(doc, &apps);
+    super::accounts::refine(doc);
+    for (path, method, code) in super::actions::text_answers() {
+        let op = match doc.paths.paths.get_mut(&path) {
+            Some(v3::ReferenceOr::Item(item)) if method == "POST" => item.post.as_mut(),
+            Some(v3::ReferenceOr::Item(item)) => item.get.as_mut(),
+            _ => None,
+        };
+        only_media(op, code, "text/plain", string_schema());
+    }
+    // The document is YAML with `format=yaml`, the same object.
+    let object = schema_of(v3::SchemaKind::Type(v3::Type::Object(Default::default())));
+    add_media(get_operation(doc, SCHEMA), 200, "application/yaml", object);
+}
+
+/// The shapes of a 400: field errors (one object or a list of them), messages, a detail.
+fn refine_error_shapes(components: &mut v3::Components) {
+    let schemas = &mut components.schemas;
     let field_errors = component("ValidationError");
     if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("BadRequest") {
         bad_request.schema_kind = one_of(vec![
@@ -43,10 +70,13 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
     if let Some(v3::ReferenceOr::Item(bad_request)) = schemas.get_mut("ObjectBadRequest") {
         bad_request.schema_kind = one_of(vec![field_errors, component("Detail")]);
     }
-    let apps = apps();
+}
+
+/// The links of the API root and of each application's root are URIs.
+fn refine_root_links(components: &mut v3::Components, apps: &Apps) {
     let roots = apps.keys().map(|app| app_root_name(app));
     for root in roots.chain([API_ROOT.to_string()]) {
-        if let Some(v3::ReferenceOr::Item(schema)) = schemas.get_mut(&root) {
+        if let Some(v3::ReferenceOr::Item(schema)) = components.schemas.get_mut(&root) {
             for link in object_type(schema)
                 .into_iter()
                 .flat_map(|o| o.properties.values_mut())
@@ -57,19 +87,28 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             }
         }
     }
-    if let Some(v3::ReferenceOr::Item(field_errors)) = schemas.get_mut("ValidationError") {
-        refine_field_errors(field_errors);
-    }
+}
+
+/// Every form of every resource, and its paginated list.
+fn refine_resource_schemas(components: &mut v3::Components) {
     for spec in ALL {
         for form in std::iter::once(Form::Nested).chain(Form::ALL) {
-            if let Some(v3::ReferenceOr::Item(schema)) = schemas.get_mut(&form.name(spec)) {
+            if let Some(v3::ReferenceOr::Item(schema)) =
+                components.schemas.get_mut(&form.name(spec))
+            {
                 refine_form(schema, spec, form);
             }
         }
-        if let Some(v3::ReferenceOr::Item(page)) = schemas.get_mut(&paginated_name(spec)) {
+        if let Some(v3::ReferenceOr::Item(page)) = components.schemas.get_mut(&paginated_name(spec))
+        {
             refine_page(page, spec);
         }
     }
+}
+
+/// A detail read is complete or brief; a creation takes one object or a list; a list may
+/// be an export's text.
+fn refine_resource_paths(doc: &mut v3::OpenAPI) {
     for spec in routed() {
         if let Some(v3::ReferenceOr::Item(item)) = doc.paths.paths.get_mut(&detail_path(spec)) {
             for media in response_media(item.get.as_mut(), 200) {
@@ -82,6 +121,10 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
             add_media(item.get.as_mut(), 200, "text/plain", string_schema());
         }
     }
+}
+
+/// `/api/status/`'s 503, and the roots' HTML pages.
+fn refine_status_and_roots(doc: &mut v3::OpenAPI, apps: &Apps) {
     // A token that cannot be looked up makes `/api/status/` a 503 with a detail.
     for media in response_media(get_operation(doc, STATUS), 503) {
         media.schema = Some(v3::ReferenceOr::Item(schema_of(one_of(vec![
@@ -94,18 +137,6 @@ pub(super) fn refine(doc: &mut v3::OpenAPI) {
     for path in root_paths.chain([ROOT.to_string()]) {
         add_media(get_operation(doc, &path), 200, "text/html", string_schema());
     }
-    super::accounts::refine(doc);
-    for (path, method, code) in super::actions::text_answers() {
-        let op = match doc.paths.paths.get_mut(&path) {
-            Some(v3::ReferenceOr::Item(item)) if method == "POST" => item.post.as_mut(),
-            Some(v3::ReferenceOr::Item(item)) => item.get.as_mut(),
-            _ => None,
-        };
-        only_media(op, code, "text/plain", string_schema());
-    }
-    // The document is YAML with `format=yaml`, the same object.
-    let object = schema_of(v3::SchemaKind::Type(v3::Type::Object(Default::default())));
-    add_media(get_operation(doc, SCHEMA), 200, "application/yaml", object);
 }
 
 fn get_operation<'a>(doc: &'a mut v3::OpenAPI, path: &str) -> Option<&'a mut v3::Operation> {

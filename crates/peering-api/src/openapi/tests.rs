@@ -141,71 +141,71 @@ fn passes_openapi_spec_validator() {
     assert!(out.status.success(), "validator failed: {text}");
 }
 
-/// The statuses listed for each operation of a resource (`resource.rs` and `error.rs` say
-/// which the server answers), and of the other paths.
+const COLLECTION: &str = "/api/peering/autonomous-systems/";
+const DETAIL: &str = "/api/peering/autonomous-systems/{id}/";
+
+/// Path, method, and the statuses the server may answer there (`resource/` and `error.rs`
+/// say which) besides the 406 and 414 every operation may answer.
+const STATUSES: &[(&str, &str, &[&str])] = &[
+    (COLLECTION, "get", &["200", "400", "403", "503"]),
+    (COLLECTION, "options", &["200", "403", "503"]),
+    (
+        COLLECTION,
+        "post",
+        &["201", "400", "403", "408", "413", "415", "503"],
+    ),
+    (
+        COLLECTION,
+        "put",
+        &["200", "400", "403", "408", "413", "415", "503"],
+    ),
+    (
+        COLLECTION,
+        "patch",
+        &["200", "400", "403", "408", "413", "415", "503"],
+    ),
+    (
+        COLLECTION,
+        "delete",
+        &["204", "400", "403", "408", "409", "413", "415", "503"],
+    ),
+    (DETAIL, "get", &["200", "304", "400", "403", "404", "503"]),
+    (DETAIL, "options", &["200", "403", "404", "503"]),
+    (
+        DETAIL,
+        "put",
+        &[
+            "200", "400", "403", "404", "408", "412", "413", "415", "503",
+        ],
+    ),
+    (
+        DETAIL,
+        "patch",
+        &[
+            "200", "400", "403", "404", "408", "412", "413", "415", "503",
+        ],
+    ),
+    (
+        DETAIL,
+        "delete",
+        &["204", "403", "404", "409", "412", "503"],
+    ),
+    ("/api/status/", "get", &["200", "403", "503"]),
+    ("/api/", "get", &["200"]),
+    ("/api/peering/", "get", &["200"]),
+    ("/api/schema/", "get", &["200"]),
+];
+
+/// The statuses listed for each operation of a resource, and of the other paths.
 #[test]
 fn operations_list_every_status_the_server_answers() {
     let doc = doc();
-    let statuses = |path: &str, method: &str| -> Vec<String> {
-        doc["paths"][path][method]["responses"]
+    for (path, method, expected) in STATUSES {
+        let mut got: Vec<&String> = doc["paths"][path][method]["responses"]
             .as_object()
             .unwrap_or_else(|| panic!("{method} {path}"))
             .keys()
-            .cloned()
-            .collect()
-    };
-    let collection = "/api/peering/autonomous-systems/";
-    let detail = "/api/peering/autonomous-systems/{id}/";
-    for (path, method, expected) in [
-        (collection, "get", &["200", "400", "403", "503"][..]),
-        (collection, "options", &["200", "403", "503"]),
-        (
-            collection,
-            "post",
-            &["201", "400", "403", "408", "413", "415", "503"],
-        ),
-        (
-            collection,
-            "put",
-            &["200", "400", "403", "408", "413", "415", "503"],
-        ),
-        (
-            collection,
-            "patch",
-            &["200", "400", "403", "408", "413", "415", "503"],
-        ),
-        (
-            collection,
-            "delete",
-            &["204", "400", "403", "408", "409", "413", "415", "503"],
-        ),
-        (detail, "get", &["200", "304", "400", "403", "404", "503"]),
-        (detail, "options", &["200", "403", "404", "503"]),
-        (
-            detail,
-            "put",
-            &[
-                "200", "400", "403", "404", "408", "412", "413", "415", "503",
-            ],
-        ),
-        (
-            detail,
-            "patch",
-            &[
-                "200", "400", "403", "404", "408", "412", "413", "415", "503",
-            ],
-        ),
-        (
-            detail,
-            "delete",
-            &["204", "403", "404", "409", "412", "503"],
-        ),
-        ("/api/status/", "get", &["200", "403", "503"]),
-        ("/api/", "get", &["200"]),
-        ("/api/peering/", "get", &["200"]),
-        ("/api/schema/", "get", &["200"]),
-    ] {
-        let mut got = statuses(path, method);
+            .collect();
         got.sort();
         // Every operation may refuse an unknown API version in `Accept`, or an address
         // too long to read.
@@ -214,21 +214,27 @@ fn operations_list_every_status_the_server_answers() {
         expected.sort();
         assert_eq!(got, expected, "{method} {path}");
     }
+}
+
+/// Which shape a 400 or a 503 has where, and which paths are public.
+#[test]
+fn error_answers_name_their_shapes() {
+    let doc = doc();
     let bad = |path: &str, method: &str| {
         doc["paths"][path][method]["responses"]["400"]["content"]["application/json"]["schema"]
             ["$ref"]
             .clone()
     };
     assert_eq!(
-        bad(collection, "get"),
+        bad(COLLECTION, "get"),
         "#/components/schemas/ObjectBadRequest"
     );
-    assert_eq!(bad(collection, "put"), "#/components/schemas/BadRequest");
+    assert_eq!(bad(COLLECTION, "put"), "#/components/schemas/BadRequest");
     assert_eq!(
-        bad(detail, "patch"),
+        bad(DETAIL, "patch"),
         "#/components/schemas/ObjectBadRequest"
     );
-    assert_eq!(bad(detail, "get"), "#/components/schemas/Detail");
+    assert_eq!(bad(DETAIL, "get"), "#/components/schemas/Detail");
     let object_bad = &doc["components"]["schemas"]["ObjectBadRequest"]["oneOf"];
     assert_eq!(object_bad.as_array().map(Vec::len), Some(2));
     let unavailable = &doc["paths"]["/api/status/"]["get"]["responses"]["503"]["content"]

@@ -8,7 +8,7 @@ use actix_web::http::header::{HeaderValue, CONTENT_TYPE};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage, HttpRequest};
-use maud::{html, Markup, PreEscaped};
+use maud::{html, Markup};
 use serde_json::Value as Json;
 
 use super::layout;
@@ -111,8 +111,6 @@ fn page(
             format!("{}&format=json", req.query_string())
         }
     );
-    let mut rendered = String::new();
-    render_value(&mut rendered, data, 0, &base);
     layout(
         &title(crate::respond::path_below_base(req)),
         caller,
@@ -130,66 +128,45 @@ fn page(
                     @if let Some(n) = &next { a #next href=(n) { "Next →" } }
                 }
             }
-            pre #response { (PreEscaped(rendered)) }
+            pre #response { (render_value(data, 0, &base)) }
             p { a #as-json href=(json_url) { "This response as JSON" } }
         },
     )
 }
 
-fn escape(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+/// Four spaces a level, as the JSON is indented.
+fn pad(depth: usize) -> String {
+    "    ".repeat(depth)
 }
 
-/// Indented JSON as escaped HTML; URLs of this server become links.
-fn render_value(out: &mut String, value: &Json, depth: usize, base: &str) {
-    let pad = |out: &mut String, d: usize| out.push_str(&"    ".repeat(d));
-    match value {
-        Json::Object(map) if !map.is_empty() => {
-            out.push_str("{\n");
-            for (i, (k, v)) in map.iter().enumerate() {
-                pad(out, depth + 1);
-                out.push_str("<span class=\"key\">\"");
-                escape(k, out);
-                out.push_str("\"</span>: ");
-                render_value(out, v, depth + 1, base);
-                if i + 1 < map.len() {
-                    out.push(',');
+/// Indented JSON as HTML; URLs of this server become links.
+fn render_value(value: &Json, depth: usize, base: &str) -> Markup {
+    html! {
+        @match value {
+            Json::Object(map) if !map.is_empty() => {
+                "{\n"
+                @for (i, (k, v)) in map.iter().enumerate() {
+                    (pad(depth + 1)) span.key { "\"" (k) "\"" } ": "
+                    (render_value(v, depth + 1, base))
+                    @if i + 1 < map.len() { "," }
+                    "\n"
                 }
-                out.push('\n');
+                (pad(depth)) "}"
             }
-            pad(out, depth);
-            out.push('}');
-        }
-        Json::Array(items) if !items.is_empty() => {
-            out.push_str("[\n");
-            for (i, v) in items.iter().enumerate() {
-                pad(out, depth + 1);
-                render_value(out, v, depth + 1, base);
-                if i + 1 < items.len() {
-                    out.push(',');
+            Json::Array(items) if !items.is_empty() => {
+                "[\n"
+                @for (i, v) in items.iter().enumerate() {
+                    (pad(depth + 1)) (render_value(v, depth + 1, base))
+                    @if i + 1 < items.len() { "," }
+                    "\n"
                 }
-                out.push('\n');
+                (pad(depth)) "]"
             }
-            pad(out, depth);
-            out.push(']');
+            Json::String(s) if s.starts_with(base) && s[base.len()..].starts_with("/api/") => {
+                "\"" a href=(s) { (s) } "\""
+            }
+            other => (other.to_string())
         }
-        Json::String(s) if s.starts_with(base) && s[base.len()..].starts_with("/api/") => {
-            out.push_str("\"<a href=\"");
-            escape(s, out);
-            out.push_str("\">");
-            escape(s, out);
-            out.push_str("</a>\"");
-        }
-        other => escape(&other.to_string(), out),
     }
 }
 
@@ -200,13 +177,12 @@ mod tests {
 
     #[test]
     fn links_only_to_this_server_and_escapes_everything_else() {
-        let mut out = String::new();
-        render_value(
-            &mut out,
+        let out = render_value(
             &json!({"url": "http://h/api/x/1/", "name": "<b>&", "ext": "http://other/api/"}),
             0,
             "http://h",
-        );
+        )
+        .into_string();
         assert!(out.contains("<a href=\"http://h/api/x/1/\">"));
         assert!(out.contains("&lt;b&gt;&amp;"));
         assert!(!out.contains("<a href=\"http://other"));

@@ -108,32 +108,8 @@ pub async fn submit(
     let form: LoginForm = serde_urlencoded::from_bytes(&body)
         .map_err(|_| ApiError::Detail400("Malformed form.".into()))?;
     let next = local_path(crate::respond::base_path(&req), form.next.as_deref());
-    if !csrf_ok(&req, &Caller::anonymous(), &form.csrfmiddlewaretoken) {
-        return Ok(form_page(
-            &req,
-            StatusCode::FORBIDDEN,
-            &next,
-            &form.username,
-            Some("The form expired (CSRF check failed); please try again."),
-        ));
-    }
-    if form.username.contains('\0') || form.password.contains('\0') {
-        return Ok(form_page(
-            &req,
-            StatusCode::BAD_REQUEST,
-            &next,
-            "",
-            Some(NULL_CHARACTERS),
-        ));
-    }
-    if !state.login_limiter.allow_account(&form.username) {
-        return Ok(form_page(
-            &req,
-            StatusCode::TOO_MANY_REQUESTS,
-            &next,
-            &form.username,
-            Some(TOO_MANY_ATTEMPTS),
-        ));
+    if let Some(refused) = refused(&req, &state, &form, &next) {
+        return Ok(refused);
     }
     let Some(user_id) = verify_password(&state, form.username.clone(), form.password).await? else {
         return Ok(form_page(
@@ -144,17 +120,65 @@ pub async fn submit(
             Some("Please enter a correct username and password. Note that both fields may be case-sensitive."),
         ));
     };
+    start_session(&req, &state, user_id, &next).await
+}
+
+/// The form page answering a login refused before the password is checked: a failed
+/// CSRF check, null characters, or an account out of attempts.
+fn refused(
+    req: &HttpRequest,
+    state: &AppState,
+    form: &LoginForm,
+    next: &str,
+) -> Option<HttpResponse> {
+    if !csrf_ok(req, &Caller::anonymous(), &form.csrfmiddlewaretoken) {
+        return Some(form_page(
+            req,
+            StatusCode::FORBIDDEN,
+            next,
+            &form.username,
+            Some("The form expired (CSRF check failed); please try again."),
+        ));
+    }
+    if form.username.contains('\0') || form.password.contains('\0') {
+        return Some(form_page(
+            req,
+            StatusCode::BAD_REQUEST,
+            next,
+            "",
+            Some(NULL_CHARACTERS),
+        ));
+    }
+    if !state.login_limiter.allow_account(&form.username) {
+        return Some(form_page(
+            req,
+            StatusCode::TOO_MANY_REQUESTS,
+            next,
+            &form.username,
+            Some(TOO_MANY_ATTEMPTS),
+        ));
+    }
+    None
+}
+
+/// A new browser session for `user_id`: its cookies, and a redirect to `next`.
+async fn start_session(
+    req: &HttpRequest,
+    state: &AppState,
+    user_id: i64,
+    next: &str,
+) -> Result<HttpResponse, ApiError> {
     let key = TokenKey::generate();
     let csrf = random_token();
     let store = state.store.clone();
     let (hash, session_csrf) = (key.hash(), csrf.clone());
     let expires = Utc::now() + Duration::days(SESSION_DAYS);
     web::block(move || store.create_session(&hash, user_id, &session_csrf, expires)).await??;
-    let mut res = redirect(&next);
-    let mut session = cookie(&req, SESSION_COOKIE, key.as_str().to_string());
+    let mut res = redirect(next);
+    let mut session = cookie(req, SESSION_COOKIE, key.as_str().to_string());
     session.set_max_age(actix_web::cookie::time::Duration::days(SESSION_DAYS));
     let _ = res.add_cookie(&session);
-    let _ = res.add_cookie(&cookie(&req, CSRF_COOKIE, csrf));
+    let _ = res.add_cookie(&cookie(req, CSRF_COOKIE, csrf));
     Ok(res)
 }
 

@@ -159,53 +159,39 @@ pub async fn create(
     if !csrf_ok(&req, &caller, &form.csrfmiddlewaretoken) {
         return Err(ApiError::Forbidden(CSRF_FAILED.into()));
     }
-    let form = form.into_inner();
-    let checked = if form.description.contains('\0') {
-        Err(crate::tokens::NULL_CHARACTERS.to_string())
-    } else {
-        parse_expiry(&form.expires)
+    let (status, created, message) = match requested(&form) {
+        Ok(parts) => (
+            StatusCode::CREATED,
+            Some(issue(&state, user_id, parts).await?),
+            None,
+        ),
+        Err(message) => (StatusCode::BAD_REQUEST, None, Some(message)),
     };
-    let expires = match checked {
-        Ok(e) => e,
-        Err(message) => {
-            let tokens = tokens_of(&state, user_id).await?;
-            return Ok(html_response(
-                StatusCode::BAD_REQUEST,
-                render(
-                    crate::respond::base_path(&req),
-                    &caller,
-                    &csrf,
-                    &tokens,
-                    None,
-                    Some(&message),
-                ),
-            ));
-        }
-    };
-    let description: String = form.description.chars().take(200).collect();
-    let (info, key) = issue(
-        &state,
-        user_id,
-        TokenRequestParts {
-            expires,
-            write_enabled: form.write_enabled.is_some(),
-            description,
-            key: None,
-        },
-    )
-    .await?;
     let tokens = tokens_of(&state, user_id).await?;
     Ok(html_response(
-        StatusCode::CREATED,
+        status,
         render(
             crate::respond::base_path(&req),
             &caller,
             &csrf,
             &tokens,
-            Some((&info, &key)),
-            None,
+            created.as_ref().map(|(info, key)| (info, key)),
+            message.as_deref(),
         ),
     ))
+}
+
+/// The token the form asks for, or what is wrong with the form.
+fn requested(form: &CreateForm) -> Result<TokenRequestParts, String> {
+    if form.description.contains('\0') {
+        return Err(crate::tokens::NULL_CHARACTERS.to_string());
+    }
+    Ok(TokenRequestParts {
+        expires: parse_expiry(&form.expires)?,
+        write_enabled: form.write_enabled.is_some(),
+        description: form.description.chars().take(200).collect(),
+        key: None,
+    })
 }
 
 #[derive(Debug, Deserialize)]

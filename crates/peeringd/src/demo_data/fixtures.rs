@@ -17,11 +17,11 @@ pub const LOCAL_ASN: u64 = 64500;
 /// Ids of the shared objects, by slug.
 pub struct Fixtures {
     pub local_as: i64,
-    policies: HashMap<&'static str, i64>,
-    communities: HashMap<&'static str, i64>,
-    pub groups: HashMap<&'static str, i64>,
-    pub relationships: HashMap<&'static str, i64>,
-    pub platforms: HashMap<&'static str, i64>,
+    policies: Ids,
+    communities: Ids,
+    pub groups: Ids,
+    pub relationships: Ids,
+    pub platforms: Ids,
     pub configuration: i64,
 }
 
@@ -195,6 +195,43 @@ protocols {
 }
 ";
 
+/// Ids by slug.
+type Ids = HashMap<&'static str, i64>;
+
+/// A BGP group: name, slug, import and export policies, community.
+type Group = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static str,
+);
+
+const GROUPS: &[Group] = &[
+    (
+        "Transit",
+        "transit",
+        &["reject-bogons", "transit-routes"],
+        &["announce-own-v4", "announce-own-v6"],
+        "from-transit",
+    ),
+    (
+        "Customers",
+        "customers",
+        &["reject-bogons", "irr-filter", "customer-routes"],
+        &["full-table"],
+        "from-customer",
+    ),
+    (
+        "Private peering",
+        "private-peering",
+        &["reject-bogons", "irr-filter"],
+        &["announce-own-v4", "announce-own-v6", "announce-customers"],
+        "from-pni",
+    ),
+];
+
+/// The shared objects, each kind after those it refers to.
 pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
     w.create(
         &TAG,
@@ -208,91 +245,24 @@ pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
             json!({"name": name, "slug": slug, "value": value, "type": kind})
         }),
     )?;
-    let communities = COMMUNITIES.iter().map(|c| c.1).zip(ids).collect();
     let mut fixtures = Fixtures {
         local_as: 0,
         policies: HashMap::new(),
-        communities,
+        communities: COMMUNITIES.iter().map(|c| c.1).zip(ids).collect(),
         groups: HashMap::new(),
         relationships: HashMap::new(),
         platforms: HashMap::new(),
         configuration: 0,
     };
-    let bodies: Vec<Json> = POLICIES
-        .iter()
-        .map(|(name, slug, kind, weight, family, communities)| {
-            json!({"name": name, "slug": slug, "type": kind, "weight": weight,
-                   "address_family": family, "communities": fixtures.communities(communities)})
-        })
-        .collect();
-    let ids = w.create(&ROUTING_POLICY, bodies)?;
-    fixtures.policies = POLICIES.iter().map(|p| p.1).zip(ids).collect();
-
-    let ids = w.create(
-        &RELATIONSHIP,
-        [
-            ("Transit", "transit", "f44336"),
-            ("Peering", "peering", "4caf50"),
-            ("Customer", "customer", "2196f3"),
-        ]
-        .map(|(name, slug, color)| json!({"name": name, "slug": slug, "color": color})),
-    )?;
-    fixtures.relationships = ["transit", "peering", "customer"]
-        .into_iter()
-        .zip(ids)
-        .collect();
-
-    let groups = [
-        (
-            "Transit",
-            "transit",
-            &["reject-bogons", "transit-routes"][..],
-            &["announce-own-v4", "announce-own-v6"][..],
-            "from-transit",
-        ),
-        (
-            "Customers",
-            "customers",
-            &["reject-bogons", "irr-filter", "customer-routes"],
-            &["full-table"],
-            "from-customer",
-        ),
-        (
-            "Private peering",
-            "private-peering",
-            &["reject-bogons", "irr-filter"],
-            &["announce-own-v4", "announce-own-v6", "announce-customers"],
-            "from-pni",
-        ),
-    ];
-    let bodies: Vec<Json> = groups
-        .iter()
-        .map(|(name, slug, import, export, community)| {
-            json!({"name": name, "slug": slug,
-                   "import_routing_policies": fixtures.policies(import),
-                   "export_routing_policies": fixtures.policies(export),
-                   "communities": fixtures.communities(&[community])})
-        })
-        .collect();
-    let ids = w.create(&BGP_GROUP, bodies)?;
-    fixtures.groups = groups.iter().map(|g| g.1).zip(ids).collect();
-
-    let ids = w.create(
-        &PLATFORM,
-        [
-            json!({"name": "Juniper Junos", "slug": "junos", "password_algorithm": "juniper-type9",
-                   "napalm_driver": "junos"}),
-            json!({"name": "Cisco IOS", "slug": "ios", "password_algorithm": "cisco-type7",
-                   "napalm_driver": "ios"}),
-        ],
-    )?;
-    fixtures.platforms = ["junos", "ios"].into_iter().zip(ids).collect();
+    fixtures.policies = policies(w, &fixtures)?;
+    fixtures.relationships = relationships(w)?;
+    fixtures.groups = groups(w, &fixtures)?;
+    fixtures.platforms = platforms(w)?;
     fixtures.configuration = w.create_one(
         &CONFIGURATION,
         json!({"name": "Edge router", "description": "BGP sessions at exchanges",
                "template": CONFIGURATION_TEMPLATE, "jinja2_trim": true}),
     )?;
-
     w.create(
         &CONTACT_ROLE,
         [("NOC", "noc"), ("Peering", "peering"), ("Abuse", "abuse")]
@@ -304,14 +274,73 @@ pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
             json!({"name": name, "subject": subject, "template": template})
         }),
     )?;
+    fixtures.local_as = local_as(w, &fixtures)?;
+    Ok(fixtures)
+}
 
+fn policies(w: &mut Writer, fixtures: &Fixtures) -> Result<Ids, String> {
+    let bodies: Vec<Json> = POLICIES
+        .iter()
+        .map(|(name, slug, kind, weight, family, communities)| {
+            json!({"name": name, "slug": slug, "type": kind, "weight": weight,
+                   "address_family": family, "communities": fixtures.communities(communities)})
+        })
+        .collect();
+    let ids = w.create(&ROUTING_POLICY, bodies)?;
+    Ok(POLICIES.iter().map(|p| p.1).zip(ids).collect())
+}
+
+fn relationships(w: &mut Writer) -> Result<Ids, String> {
+    let ids = w.create(
+        &RELATIONSHIP,
+        [
+            ("Transit", "transit", "f44336"),
+            ("Peering", "peering", "4caf50"),
+            ("Customer", "customer", "2196f3"),
+        ]
+        .map(|(name, slug, color)| json!({"name": name, "slug": slug, "color": color})),
+    )?;
+    Ok(["transit", "peering", "customer"]
+        .into_iter()
+        .zip(ids)
+        .collect())
+}
+
+fn groups(w: &mut Writer, fixtures: &Fixtures) -> Result<Ids, String> {
+    let bodies: Vec<Json> = GROUPS
+        .iter()
+        .map(|(name, slug, import, export, community)| {
+            json!({"name": name, "slug": slug,
+                   "import_routing_policies": fixtures.policies(import),
+                   "export_routing_policies": fixtures.policies(export),
+                   "communities": fixtures.communities(&[community])})
+        })
+        .collect();
+    let ids = w.create(&BGP_GROUP, bodies)?;
+    Ok(GROUPS.iter().map(|g| g.1).zip(ids).collect())
+}
+
+fn platforms(w: &mut Writer) -> Result<Ids, String> {
+    let ids = w.create(
+        &PLATFORM,
+        [
+            json!({"name": "Juniper Junos", "slug": "junos", "password_algorithm": "juniper-type9",
+                   "napalm_driver": "junos"}),
+            json!({"name": "Cisco IOS", "slug": "ios", "password_algorithm": "cisco-type7",
+                   "napalm_driver": "ios"}),
+        ],
+    )?;
+    Ok(["junos", "ios"].into_iter().zip(ids).collect())
+}
+
+/// The network these data are seen from.
+fn local_as(w: &mut Writer, fixtures: &Fixtures) -> Result<i64, String> {
     let own = fixtures.policies(&["announce-own-v4", "announce-own-v6"]);
-    fixtures.local_as = w.create_one(
+    w.create_one(
         &AUTONOMOUS_SYSTEM,
         json!({"asn": LOCAL_ASN, "name": "Demo Network", "affiliated": true,
                "irr_as_set": "AS-DEMO", "ipv4_max_prefixes": 50, "ipv6_max_prefixes": 20,
                "comments": "The network these demo data are seen from.",
                "export_routing_policies": own}),
-    )?;
-    Ok(fixtures)
+    )
 }

@@ -106,44 +106,18 @@ fn refuse_unless_empty(store: &Store) -> Result<(), String> {
 
 fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
     let fx = fixtures::create(w)?;
-
-    let mut peers = Vec::with_capacity(scale * PEERS_PER_REGION);
-    let peer_ids = w.create(
-        &AUTONOMOUS_SYSTEM,
-        (0..scale).flat_map(|region| {
-            let bodies: Vec<_> = network::peers(seed, region, &fx)
-                .into_iter()
-                .map(|(peer, body)| {
-                    peers.push(peer);
-                    body
-                })
-                .collect();
-            bodies
-        }),
-    )?;
-    let routers = w.create(&ROUTER, (0..scale).flat_map(|r| network::routers(r, &fx)))?;
-    let exchanges = w.create(
-        &INTERNET_EXCHANGE,
-        (0..scale).flat_map(|r| network::exchanges(r, &fx)),
-    )?;
-    let routers_of = |r: usize| &routers[r * ROUTERS_PER_REGION..(r + 1) * ROUTERS_PER_REGION];
-    let exchanges_of =
-        |r: usize| &exchanges[r * EXCHANGES_PER_REGION..(r + 1) * EXCHANGES_PER_REGION];
-    let connections = w.create(
-        &CONNECTION,
-        (0..scale).flat_map(|r| network::connections(r, exchanges_of(r), routers_of(r))),
-    )?;
-    let per_region = EXCHANGES_PER_REGION * ROUTERS_PER_REGION;
+    let net = Network::create(w, scale, seed, &fx)?;
     let peers_of = |r: usize| r * PEERS_PER_REGION..(r + 1) * PEERS_PER_REGION;
+    let per_region = EXCHANGES_PER_REGION * ROUTERS_PER_REGION;
     w.create(
         &INTERNET_EXCHANGE_PEERING_SESSION,
         (0..scale).flat_map(|r| {
             sessions::exchange_sessions(
                 seed,
                 r,
-                &peers[peers_of(r)],
-                &peer_ids[peers_of(r)],
-                &connections[r * per_region..(r + 1) * per_region],
+                &net.peers[peers_of(r)],
+                &net.peer_ids[peers_of(r)],
+                &net.connections[r * per_region..(r + 1) * per_region],
                 &fx,
             )
         }),
@@ -154,8 +128,8 @@ fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
             sessions::direct_sessions(
                 seed,
                 r,
-                &peer_ids[peers_of(r)],
-                routers_of(r),
+                &net.peer_ids[peers_of(r)],
+                net.routers_of(r),
                 &fx,
                 &mut link,
             )
@@ -164,9 +138,64 @@ fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
     w.create(&DIRECT_PEERING_SESSION, direct)?;
     w.create(
         &CONTACT,
-        (0..scale).flat_map(|r| network::contacts(seed, r, &peers[peers_of(r)])),
+        (0..scale).flat_map(|r| network::contacts(seed, r, &net.peers[peers_of(r)])),
     )?;
     Ok(())
+}
+
+/// The regions' peers, routers, exchanges and connections, region after region in each
+/// list, with their ids.
+struct Network {
+    peers: Vec<network::Peer>,
+    peer_ids: Vec<i64>,
+    routers: Vec<i64>,
+    connections: Vec<i64>,
+}
+
+impl Network {
+    fn create(
+        w: &mut Writer,
+        scale: usize,
+        seed: u64,
+        fx: &fixtures::Fixtures,
+    ) -> Result<Network, String> {
+        let mut peers = Vec::with_capacity(scale * PEERS_PER_REGION);
+        let peer_ids = w.create(
+            &AUTONOMOUS_SYSTEM,
+            (0..scale).flat_map(|region| {
+                let bodies: Vec<_> = network::peers(seed, region, fx)
+                    .into_iter()
+                    .map(|(peer, body)| {
+                        peers.push(peer);
+                        body
+                    })
+                    .collect();
+                bodies
+            }),
+        )?;
+        let routers = w.create(&ROUTER, (0..scale).flat_map(|r| network::routers(r, fx)))?;
+        let exchanges = w.create(
+            &INTERNET_EXCHANGE,
+            (0..scale).flat_map(|r| network::exchanges(r, fx)),
+        )?;
+        let exchanges_of =
+            |r: usize| &exchanges[r * EXCHANGES_PER_REGION..(r + 1) * EXCHANGES_PER_REGION];
+        let mut net = Network {
+            peers,
+            peer_ids,
+            routers,
+            connections: Vec::new(),
+        };
+        net.connections = w.create(
+            &CONNECTION,
+            (0..scale).flat_map(|r| network::connections(r, exchanges_of(r), net.routers_of(r))),
+        )?;
+        Ok(net)
+    }
+
+    fn routers_of(&self, region: usize) -> &[i64] {
+        &self.routers[region * ROUTERS_PER_REGION..(region + 1) * ROUTERS_PER_REGION]
+    }
 }
 
 /// A few jobs that ran before, one of each ending, so that the jobs list has something to

@@ -170,19 +170,7 @@ pub fn direct_sessions(
         let v6 = dual || rng.chance(50);
         let n = *link;
         *link += 1;
-        let v4 = u32::from(Ipv4Addr::new(172, 16, 0, 0)) + 2 * n;
-        let mut families = vec![(
-            format!("{}/31", Ipv4Addr::from(v4)),
-            format!("{}/31", Ipv4Addr::from(v4 + 1)),
-            "",
-            false,
-        )];
-        if v6 {
-            let net = Ipv6Addr::new(0x2001, 0xdb8, 0xffff, n as u16, 0, 0, 0, 0);
-            let host = |h: u128| format!("{}/64", Ipv6Addr::from(u128::from(net) + h));
-            families.push((host(1), host(2), "-6", true));
-        }
-        for (local, remote, tail, is_v6) in families {
+        for (local, remote, tail, is_v6) in link_addresses(n, v6) {
             let mut body = Map::new();
             body.insert(
                 "service_reference".into(),
@@ -210,4 +198,22 @@ pub fn direct_sessions(
         }
     }
     out
+}
+
+/// The addresses of point-to-point link `n`: ours and the peer's, the suffix of the
+/// service reference, and whether they are IPv6; IPv4 always, IPv6 when `v6`.
+fn link_addresses(n: u32, v6: bool) -> Vec<(String, String, &'static str, bool)> {
+    let v4 = u32::from(Ipv4Addr::new(172, 16, 0, 0)) + 2 * n;
+    let mut families = vec![(
+        format!("{}/31", Ipv4Addr::from(v4)),
+        format!("{}/31", Ipv4Addr::from(v4 + 1)),
+        "",
+        false,
+    )];
+    if v6 {
+        let net = Ipv6Addr::new(0x2001, 0xdb8, 0xffff, n as u16, 0, 0, 0, 0);
+        let host = |h: u128| format!("{}/64", Ipv6Addr::from(u128::from(net) + h));
+        families.push((host(1), host(2), "-6", true));
+    }
+    families
 }

@@ -1,0 +1,380 @@
+//! The declarations of every action: its resource, name, scope, method, body, answers and
+//! handler. One table, read by the routes and by the OpenAPI document alike.
+
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, BGP_GROUP, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE,
+    INTERNET_EXCHANGE_PEERING_SESSION, PDB_FACILITY, PDB_NETWORK, PDB_NETWORK_IXLAN,
+    PDB_SYNCHRONISATION, ROUTER,
+};
+use peering_domain::ResourceSpec;
+
+use super::{
+    autonomous_systems, exchanges, export, messaging, peeringdb_cache, peeringdb_networks, routers,
+    sessions, Action, Answer, Scope,
+};
+
+const QUERY_NONE: &[(&str, &str)] = &[];
+const FORMAT_TEXT: &[(&str, &str)] = &[(
+    "format",
+    "`text` answers with the configuration itself (as does `Accept: text/plain`) instead of a job.",
+)];
+
+const JOB_ACCEPTED: (u16, &str, Answer) = (202, "The job enqueued.", Answer::Job);
+const TEMPLATE_FAILED: (u16, &str, Answer) = (
+    400,
+    "The template failed (a detail saying what went wrong, and where), or the body is invalid.",
+    Answer::Schema("ObjectBadRequest"),
+);
+
+fn internet_exchange() -> &'static ResourceSpec {
+    &INTERNET_EXCHANGE
+}
+
+fn autonomous_system() -> &'static ResourceSpec {
+    &AUTONOMOUS_SYSTEM
+}
+
+fn network_ixlan() -> &'static ResourceSpec {
+    &PDB_NETWORK_IXLAN
+}
+
+fn facility() -> &'static ResourceSpec {
+    &PDB_FACILITY
+}
+
+/// Every action, by resource.
+pub static ACTIONS: &[Action] = &[
+    Action {
+        spec: &ROUTER,
+        name: "configuration",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the router's configuration: a job, or the text itself with `?format=text`",
+        query: FORMAT_TEXT,
+        body: None,
+        answers: &[
+            (
+                200,
+                "The configuration, with `?format=text` or `Accept: text/plain`.",
+                Answer::Text,
+            ),
+            JOB_ACCEPTED,
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(routers::configuration(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the router's BGP sessions through the router command (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(routers::poll_sessions(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "test-napalm-connection",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Test the connection to the router through the router command (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(routers::test_connection(c)),
+    },
+    Action {
+        spec: &ROUTER,
+        name: "configure",
+        scope: Scope::Collection,
+        method: "POST",
+        summary: "Push rendered configurations to routers through the router command (jobs)",
+        query: QUERY_NONE,
+        body: Some("RoutersToConfigure"),
+        answers: &[(202, "A job per router.", Answer::Jobs)],
+        handler: |c| Box::pin(routers::configure(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "generate-email",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Render an e-mail template for the autonomous system",
+        query: QUERY_NONE,
+        body: Some("EmailToRender"),
+        answers: &[
+            (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(messaging::generate_email(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "as-set-prefixes",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "The prefixes stored for the autonomous system's AS-SET",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The stored prefixes by family.",
+            Answer::Schema("Prefixes"),
+        )],
+        handler: |c| Box::pin(autonomous_systems::as_set_prefixes(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "shared-ixps",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Exchanges shared with the caller's affiliated autonomous system",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The exchanges shared.",
+            Answer::ListOf("NestedInternetExchange"),
+        )],
+        handler: |c| Box::pin(autonomous_systems::shared_ixps(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "shared-facilities",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Facilities where PeeringDB lists both this network and the caller's affiliated one",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "The facilities shared.", Answer::Objects(facility))],
+        handler: |c| Box::pin(autonomous_systems::shared_facilities(c)),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "sync-with-peeringdb",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Copy name, IRR AS-SET and max prefixes from PeeringDB, where their sync flags are set",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[
+            (
+                200,
+                "The autonomous system as it now is (a private number is left alone).",
+                Answer::Object(autonomous_system),
+            ),
+            (204, "PeeringDB has no network with this number.", Answer::Empty),
+        ],
+        handler: |c| Box::pin(autonomous_systems::sync_with_peeringdb(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "link-to-peeringdb",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Link the exchange's connections, then the exchange, to their PeeringDB records",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The exchange, linked.",
+            Answer::Object(internet_exchange),
+        )],
+        handler: |c| Box::pin(exchanges::link_to_peeringdb(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "available-peers",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "PeeringDB's networks on the exchange's LAN with an address no session uses yet",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "PeeringDB's records of them, by AS number (not paginated).",
+            Answer::Objects(network_ixlan),
+        )],
+        handler: |c| Box::pin(exchanges::available_peers(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "import-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Create the sessions of the available peers, and the autonomous systems they need (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(exchanges::import_sessions(c)),
+    },
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name: "prefixes",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "The prefixes PeeringDB lists for the exchange's LAN",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The prefixes by family; a key only for a family that has some.",
+            Answer::Schema("ExchangePrefixes"),
+        )],
+        handler: |c| Box::pin(exchanges::prefixes(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "statistics",
+        scope: Scope::Under("cache"),
+        method: "GET",
+        summary: "How many objects of each type the local PeeringDB copy holds (staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(
+            200,
+            "The counts.",
+            Answer::Schema("CacheStatistics"),
+        )],
+        handler: |c| Box::pin(peeringdb_cache::statistics(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "update-local",
+        scope: Scope::Under("cache"),
+        method: "POST",
+        summary: "Synchronise the local PeeringDB copy, then the peering data from it (a job; staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(peeringdb_cache::update_local(c)),
+    },
+    Action {
+        spec: &PDB_SYNCHRONISATION,
+        name: "clear-local",
+        scope: Scope::Under("cache"),
+        method: "POST",
+        summary: "Empty the local PeeringDB copy (staff only)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[(200, "The copy is empty.", Answer::Schema("CacheCleared"))],
+        handler: |c| Box::pin(peeringdb_cache::clear_local(c)),
+    },
+    Action {
+        spec: &PDB_NETWORK,
+        name: "render-email",
+        scope: Scope::Collection,
+        method: "POST",
+        summary: "Render an e-mail template for a PeeringDB network from one of our autonomous systems",
+        query: QUERY_NONE,
+        body: Some("NetworkEmailToRender"),
+        answers: &[
+            (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(peeringdb_networks::render_email(c)),
+    },
+    Action {
+        spec: &EXPORT_TEMPLATE,
+        name: "render",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the export template over all its objects (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        handler: |c| Box::pin(export::render_job(c)),
+    },
+    Action {
+        spec: &EXPORT_TEMPLATE,
+        name: "render-synchronous",
+        scope: Scope::Object,
+        method: "GET",
+        summary: "Render the export template over all its objects",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[
+            (
+                200,
+                "The export rendered.",
+                Answer::Schema("RenderedExport"),
+            ),
+            TEMPLATE_FAILED,
+        ],
+        handler: |c| Box::pin(export::render_now(c)),
+    },
+    encrypt_password(&DIRECT_PEERING_SESSION),
+    encrypt_password(&INTERNET_EXCHANGE_PEERING_SESSION),
+    poll_routers_of(
+        &AUTONOMOUS_SYSTEM,
+        "Poll the sessions with this autonomous system: a job per router that holds some",
+    ),
+    poll_routers_of(
+        &BGP_GROUP,
+        "Poll the group's sessions: a job per router that holds some",
+    ),
+    poll_routers_of(
+        &INTERNET_EXCHANGE,
+        "Poll the exchange's sessions: a job per router connected to it",
+    ),
+    poll_session(&DIRECT_PEERING_SESSION),
+    poll_session(&INTERNET_EXCHANGE_PEERING_SESSION),
+];
+
+/// `encrypt-password`, the same on either kind of session.
+const fn encrypt_password(spec: &'static ResourceSpec) -> Action {
+    Action {
+        spec,
+        name: "encrypt-password",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Encrypt the session's password with its router's platform algorithm",
+        query: QUERY_NONE,
+        body: None,
+        answers: PASSWORD_ENCRYPTED,
+        handler: |c| Box::pin(sessions::encrypt_password(c)),
+    }
+}
+
+const PASSWORD_ENCRYPTED: &[(u16, &str, Answer)] = &[(
+    200,
+    "The password is encrypted.",
+    Answer::Schema("PasswordEncrypted"),
+)];
+
+/// `poll-bgp-sessions` of an object whose sessions several routers may hold.
+const fn poll_routers_of(spec: &'static ResourceSpec, summary: &'static str) -> Action {
+    Action {
+        spec,
+        name: "poll-bgp-sessions",
+        scope: Scope::Object,
+        method: "POST",
+        summary,
+        query: QUERY_NONE,
+        body: None,
+        answers: JOBS_PER_ROUTER,
+        handler: |c| Box::pin(routers::poll_routers_of(c)),
+    }
+}
+
+const JOBS_PER_ROUTER: &[(u16, &str, Answer)] =
+    &[(202, "A job per router (maybe none).", Answer::Jobs)];
+
+/// `poll`, the same on either kind of session.
+const fn poll_session(spec: &'static ResourceSpec) -> Action {
+    Action {
+        spec,
+        name: "poll",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Poll the session's router now and record what it reports",
+        query: QUERY_NONE,
+        body: None,
+        answers: POLLED,
+        handler: |c| Box::pin(routers::poll_session(c)),
+    }
+}
+
+const POLLED: &[(u16, &str, Answer)] = &[(200, "What the poll updated.", Answer::Schema("Detail"))];

@@ -1,0 +1,181 @@
+//! Reads: a list page or one object, from the answer cache or rendered on the blocking
+//! pool, with their `ETag`, `Allow` and `Vary` headers.
+
+use actix_web::http::header::{HeaderValue, ETAG, VARY};
+use actix_web::web::Bytes;
+use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::ResourceSpec;
+
+use super::{query_pairs, set_allow};
+use crate::auth::Caller;
+use crate::cache;
+use crate::compression;
+use crate::conditional;
+use crate::error::ApiError;
+use crate::list::ListRequest;
+use crate::render::{Renderer, SecretView};
+use crate::respond::{self, base_url};
+use crate::AppState;
+
+/// One object, with its `ETag`; a 304 when the client holds that version.
+pub(super) async fn read_one(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<HttpResponse, ApiError> {
+    caller.require_read(state, Some(spec))?;
+    let secrets = SecretView::for_caller(caller, spec);
+    let render = render_detail(req, state, spec, id, secrets);
+    let (body, key) = cached(req, state, secrets, render).await?;
+    let etag = conditional::etag(&body);
+    let mut res = if conditional::not_modified(req, &etag) {
+        HttpResponse::NotModified().finish()
+    } else {
+        compression::respond_cached(req, state, key, body).await
+    };
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        res.headers_mut().insert(ETAG, value);
+    }
+    Ok(res)
+}
+
+/// A 404 for an unknown object, and a 412 when `If-Match` names another version of it.
+pub(super) async fn unless_changed(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<(), ApiError> {
+    let store = state.store.clone();
+    if web::block(move || store.get(spec, id)).await??.is_none() {
+        return Err(ApiError::NotFound);
+    }
+    if let Some(tags) = conditional::required(req) {
+        // The caller may change the object, so the tag is that of the form with secrets,
+        // which their reads received.
+        let current = render_detail(req, state, spec, id, SecretView::Shown).await?;
+        if !tags.contains(&conditional::etag(current.as_bytes())) {
+            return Err(ApiError::PreconditionFailed);
+        }
+    }
+    Ok(())
+}
+
+/// The data version now: from the thread that reads it for everyone waiting, or read here
+/// when there is none.
+pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
+    Ok(match &state.versions {
+        Some(probe) => probe.current().await?,
+        None => {
+            let store = state.store.clone();
+            web::block(move || store.data_version()).await??
+        }
+    })
+}
+
+/// The body of a read: the cached answer to the same URL at the current data version, or
+/// one rendered now (and kept). The version is read before the data, so a kept answer is
+/// never older than its key.
+async fn cached(
+    req: &HttpRequest,
+    state: &AppState,
+    secrets: SecretView,
+    render: impl std::future::Future<Output = Result<String, ApiError>>,
+) -> Result<(Bytes, Option<cache::Key>), ApiError> {
+    if !state.responses.enabled() {
+        return Ok((Bytes::from(render.await?), None));
+    }
+    let version = data_version(state).await?;
+    let key = cache::Key::new(version, req, secrets);
+    if let Some(body) = state.responses.get(&key) {
+        state.metrics.cache_hit();
+        return Ok((body, Some(key)));
+    }
+    state.metrics.cache_miss();
+    let body = Bytes::from(render.await?);
+    state.responses.put(key.clone(), body.clone());
+    Ok((body, Some(key)))
+}
+
+/// One object, full or brief, read and rendered on the blocking pool (not on the async
+/// worker, which serves other requests meanwhile).
+async fn render_detail(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+    show_secrets: SecretView,
+) -> Result<String, ApiError> {
+    let brief = crate::list::is_brief(&query_pairs(req)?);
+    let store = state.store.clone();
+    let base = base_url(req);
+    let names = state.settings.field_names;
+    let body = web::block(move || -> Result<Option<String>, peering_store::Error> {
+        let Some((record, related)) = store.get(spec, id)? else {
+            return Ok(None);
+        };
+        let r = Renderer {
+            related: &related,
+            base: &base,
+            show_secrets,
+            names,
+        };
+        let mut body = String::with_capacity(1024);
+        if brief {
+            r.brief(&mut body, spec, &record);
+        } else {
+            r.full(&mut body, spec, &record);
+        }
+        Ok(Some(body))
+    })
+    .await??;
+    body.ok_or(ApiError::NotFound)
+}
+
+/// `?export=<name>`: the export template's name and the list's filter (without it).
+fn export_asked(
+    req: &HttpRequest,
+    spec: &'static ResourceSpec,
+) -> Result<Option<(String, peering_filter::Filter)>, ApiError> {
+    // Most lists ask for no export: their query is not parsed twice.
+    if !req.query_string().contains("export") {
+        return Ok(None);
+    }
+    let mut pairs = query_pairs(req)?;
+    let Some(at) = pairs.iter().position(|(k, _)| k == "export") else {
+        return Ok(None);
+    };
+    let (_, name) = pairs.remove(at);
+    let filter = peering_filter::parse(&pairs, &peering_store::Store::catalog(spec))?;
+    Ok(Some((name, filter)))
+}
+
+/// A list page (or an export of the list), cached, or streamed when it may be large.
+pub(super) async fn list(
+    req: &HttpRequest,
+    state: &AppState,
+    caller: &Caller,
+    spec: &'static ResourceSpec,
+) -> Result<HttpResponse, ApiError> {
+    caller.require_read(state, Some(spec))?;
+    if let Some((name, filter)) = export_asked(req, spec)? {
+        return crate::actions::export::list(state, caller, spec, name, filter).await;
+    }
+    let asked = ListRequest::parse(req, state, spec, SecretView::for_caller(caller, spec))?;
+    let mut res = if asked.is_large() && !respond::indents(req) {
+        crate::list::streamed(req, state, spec, asked).await?
+    } else {
+        let secrets = asked.show_secrets;
+        let render = crate::list::render(req, state, spec, asked);
+        let (body, key) = cached(req, state, secrets, render).await?;
+        compression::respond_cached(req, state, key, body).await
+    };
+    set_allow(&mut res, spec, caller, false);
+    res.headers_mut().insert(
+        VARY,
+        HeaderValue::from_static("Accept, Accept-Encoding, Cookie, Origin"),
+    );
+    Ok(res)
+}
