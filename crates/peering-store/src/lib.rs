@@ -18,6 +18,8 @@ mod peeringdb_reads;
 mod query;
 mod schema;
 mod sql;
+#[cfg(test)]
+mod sql_snapshots;
 pub mod testing;
 mod users;
 mod write;

@@ -637,23 +637,20 @@ fn where_clause(conditions: &Sql) -> Sql {
 /// From this offset on, a page's skipped rows are walked as ids only.
 const DEFERRED_OFFSET: i64 = 1000;
 
-/// Reads one page of a resource's list and its total count.
-pub(crate) fn list(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
+/// The statements of a page: its total count, and its rows.
+pub(crate) fn page_sql(
+    backend: Backend,
+    table: &Table,
     filter: &Filter,
     window: Window,
-    relations: bool,
-) -> Result<Page, Error> {
-    let table = table(spec);
-    let conditions = compile_filter(db.backend(), table, filter);
-    let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", spec.table));
+) -> (Sql, Sql) {
+    let conditions = compile_filter(backend, table, filter);
+    let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", table.spec.table));
     count_sql.append(&where_clause(&conditions));
-    let count = db.scalar(&count_sql)?.unwrap_or(0);
 
     let order = order_by(table, filter);
     let mut slice = Sql::default();
-    match (window.limit, db.backend()) {
+    match (window.limit, backend) {
         (Some(limit), _) => {
             slice.push(" LIMIT ").bind(Bind::Int(limit));
         }
@@ -669,7 +666,7 @@ pub(crate) fn list(
         // order where there is one), then the page's rows are read by id.
         sql.push(&format!(
             " WHERE o.id IN (SELECT o.id FROM {} o",
-            spec.table
+            table.spec.table
         ))
         .append(&where_clause(&conditions))
         .push(&order)
@@ -681,6 +678,20 @@ pub(crate) fn list(
             .push(&order)
             .append(&slice);
     }
+    (count_sql, sql)
+}
+
+/// Reads one page of a resource's list and its total count.
+pub(crate) fn list(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+    window: Window,
+    relations: bool,
+) -> Result<Page, Error> {
+    let table = table(spec);
+    let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
+    let count = db.scalar(&count_sql)?.unwrap_or(0);
     let records = if count > window.offset && window.limit != Some(0) {
         load_records(db, table, &sql)?
     } else {
@@ -904,6 +915,12 @@ fn load_by_ids(
         return Ok(Vec::new());
     }
     let table = table(spec);
+    let sql = by_ids_sql(db.backend(), table, ids, counts);
+    load_records(db, table, &sql)
+}
+
+/// Objects by id (not none), in id order; `counts` adds the computed counts and values.
+pub(crate) fn by_ids_sql(backend: Backend, table: &Table, ids: &[i64], counts: bool) -> Sql {
     let mut sql = Sql::new(if counts {
         &table.select
     } else {
@@ -912,11 +929,10 @@ fn load_by_ids(
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {
-        sql.push(" WHERE ")
-            .in_primary_key(db.backend(), "o.id", ids);
+        sql.push(" WHERE ").in_primary_key(backend, "o.id", ids);
     }
     sql.push(" ORDER BY o.id");
-    load_records(db, table, &sql)
+    sql
 }
 
 /// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
@@ -955,10 +971,25 @@ fn load_links(
         return Ok(());
     }
     let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
-    let backend = db.backend();
     let position: HashMap<i64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
-    // One branch per list relation: (field index, owner id, linked id).
+    let links = links_sql(db.backend(), spec, &ids);
+    if !links.is_empty() {
+        for row in db.load(&links)? {
+            let (fi, owner, linked) = (row.int(0) as usize, row.int(1), row.int(2));
+            if let Some(&i) = position.get(&owner) {
+                if let Some(Value::Ids(list)) = records[i].values.get_mut(fi) {
+                    list.push(linked);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The links of every list relation of the objects `ids`, in one query: rows of (field
+/// index, owner id, linked id), in field and linked id order (empty: no list relation).
+pub(crate) fn links_sql(backend: Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
     let mut links = Sql::default();
     for (fi, field) in spec.fields.iter().enumerate() {
         let branch = match field.kind {
@@ -971,7 +1002,7 @@ fn load_links(
                 let mut sql = Sql::new(&format!(
                     "SELECT {fi}, th.{source}, th.{target_column} FROM {through} th WHERE "
                 ));
-                sql.in_ids(backend, &format!("th.{source}"), &ids);
+                sql.in_ids(backend, &format!("th.{source}"), ids);
                 sql
             }
             Kind::Tags => {
@@ -980,7 +1011,7 @@ fn load_links(
                 ));
                 sql.bind(Bind::Text(spec.content_type()))
                     .push(" AND ")
-                    .in_ids(backend, "ti.object_id", &ids);
+                    .in_ids(backend, "ti.object_id", ids);
                 sql
             }
             _ => continue,
@@ -992,16 +1023,8 @@ fn load_links(
     }
     if !links.is_empty() {
         links.push(" ORDER BY 1, 3");
-        for row in db.load(&links)? {
-            let (fi, owner, linked) = (row.int(0) as usize, row.int(1), row.int(2));
-            if let Some(&i) = position.get(&owner) {
-                if let Some(Value::Ids(list)) = records[i].values.get_mut(fi) {
-                    list.push(linked);
-                }
-            }
-        }
     }
-    Ok(())
+    links
 }
 
 /// Loads every object that `records` point to (foreign keys, generic objects, relation

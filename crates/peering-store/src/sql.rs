@@ -350,6 +350,32 @@ impl Sql {
     pub fn text(&self) -> String {
         self.parts.join("?")
     }
+
+    /// The statement as `backend` receives it (`?` on SQLite, `$1`, `$2`… on PostgreSQL),
+    /// then whether its prepared form is cached and its parameters, one a line: what the
+    /// snapshot tests pin.
+    #[cfg(test)]
+    pub fn snapshot(&self, backend: Database) -> String {
+        let mut text = String::new();
+        for (i, part) in self.parts.iter().enumerate() {
+            text.push_str(part);
+            if i < self.binds.len() {
+                match backend {
+                    Database::Sqlite => text.push('?'),
+                    Database::Postgres => text.push_str(&format!("${}", i + 1)),
+                }
+            }
+        }
+        text.push_str(&format!("\n-- cached: {}", self.cacheable));
+        for (i, param) in self.binds.iter().enumerate() {
+            let shown = match param {
+                Param::One(bind) => format!("{bind:?}"),
+                Param::Array(array) => format!("array {array:?}"),
+            };
+            text.push_str(&format!("\n-- {}: {shown}", i + 1));
+        }
+        text
+    }
 }
 
 /// A borrowed query, so one `Sql` can be run without cloning it.

@@ -326,25 +326,8 @@ fn rows_matching(
 ) -> Result<Vec<KeyedRow>, Error> {
     let mut out = Vec::new();
     let backend = db.backend();
-    let keys: Vec<String> = (1..=columns.len()).map(|k| format!("column{k}")).collect();
-    let equal: Vec<String> = columns
-        .iter()
-        .zip(&keys)
-        .map(|(c, k)| format!("t.{c} = v.{k}"))
-        .collect();
     for part in tuples.chunks(Sql::rows_per_statement(backend, columns.len())) {
-        // One index probe per tuple, as a subquery: joined instead, PostgreSQL would
-        // rather scan and hash the whole table (47 ms against 4 ms for 1,000 sessions'
-        // addresses among 100,000). The tuple's values are the matching row's.
-        let mut sql = Sql::new(&format!(
-            "SELECT m.id, m.{} FROM (SELECT (SELECT t.id FROM {} t WHERE {} LIMIT 1) AS id, v.{} FROM ",
-            keys.join(", m."),
-            spec.table,
-            equal.join(" AND "),
-            keys.join(", v."),
-        ));
-        sql.push_rows(backend, part.to_vec())
-            .push(") AS m WHERE m.id IS NOT NULL");
+        let sql = probe_sql(backend, spec.table, columns, part);
         for mut row in db.load(&sql)? {
             let id = row.int(0);
             let keys = (1..=columns.len()).map(|i| cell_key(row.take(i))).collect();
@@ -352,6 +335,34 @@ fn rows_matching(
         }
     }
     Ok(out)
+}
+
+/// The stored rows equal to some of the tuples `part`: one index probe per tuple, as a
+/// subquery (joined instead, PostgreSQL would rather scan and hash the whole table: 47 ms
+/// against 4 ms for 1,000 sessions' addresses among 100,000). The tuple's values are the
+/// matching row's.
+pub(crate) fn probe_sql(
+    backend: crate::Backend,
+    table: &str,
+    columns: &[&'static str],
+    part: &[Vec<Bind>],
+) -> Sql {
+    let keys: Vec<String> = (1..=columns.len()).map(|k| format!("column{k}")).collect();
+    let equal: Vec<String> = columns
+        .iter()
+        .zip(&keys)
+        .map(|(c, k)| format!("t.{c} = v.{k}"))
+        .collect();
+    let mut sql = Sql::new(&format!(
+        "SELECT m.id, m.{} FROM (SELECT (SELECT t.id FROM {} t WHERE {} LIMIT 1) AS id, v.{} FROM ",
+        keys.join(", m."),
+        table,
+        equal.join(" AND "),
+        keys.join(", v."),
+    ));
+    sql.push_rows(backend, part.to_vec())
+        .push(") AS m WHERE m.id IS NOT NULL");
+    sql
 }
 
 /// Checks candidate objects before they are written, the whole batch at once: derived
@@ -751,14 +762,7 @@ fn update_rows(
                 .take(per_statement)
                 .map(|(id, binds)| std::iter::once(Bind::Int(id)).chain(binds).collect())
                 .collect();
-            let mut sql = Sql::new(&format!(
-                "UPDATE {table} SET {set} FROM ",
-                table = spec.table,
-                set = set.join(", ")
-            ));
-            sql.push_rows(db.backend(), chunk);
-            sql.push(&format!(" WHERE {}.id = v.column1", spec.table));
-            db.execute(&sql)?;
+            db.execute(&update_sql(db.backend(), spec.table, &set, chunk))?;
         }
     }
     if postgres {
@@ -767,6 +771,22 @@ fn update_rows(
         ))?;
     }
     Ok(())
+}
+
+/// `UPDATE` of rows (each its id, then the values of `set`'s columns) from a table of rows.
+pub(crate) fn update_sql(
+    backend: crate::Backend,
+    table: &str,
+    set: &[String],
+    chunk: Vec<Vec<Bind>>,
+) -> Sql {
+    let mut sql = Sql::new(&format!(
+        "UPDATE {table} SET {set} FROM ",
+        set = set.join(", ")
+    ));
+    sql.push_rows(backend, chunk);
+    sql.push(&format!(" WHERE {table}.id = v.column1"));
+    sql
 }
 
 /// Written objects as a read shows them, without reading them back: each column's value
