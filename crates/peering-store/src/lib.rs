@@ -150,7 +150,7 @@ impl Store {
 
     /// The filter catalog of a resource.
     pub fn catalog(spec: &ResourceSpec) -> Catalog<'static> {
-        schema::table(spec).catalog()
+        peering_filter::ResourceCatalog::of(spec).catalog()
     }
 
     fn read<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {

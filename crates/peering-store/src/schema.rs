@@ -1,5 +1,6 @@
 //! What the store derives once from each resource's declaration: its columns, its select
-//! list, its filter catalog and its orderable fields.
+//! list, how each filter of its catalog (`peering_filter::ResourceCatalog`) compiles, and
+//! the columns it orders by.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -8,7 +9,7 @@ use peering_domain::resources::ALL;
 use peering_domain::spec::{Field, FilterSource, Kind, Search};
 use peering_domain::value::{micros_to_time, time_to_micros};
 use peering_domain::{ResourceSpec, Value};
-use peering_filter::{Catalog, FilterField, FilterKind};
+use peering_filter::{filter_kind, CHANGE_REQUEST_FILTERS};
 
 use crate::sql::{Bind, Cell};
 
@@ -183,12 +184,11 @@ pub(crate) struct Table {
     /// `SELECT o.id, <columns> FROM <table> o`: without the computed counts, for related
     /// objects, whose nested forms never show them.
     pub select_columns: String,
-    pub filters: Vec<FilterField>,
+    /// How each parameter of the resource's filter catalog compiles, by its name.
     pub targets: HashMap<&'static str, FilterTarget>,
     pub search: Vec<SearchTerm>,
     /// The trigram index over some of the searched columns, if the table has one.
     pub search_index: Option<&'static SearchIndex>,
-    pub orderable: Vec<&'static str>,
     /// Orderable field to `(column, nullable)`.
     pub order_columns: HashMap<&'static str, (&'static str, bool)>,
     /// A default ordering term that follows foreign keys (`router.name`, as Django orders
@@ -313,25 +313,6 @@ fn own_column(column: &'static str, kind: Kind) -> Path {
     }
 }
 
-fn filter_kind(kind: &Kind) -> Option<FilterKind> {
-    Some(match kind {
-        Kind::Int { .. } => FilterKind::Number,
-        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::ContentType => FilterKind::String,
-        Kind::Bool => FilterKind::Bool,
-        Kind::Choice { set, .. } => FilterKind::Choice(set.values),
-        Kind::Time => FilterKind::DateTime,
-        Kind::Uuid => FilterKind::Uuid,
-        Kind::ForeignKey { .. } => FilterKind::ForeignKey,
-        Kind::Json { .. }
-        | Kind::ManyToMany { .. }
-        | Kind::Tags
-        | Kind::ReverseCount { .. }
-        | Kind::DisplayCopy
-        | Kind::ContentTypes
-        | Kind::GenericObject { .. } => return None,
-    })
-}
-
 impl Table {
     fn build(spec: &'static ResourceSpec) -> Table {
         let mut columns = Vec::new();
@@ -372,10 +353,8 @@ impl Table {
         }
         select.push_str(&format!(" FROM {} o", spec.table));
 
-        let mut filters = vec![FilterField {
-            name: "id",
-            kind: FilterKind::Number,
-        }];
+        // Keyed as the filter crate's catalog names the parameters, in the same order, so
+        // that a later declaration replaces an earlier one alike.
         let mut targets = HashMap::new();
         let id_kind = Kind::Int {
             min: 0,
@@ -390,12 +369,9 @@ impl Table {
         );
         for col in &columns {
             let field = &spec.fields[col.field];
-            if !field.filter {
+            if !field.filter || filter_kind(&field.kind).is_none() {
                 continue;
             }
-            let Some(kind) = filter_kind(&field.kind) else {
-                continue;
-            };
             let (param, must_exist) = match field.kind {
                 Kind::ForeignKey { target, .. } => (
                     col.name,
@@ -406,7 +382,6 @@ impl Table {
                 ),
                 _ => (field.name, None),
             };
-            filters.push(FilterField { name: param, kind });
             targets.insert(
                 param,
                 FilterTarget::Column {
@@ -417,40 +392,18 @@ impl Table {
         }
         for &(i, expression) in &computed {
             if spec.fields[i].filter {
-                filters.push(FilterField {
-                    name: spec.fields[i].name,
-                    kind: FilterKind::Bool,
-                });
                 targets.insert(spec.fields[i].name, FilterTarget::Computed(expression));
             }
         }
         for extra in spec.extra_filters {
-            let (kind, target) = extra_target(spec, &extra.source);
-            // An extra filter named like a field's takes its place.
-            filters.retain(|f| f.name != extra.param);
-            filters.push(FilterField {
-                name: extra.param,
-                kind,
-            });
-            targets.insert(extra.param, target);
+            targets.insert(extra.param, extra_target(spec, &extra.source));
         }
         if spec.change_logged {
-            for (param, actions) in [
-                ("created_by_request", &["create", "update"][..]),
-                ("updated_by_request", &["update"][..]),
-            ] {
-                filters.push(FilterField {
-                    name: param,
-                    kind: FilterKind::Uuid,
-                });
+            for (param, actions) in CHANGE_REQUEST_FILTERS {
                 targets.insert(param, FilterTarget::ChangeRequest(actions));
             }
         }
         if spec.taggable() {
-            filters.push(FilterField {
-                name: "tag",
-                kind: FilterKind::Tag,
-            });
             targets.insert("tag", FilterTarget::Tag);
         }
         let search = spec
@@ -470,7 +423,6 @@ impl Table {
             })
             .collect();
 
-        let mut orderable = vec!["id"];
         let mut order_columns = HashMap::new();
         order_columns.insert("id", ("id", false));
         for col in &columns {
@@ -478,7 +430,6 @@ impl Table {
             if !field.shown() || matches!(field.kind, Kind::Json { .. } | Kind::ContentTypes) {
                 continue;
             }
-            orderable.push(field.name);
             // Addresses sort by their key: numerically, IPv4 before IPv6.
             order_columns.insert(field.name, (col.key.unwrap_or(col.name), field.nullable));
         }
@@ -498,20 +449,11 @@ impl Table {
             select,
             select_columns,
             computed,
-            filters,
             targets,
             search,
             search_index: SEARCH_INDEXES.iter().find(|i| i.table == spec.table),
-            orderable,
             order_columns,
             related_order,
-        }
-    }
-
-    pub fn catalog(&self) -> Catalog<'_> {
-        Catalog {
-            fields: &self.filters,
-            orderable: &self.orderable,
         }
     }
 }
@@ -539,80 +481,48 @@ fn related_value(spec: &'static ResourceSpec, path: &'static str) -> String {
     )
 }
 
-/// The filter kind and compilation of an extra filter.
-fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> (FilterKind, FilterTarget) {
-    let field_kind = |name: &str| {
-        spec.field(name)
-            .map(|f| f.kind)
-            .unwrap_or_else(|| panic!("{}: no field {name}", spec.table))
-    };
-    let time_kind = |name: &str| filter_kind(&field_kind(name)).unwrap_or(FilterKind::DateTime);
+/// How an extra filter compiles.
+fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> FilterTarget {
     match *source {
-        FilterSource::Column { column, kind } => (
-            filter_kind(&kind).unwrap_or(FilterKind::String),
-            FilterTarget::Column {
-                path: own_column(column, kind),
-                must_exist: None,
-            },
-        ),
+        FilterSource::Column { column, kind } => FilterTarget::Column {
+            path: own_column(column, kind),
+            must_exist: None,
+        },
         FilterSource::Related(path) => {
             let (path, must_exist) = resolve(spec, path);
-            let kind = match path.kind {
-                Kind::Int { .. } | Kind::ForeignKey { .. } => FilterKind::ForeignKey,
-                _ => FilterKind::Reference,
-            };
-            (
-                kind,
-                FilterTarget::Column {
-                    path,
-                    must_exist: Some(must_exist),
-                },
-            )
+            FilterTarget::Column {
+                path,
+                must_exist: Some(must_exist),
+            }
         }
-        // An integer compared for equality only: the foreign-key kind's lookups.
-        FilterSource::AddressFamily(field) => (
-            FilterKind::ForeignKey,
-            FilterTarget::AddressFamily {
-                key: leak(format!("{field}_key")),
-            },
-        ),
-        FilterSource::Since(field) => (
-            time_kind(field),
-            FilterTarget::Bound {
-                column: field,
-                since: true,
-            },
-        ),
-        FilterSource::Until(field) => (
-            time_kind(field),
-            FilterTarget::Bound {
-                column: field,
-                since: false,
-            },
-        ),
+        FilterSource::AddressFamily(field) => FilterTarget::AddressFamily {
+            key: leak(format!("{field}_key")),
+        },
+        FilterSource::Since(field) => FilterTarget::Bound {
+            column: field,
+            since: true,
+        },
+        FilterSource::Until(field) => FilterTarget::Bound {
+            column: field,
+            since: false,
+        },
         FilterSource::ReferredBy {
             table,
             column,
             match_column,
-        } => (
-            FilterKind::Reference,
-            FilterTarget::ReferredBy {
-                table,
-                column,
-                match_column,
-            },
-        ),
-        FilterSource::ChoiceOrAlso { field, also } => {
-            let kind = field_kind(field);
-            (
-                filter_kind(&kind).unwrap_or(FilterKind::String),
-                FilterTarget::ChoiceOrAlso {
-                    column: field,
-                    kind,
-                    also,
-                },
-            )
-        }
+        } => FilterTarget::ReferredBy {
+            table,
+            column,
+            match_column,
+        },
+        FilterSource::ChoiceOrAlso { field, also } => FilterTarget::ChoiceOrAlso {
+            column: field,
+            kind: spec
+                .field(field)
+                .map(|f| f.kind)
+                .unwrap_or_else(|| panic!("{}: no field {field}", spec.table)),
+            also,
+        },
     }
 }
 
@@ -700,5 +610,27 @@ pub(crate) fn lower_bind(value: &Value) -> Bind {
     match value {
         Value::Text(t) => Bind::Text(t.to_lowercase()),
         _ => Bind::NullText,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use peering_filter::ResourceCatalog;
+
+    use super::*;
+
+    #[test]
+    fn every_parameter_of_a_catalog_has_a_target_and_no_other() {
+        for spec in ALL {
+            let mut params: Vec<&str> = ResourceCatalog::of(spec)
+                .fields
+                .iter()
+                .map(|f| f.name)
+                .collect();
+            let mut targets: Vec<&str> = table(spec).targets.keys().copied().collect();
+            params.sort_unstable();
+            targets.sort_unstable();
+            assert_eq!(params, targets, "{}", spec.table);
+        }
     }
 }
