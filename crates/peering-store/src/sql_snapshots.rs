@@ -280,3 +280,28 @@ fn writes() {
         statements.remove(0)
     });
 }
+
+#[test]
+fn filter_extra_sources() {
+    use peering_domain::resources::{JOB, OBJECT_CHANGE, ROUTING_POLICY, TAG};
+    pin_filter(
+        "filter_since_until",
+        &JOB,
+        "created__after=2024-01-01&completed__before=2024-02-01T10:00:00Z&started__after__n=null",
+    );
+    pin_filter(
+        "filter_column_source",
+        &OBJECT_CHANGE,
+        "user=admin&time_after=2024-01-01",
+    );
+    pin_filter(
+        "filter_referred_by",
+        &TAG,
+        "content_type=peering.autonomoussystem&content_type=null",
+    );
+    pin_filter(
+        "filter_choice_or_also",
+        &ROUTING_POLICY,
+        "type=import-policy&type__n=export-policy",
+    );
+}
