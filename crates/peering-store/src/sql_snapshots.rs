@@ -8,7 +8,11 @@ use peering_domain::ResourceSpec;
 use peering_filter::{split_query, Filter};
 
 use crate::connection::Backend;
-use crate::query::{by_ids_sql, compile_filter, links_sql, order_by, page_sql, Window};
+use crate::query::filter::compile_filter;
+use crate::query::objects::by_ids_sql;
+use crate::query::page::{order_by, page_sql};
+use crate::query::relations::links_sql;
+use crate::query::Window;
 use crate::schema::table;
 use crate::sql::Sql;
 use crate::Store;
