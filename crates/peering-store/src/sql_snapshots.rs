@@ -249,7 +249,8 @@ fn objects_by_ids() {
 #[test]
 fn writes() {
     use crate::sql::Bind;
-    use crate::write::{probe_sql, update_sql};
+    use crate::write::unique::probe_sql;
+    use crate::write::update::update_sql;
     let tuples = vec![
         vec![Bind::Int(4), Bind::Text("192.0.2.1".into())],
         vec![Bind::Int(5), Bind::Text("2001:db8::1".into())],
