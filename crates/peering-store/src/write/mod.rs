@@ -1,5 +1,6 @@
-//! Writes: creates, updates and deletes, each with its change records, run by the caller
-//! inside one transaction so that a list of objects is written all-or-none.
+//! Writes: creates, updates and imports, each with its change records, run by the caller
+//! inside one transaction so that a list of objects is written all-or-none; and the row
+//! locks updates and deletes take first.
 
 mod insert;
 mod links;
