@@ -45,6 +45,7 @@ mod lookup;
 mod ordering;
 mod parse;
 mod query;
+mod resource;
 mod value;
 
 pub use ast::{Filter, OrderTerm, Predicate};
@@ -54,6 +55,7 @@ pub use limits::{MAX_FILTER_KEYS, MAX_ORDERING_TERMS, MAX_VALUES_PER_PARAM, MAX_
 pub use lookup::{Lookup, UnknownLookup};
 pub use parse::{split_key, ORDERING_KEY, RESERVED_KEYS, SEARCH_KEY};
 pub use query::split_query;
+pub use resource::{filter_kind, parse_for, ResourceCatalog, CHANGE_REQUEST_FILTERS};
 pub use value::Value;
 
 use error::msg;

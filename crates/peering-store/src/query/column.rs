@@ -1,0 +1,163 @@
+//! The condition one predicate puts on one column: its lookup, its values typed for the
+//! column, `null` and `empty`.
+
+use peering_domain::spec::Kind;
+use peering_domain::value::time_to_micros;
+use peering_filter::{Lookup, Predicate, Value as FilterValue};
+
+use crate::sql::{Bind, Sql};
+
+pub(super) fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
+    match value {
+        FilterValue::Null => Bind::NullText,
+        FilterValue::Int(i) => match kind {
+            Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid => Bind::Text(i.to_string()),
+            _ => Bind::Int(*i),
+        },
+        // An address is compared in the form a write stores it, so that a filter finds
+        // what a write would call the same address (`2001:DB8::C8` is `2001:db8::c8/128`).
+        FilterValue::Text(t) => match kind {
+            Kind::Ip { family, host_only } => Bind::Text(
+                peering_domain::net::canonical(t, *family, *host_only)
+                    .unwrap_or_else(|| t.to_lowercase()),
+            ),
+            _ => Bind::Text(t.clone()),
+        },
+        FilterValue::Bool(b) => Bind::Bool(*b),
+        FilterValue::Uuid(u) => Bind::Text(u.to_string()),
+        FilterValue::DateTime(t) => Bind::Int(time_to_micros(*t)),
+    }
+}
+
+/// `%`, `_` and `\` are wildcards or the escape in LIKE; a value matches them literally.
+pub(super) fn like_pattern(text: &str, prefix: bool, suffix: bool) -> String {
+    let mut p = String::with_capacity(text.len() + 2);
+    if prefix {
+        p.push('%');
+    }
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    if suffix {
+        p.push('%');
+    }
+    p
+}
+
+/// The condition of one column predicate on `alias`, never NULL (so that NOT means "does
+/// not match").
+pub(super) fn column_condition(
+    alias: &str,
+    column: &str,
+    lc: Option<&str>,
+    kind: &Kind,
+    p: &Predicate,
+) -> Sql {
+    let col = format!("{alias}.{column}");
+    let positive = p.lookup.positive();
+    if positive == Lookup::Empty {
+        return empty_condition(&col, kind, p);
+    }
+    let has_null = p.values.contains(&FilterValue::Null);
+    let values: Vec<&FilterValue> = p
+        .values
+        .iter()
+        .filter(|v| **v != FilterValue::Null)
+        .collect();
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    if has_null {
+        sql.push(&col).push(" IS NULL");
+    }
+    if !values.is_empty() {
+        if has_null {
+            sql.push(" OR ");
+        }
+        sql.push("(").push(&col).push(" IS NOT NULL AND (");
+        if positive == Lookup::Exact {
+            equal_to_any(&mut sql, &col, kind, &values);
+        } else {
+            let lower = lower_column(alias, column, lc, kind);
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    sql.push(" OR ");
+                }
+                compare(&mut sql, &col, &lower, kind, positive, v);
+            }
+        }
+        sql.push("))");
+    }
+    sql.push(")");
+    sql
+}
+
+/// `empty`: whether the column holds nothing (for text, nothing or an empty string), as its
+/// one boolean asks.
+fn empty_condition(col: &str, kind: &Kind, p: &Predicate) -> Sql {
+    let empty = matches!(p.values.first(), Some(FilterValue::Bool(true)));
+    let cond = if matches!(kind, Kind::Text { .. }) {
+        format!("({col} IS NULL OR {col} = '')")
+    } else {
+        format!("({col} IS NULL)")
+    };
+    let mut sql = Sql::default();
+    if !empty {
+        sql.push("NOT ");
+    }
+    sql.push(&cond);
+    sql
+}
+
+/// The column's value lower-cased, for case-insensitive lookups.
+fn lower_column(alias: &str, column: &str, lc: Option<&str>, kind: &Kind) -> String {
+    // Addresses and content types are stored in their canonical lower-case form: compared
+    // as they are, without LOWER() on every row (which costs two thirds of a prefix scan).
+    let stored_lower = matches!(kind, Kind::Ip { .. } | Kind::Mac | Kind::ContentType);
+    match lc {
+        Some(l) => format!("{alias}.{l}"),
+        None if stored_lower => format!("{alias}.{column}"),
+        None => format!("LOWER({alias}.{column})"),
+    }
+}
+
+/// `exact`: one value is `=`, several an `IN` list.
+fn equal_to_any(sql: &mut Sql, col: &str, kind: &Kind, values: &[&FilterValue]) {
+    if values.len() == 1 {
+        sql.push(col).push(" = ").bind(filter_bind(kind, values[0]));
+    } else {
+        sql.push(col).push(" IN ");
+        sql.bind_list(values.iter().map(|v| filter_bind(kind, v)));
+    }
+}
+
+/// One value compared by an ordering or a text lookup (`lookup` is positive).
+fn compare(sql: &mut Sql, col: &str, lower: &str, kind: &Kind, lookup: Lookup, v: &FilterValue) {
+    let text = match v {
+        FilterValue::Text(t) => t.as_str(),
+        _ => "",
+    };
+    match lookup {
+        Lookup::Lt => sql.push(col).push(" < ").bind(filter_bind(kind, v)),
+        Lookup::Lte => sql.push(col).push(" <= ").bind(filter_bind(kind, v)),
+        Lookup::Gt => sql.push(col).push(" > ").bind(filter_bind(kind, v)),
+        Lookup::Gte => sql.push(col).push(" >= ").bind(filter_bind(kind, v)),
+        Lookup::Ie => sql
+            .push(lower)
+            .push(" = ")
+            .bind(Bind::Text(text.to_lowercase())),
+        Lookup::Ic | Lookup::Isw | Lookup::Iew => {
+            let pattern = like_pattern(text, lookup != Lookup::Isw, lookup != Lookup::Iew);
+            sql.push(lower)
+                .push(" LIKE ")
+                .bind(Bind::Text(pattern))
+                .push(" ESCAPE '\\'")
+        }
+        _ => sql.push("1 = 0"),
+    };
+}

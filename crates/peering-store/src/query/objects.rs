@@ -1,0 +1,148 @@
+//! Objects read by id (with their relations, or shallow), objects referring to others,
+//! and the computed values of objects just written.
+
+use std::collections::HashMap;
+
+use peering_domain::{Record, ResourceSpec, Value};
+
+use super::relations::{attach_relations, load_reads};
+use super::{load_records, Related};
+use crate::connection::{Backend, Db};
+use crate::error::Error;
+use crate::schema::{cell_to_value, table, Table};
+use crate::sql::{Bind, Sql};
+
+/// Objects by id in the order given (ids of objects deleted since are skipped), with their
+/// relations, or only what their labels read.
+pub(crate) fn in_order(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    relations: bool,
+) -> Result<(Vec<Record>, Related), Error> {
+    let mut records = load_by_ids(db, spec, ids, true)?;
+    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    records.sort_unstable_by_key(|r| position.get(&r.id).copied());
+    let mut related = Related::default();
+    if relations {
+        attach_relations(db, spec, &mut records, &mut related)?;
+    } else {
+        load_reads(db, spec, &records, &mut related)?;
+    }
+    Ok((records, related))
+}
+
+/// Reads objects by id, with their relations, in id order.
+pub(crate) fn by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<(Vec<Record>, Related), Error> {
+    let mut related = Related::default();
+    if ids.is_empty() {
+        return Ok((Vec::new(), related));
+    }
+    let mut records = load_by_ids(db, spec, ids, true)?;
+    attach_relations(db, spec, &mut records, &mut related)?;
+    Ok((records, related))
+}
+
+/// Reads objects by id without their relations nor computed counts.
+pub(crate) fn shallow_by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<Vec<Record>, Error> {
+    load_by_ids(db, spec, ids, false)
+}
+
+/// Reads, without relations, the objects of `spec` whose `column` holds one of `ids` (for a
+/// generic relation, `object_id`, with `content_type` naming the resource), in id order.
+pub(crate) fn shallow_referring(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    column: &str,
+    content_type: Option<(&str, String)>,
+    ids: &[i64],
+) -> Result<Vec<Record>, Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let table = table(spec);
+    let mut sql = Sql::new(&table.select_columns);
+    sql.push(" WHERE ");
+    if let Some((type_column, content_type)) = content_type {
+        sql.push(&format!("o.{type_column} = "))
+            .bind(Bind::Text(content_type))
+            .push(" AND ");
+    }
+    sql.in_ids(db.backend(), &format!("o.{column}"), ids)
+        .push(" ORDER BY o.id");
+    load_records(db, table, &sql)
+}
+
+fn load_by_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    counts: bool,
+) -> Result<Vec<Record>, Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let table = table(spec);
+    let sql = by_ids_sql(db.backend(), table, ids, counts);
+    load_records(db, table, &sql)
+}
+
+/// Objects by id (not none), in id order; `counts` adds the computed counts and values.
+pub(crate) fn by_ids_sql(backend: Backend, table: &Table, ids: &[i64], counts: bool) -> Sql {
+    let mut sql = Sql::new(if counts {
+        &table.select
+    } else {
+        &table.select_columns
+    });
+    if ids.len() == 1 {
+        sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
+    } else {
+        sql.push(" WHERE ").in_primary_key(backend, "o.id", ids);
+    }
+    sql.push(" ORDER BY o.id");
+    sql
+}
+
+/// Sets the computed values of objects just written, as a read would show them.
+pub(crate) fn fill_computed(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+) -> Result<(), Error> {
+    let table = table(spec);
+    if table.computed.is_empty() || records.is_empty() {
+        return Ok(());
+    }
+    let mut sql = Sql::new("SELECT o.id");
+    for (_, expression) in &table.computed {
+        sql.push(&format!(", {expression}"));
+    }
+    sql.push(&format!(" FROM {} o WHERE ", spec.table));
+    let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
+    sql.in_primary_key(db.backend(), "o.id", &ids);
+    let mut computed = HashMap::new();
+    for mut row in db.load(&sql)? {
+        let id = row.int(0);
+        let values: Vec<Value> = (1..=table.computed.len())
+            .zip(&table.computed)
+            .map(|(at, &(i, _))| cell_to_value(&spec.fields[i].kind, row.take(at)))
+            .collect();
+        computed.insert(id, values);
+    }
+    for record in records {
+        if let Some(values) = computed.remove(&record.id) {
+            for (&(i, _), value) in table.computed.iter().zip(values) {
+                record.values[i] = value;
+            }
+        }
+    }
+    Ok(())
+}

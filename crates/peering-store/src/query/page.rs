@@ -1,0 +1,171 @@
+//! Lists: their order, their pages (a deep page walks ids first) and counts, every id of a
+//! list, and a whole resource for templates.
+
+use peering_domain::{Record, ResourceSpec};
+use peering_filter::Filter;
+
+use super::filter::compile_filter;
+use super::relations::{attach_relations, load_links, load_reads};
+use super::{load_records, Page, Related, Window};
+use crate::connection::{Backend, Db};
+use crate::error::Error;
+use crate::schema::{table, Table};
+use crate::sql::{Bind, Sql};
+
+/// `ORDER BY …`, always ending in `id` so that pages never overlap.
+pub(crate) fn order_by(table: &Table, filter: &Filter) -> String {
+    let mut terms: Vec<(String, bool)> = if filter.ordering.is_empty() {
+        table
+            .spec
+            .ordering
+            .iter()
+            .map(|t| match t.strip_prefix('-') {
+                Some(name) => (name.to_string(), true),
+                None => (t.to_string(), false),
+            })
+            .collect()
+    } else {
+        filter
+            .ordering
+            .iter()
+            .map(|t| (t.field.clone(), t.descending))
+            .collect()
+    };
+    if !terms.iter().any(|(f, _)| f == "id") {
+        terms.push(("id".into(), false));
+    }
+    let mut sql = String::from(" ORDER BY ");
+    let mut first = true;
+    for (name, desc) in terms {
+        let (value, nullable) = match table.order_columns.get(name.as_str()) {
+            Some((column, nullable)) => (format!("o.{column}"), *nullable),
+            None => match table.related_order.get(name.as_str()) {
+                Some(value) => (value.clone(), true),
+                None => continue,
+            },
+        };
+        if !first {
+            sql.push_str(", ");
+        }
+        first = false;
+        let dir = if desc { "DESC" } else { "ASC" };
+        // NULLs sort last ascending and first descending on both databases.
+        if nullable {
+            sql.push_str(&format!("({value} IS NULL) {dir}, "));
+        }
+        sql.push_str(&format!("{value} {dir}"));
+    }
+    sql
+}
+
+fn where_clause(conditions: &Sql) -> Sql {
+    let mut sql = Sql::default();
+    if !conditions.is_empty() {
+        sql.push(" WHERE ").append(conditions);
+    }
+    sql
+}
+
+/// From this offset on, a page's skipped rows are walked as ids only.
+const DEFERRED_OFFSET: i64 = 1000;
+
+/// The statements of a page: its total count, and its rows.
+pub(crate) fn page_sql(
+    backend: Backend,
+    table: &Table,
+    filter: &Filter,
+    window: Window,
+) -> (Sql, Sql) {
+    let conditions = compile_filter(backend, table, filter);
+    let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", table.spec.table));
+    count_sql.append(&where_clause(&conditions));
+
+    let order = order_by(table, filter);
+    let mut slice = Sql::default();
+    match (window.limit, backend) {
+        (Some(limit), _) => {
+            slice.push(" LIMIT ").bind(Bind::Int(limit));
+        }
+        (None, Backend::Sqlite) => {
+            slice.push(" LIMIT -1");
+        }
+        (None, Backend::Postgres) => {}
+    }
+    slice.push(" OFFSET ").bind(Bind::Int(window.offset));
+    let mut sql = Sql::new(&table.select);
+    if window.offset >= DEFERRED_OFFSET && window.limit.is_some() {
+        // A deep page: the rows skipped are walked as ids only (through an index in list
+        // order where there is one), then the page's rows are read by id.
+        sql.push(&format!(
+            " WHERE o.id IN (SELECT o.id FROM {} o",
+            table.spec.table
+        ))
+        .append(&where_clause(&conditions))
+        .push(&order)
+        .append(&slice)
+        .push(")")
+        .push(&order);
+    } else {
+        sql.append(&where_clause(&conditions))
+            .push(&order)
+            .append(&slice);
+    }
+    (count_sql, sql)
+}
+
+/// Reads one page of a resource's list and its total count.
+pub(crate) fn list(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+    window: Window,
+    relations: bool,
+) -> Result<Page, Error> {
+    let table = table(spec);
+    let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
+    let count = db.scalar(&count_sql)?.unwrap_or(0);
+    let records = if count > window.offset && window.limit != Some(0) {
+        load_records(db, table, &sql)?
+    } else {
+        Vec::new()
+    };
+    let mut page = Page {
+        count,
+        records,
+        related: Related::default(),
+    };
+    if relations {
+        attach_relations(db, spec, &mut page.records, &mut page.related)?;
+    } else {
+        load_reads(db, spec, &page.records, &mut page.related)?;
+    }
+    Ok(page)
+}
+
+/// Every id of a list, in list order: an answer too large to read at once is then read in
+/// slices of ids.
+pub(crate) fn list_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+) -> Result<Vec<i64>, Error> {
+    let table = table(spec);
+    let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
+    sql.append(&where_clause(&compile_filter(db.backend(), table, filter)))
+        .push(&order_by(table, filter));
+    Ok(db.load(&sql)?.iter().map(|row| row.int(0)).collect())
+}
+
+/// Every object of a resource in list order, relation lists filled, related objects not
+/// loaded (templates follow relations through their own copy of each resource).
+pub(crate) fn everything(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+) -> Result<Vec<Record>, Error> {
+    let table = table(spec);
+    let mut sql = Sql::new(&table.select);
+    sql.push(&order_by(table, &Filter::default()));
+    let mut records = load_records(db, table, &sql)?;
+    load_links(db, spec, &mut records)?;
+    Ok(records)
+}

@@ -1,0 +1,257 @@
+//! Related objects: relation lists filled from their link tables, and the objects records
+//! point to, each loaded with one query per related resource whatever the number of records.
+
+use std::collections::{BTreeSet, HashMap};
+
+use peering_domain::spec::Kind;
+use peering_domain::{Record, ResourceSpec, Value};
+
+use super::objects::shallow_by_ids;
+use super::Related;
+use crate::connection::{Backend, Db};
+use crate::error::Error;
+use crate::sql::{Bind, Sql};
+
+/// Loads the objects that the display rule of `spec` reads (one query per such foreign
+/// key), so that related objects are labelled as they are on their own.
+pub(crate) fn load_reads(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &[Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    for name in spec.reads {
+        let Some(i) = spec.index_of(name) else {
+            continue;
+        };
+        if let Kind::GenericObject { .. } = spec.fields[i].kind {
+            // One query per resource type named, whatever the number of records.
+            let mut by_type: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
+            for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
+                match by_type.iter_mut().find(|(t, _)| std::ptr::eq(*t, target)) {
+                    Some((_, ids)) => {
+                        ids.insert(id);
+                    }
+                    None => by_type.push((target, BTreeSet::from([id]))),
+                }
+            }
+            for (target, ids) in by_type {
+                let ids: Vec<i64> = ids.into_iter().collect();
+                for r in shallow_by_ids(db, target, &ids)? {
+                    related.insert(target, r);
+                }
+            }
+            continue;
+        }
+        let Kind::ForeignKey { target, .. } = spec.fields[i].kind else {
+            continue;
+        };
+        let target = target();
+        let ids: BTreeSet<i64> = records
+            .iter()
+            .filter_map(|r| r.values[i].as_int())
+            .filter(|&id| not_at_hand(related, spec, target, id))
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let ids: Vec<i64> = ids.into_iter().collect();
+        let loaded = shallow_by_ids(db, target, &ids)?;
+        // What those objects read in turn (declarations form no cycles of reads).
+        load_reads(db, target, &loaded, related)?;
+        for r in loaded {
+            related.insert(target, r);
+        }
+    }
+    Ok(())
+}
+
+/// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
+/// which the caller may have just written. Objects of other resources read earlier in the
+/// same call (a write's checks, its answer) stay as they were read.
+fn not_at_hand(
+    related: &Related,
+    spec: &'static ResourceSpec,
+    target: &'static ResourceSpec,
+    id: i64,
+) -> bool {
+    std::ptr::eq(target, spec) || related.get(target, id).is_none()
+}
+
+/// Fills the relation lists of `records` and loads every object they point to, with a
+/// fixed number of queries whatever the number of records: one for all the links of the
+/// resource's relations (ids only), then one per related resource for the distinct objects.
+pub(crate) fn attach_relations(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    load_links(db, spec, records)?;
+    load_related(db, spec, records, related)
+}
+
+/// Fills the relation lists of `records` (empty as loaded) from their link tables, in one
+/// query for all relations, each list in the order of the linked ids.
+pub(super) fn load_links(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+) -> Result<(), Error> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
+    let position: HashMap<i64, usize> =
+        records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    let links = links_sql(db.backend(), spec, &ids);
+    if !links.is_empty() {
+        for row in db.load(&links)? {
+            let (fi, owner, linked) = (row.int(0) as usize, row.int(1), row.int(2));
+            if let Some(&i) = position.get(&owner) {
+                if let Some(Value::Ids(list)) = records[i].values.get_mut(fi) {
+                    list.push(linked);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The links of every list relation of the objects `ids`, in one query: rows of (field
+/// index, owner id, linked id), in field and linked id order (empty: no list relation).
+pub(crate) fn links_sql(backend: Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
+    let mut links = Sql::default();
+    for (fi, field) in spec.fields.iter().enumerate() {
+        let branch = match field.kind {
+            Kind::ManyToMany {
+                table: through,
+                source,
+                target_column,
+                ..
+            } => {
+                let mut sql = Sql::new(&format!(
+                    "SELECT {fi}, th.{source}, th.{target_column} FROM {through} th WHERE "
+                ));
+                sql.in_ids(backend, &format!("th.{source}"), ids);
+                sql
+            }
+            Kind::Tags => {
+                let mut sql = Sql::new(&format!(
+                    "SELECT {fi}, ti.object_id, ti.tag_id FROM tagged_items ti WHERE ti.object_type = "
+                ));
+                sql.bind(Bind::Text(spec.content_type()))
+                    .push(" AND ")
+                    .in_ids(backend, "ti.object_id", ids);
+                sql
+            }
+            _ => continue,
+        };
+        if !links.is_empty() {
+            links.push(" UNION ALL ");
+        }
+        links.append(&branch);
+    }
+    if !links.is_empty() {
+        links.push(" ORDER BY 1, 3");
+    }
+    links
+}
+
+/// Loads every object that `records` point to (foreign keys, generic objects, relation
+/// lists), one query per related resource, and puts tag lists in name order.
+pub(crate) fn load_related(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    records: &mut [Record],
+    related: &mut Related,
+) -> Result<(), Error> {
+    let (wanted, list_fields) = related_ids(spec, records);
+    for (target, set) in wanted {
+        let ids: Vec<i64> = set
+            .into_iter()
+            .filter(|&id| not_at_hand(related, spec, target, id))
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let loaded = shallow_by_ids(db, target, &ids)?;
+        load_reads(db, target, &loaded, related)?;
+        for r in loaded {
+            related.insert(target, r);
+        }
+    }
+    sort_tags(records, &list_fields, related);
+    Ok(())
+}
+
+/// Related resources in declaration order, each with the ids `records` point to; and the
+/// relation lists (field index, target).
+type RelatedIds = (
+    Vec<(&'static ResourceSpec, BTreeSet<i64>)>,
+    Vec<(usize, &'static ResourceSpec)>,
+);
+
+fn related_ids(spec: &'static ResourceSpec, records: &[Record]) -> RelatedIds {
+    let mut wanted: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
+    let mut want = |target: &'static ResourceSpec, id: i64| match wanted
+        .iter_mut()
+        .find(|(s, _)| std::ptr::eq(*s, target))
+    {
+        Some((_, set)) => {
+            set.insert(id);
+        }
+        None => wanted.push((target, BTreeSet::from([id]))),
+    };
+    let mut list_fields: Vec<(usize, &'static ResourceSpec)> = Vec::new();
+    for (fi, field) in spec.fields.iter().enumerate() {
+        let target = match field.kind {
+            Kind::ForeignKey { target, .. } => {
+                for id in records.iter().filter_map(|r| r.values[fi].as_int()) {
+                    want(target(), id);
+                }
+                continue;
+            }
+            Kind::GenericObject { .. } => {
+                for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
+                    want(target, id);
+                }
+                continue;
+            }
+            Kind::ManyToMany { target, .. } => target(),
+            Kind::Tags => &peering_domain::resources::TAG,
+            _ => continue,
+        };
+        list_fields.push((fi, target));
+        for record in records {
+            for id in record.values[fi].as_ids() {
+                want(target, *id);
+            }
+        }
+    }
+    (wanted, list_fields)
+}
+
+/// Tags are listed by name, as the reference orders them.
+fn sort_tags(
+    records: &mut [Record],
+    list_fields: &[(usize, &'static ResourceSpec)],
+    related: &Related,
+) {
+    let tag = &peering_domain::resources::TAG;
+    for &(fi, target) in list_fields {
+        if !std::ptr::eq(target, tag) {
+            continue;
+        }
+        for record in records.iter_mut() {
+            if let Some(Value::Ids(list)) = record.values.get_mut(fi) {
+                list.sort_by_cached_key(|id| {
+                    let name = related
+                        .get(tag, *id)
+                        .map(|t| t.text(tag, "name").to_string());
+                    (name, *id)
+                });
+            }
+        }
+    }
+}

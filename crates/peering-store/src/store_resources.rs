@@ -1,0 +1,205 @@
+//! The store's reads and writes of resources: pages, objects by id, the check that filter
+//! values name objects, and creates, updates and deletes with their guards.
+
+use peering_domain::input::Draft;
+use peering_domain::{FieldErrors, Record, ResourceSpec};
+use peering_filter::Filter;
+
+use crate::connection::Db;
+use crate::{accounts, delete, query, schema, sql, write};
+use crate::{ChangeContext, Error, Page, Related, Store, Window};
+
+impl Store {
+    /// Every object of a resource in list order, with its relation lists (many-to-many
+    /// ids, tags) but without loading the related objects themselves.
+    pub fn everything(&self, spec: &'static ResourceSpec) -> Result<Vec<Record>, Error> {
+        self.read(|db| query::everything(db, spec))
+    }
+
+    /// One page of a list; `relations: false` skips loading related objects (for
+    /// representations that show none).
+    pub fn list(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+        window: Window,
+        relations: bool,
+    ) -> Result<Page, Error> {
+        self.read(|db| query::list(db, spec, filter, window, relations))
+    }
+
+    /// Every id of a list, in list order (for answers read in slices).
+    pub fn list_ids(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+    ) -> Result<Vec<i64>, Error> {
+        self.read(|db| query::list_ids(db, spec, filter))
+    }
+
+    /// Objects by id, in the order given; `relations` as in [`Store::list`].
+    pub fn objects(
+        &self,
+        spec: &'static ResourceSpec,
+        ids: &[i64],
+        relations: bool,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        self.read(|db| query::in_order(db, spec, ids, relations))
+    }
+
+    pub fn get(
+        &self,
+        spec: &'static ResourceSpec,
+        id: i64,
+    ) -> Result<Option<(Record, Related)>, Error> {
+        self.read(|db| {
+            let (mut records, related) = query::by_ids(db, spec, &[id])?;
+            Ok(records.pop().map(|r| (r, related)))
+        })
+    }
+
+    /// The first filter value that names no object, as `(parameter, value)`: foreign keys
+    /// by id or attribute and tags must name existing objects, as in the reference system.
+    pub fn unknown_filter_value(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+    ) -> Result<Option<(String, String)>, Error> {
+        let table = schema::table(spec);
+        let checks: Vec<_> = filter
+            .predicates
+            .iter()
+            .filter_map(|p| {
+                let must_exist = table.targets.get(p.field)?.must_exist()?;
+                let values: Vec<String> = p
+                    .values
+                    .iter()
+                    .filter(|v| **v != peering_filter::Value::Null)
+                    .map(ToString::to_string)
+                    .collect();
+                (!values.is_empty()).then_some((p, must_exist, values))
+            })
+            .collect();
+        if checks.is_empty() {
+            return Ok(None);
+        }
+        self.read(|db| {
+            for (p, must_exist, values) in checks {
+                let numeric = matches!(p.kind, peering_filter::FilterKind::ForeignKey);
+                let mut sql = sql::Sql::new(&format!(
+                    "SELECT {column} FROM {table} WHERE {column} IN ",
+                    column = must_exist.column,
+                    table = must_exist.table,
+                ));
+                sql.bind_list(values.iter().map(|v| match v.parse::<i64>() {
+                    Ok(n) if numeric => sql::Bind::Int(n),
+                    _ => sql::Bind::Text(v.clone()),
+                }));
+                let known: Vec<String> = db
+                    .load(&sql)?
+                    .into_iter()
+                    .filter_map(|mut r| r.take(0).into_text())
+                    .collect();
+                if let Some(missing) = values.into_iter().find(|v| !known.contains(v)) {
+                    return Ok(Some((p.param.clone(), missing)));
+                }
+            }
+            Ok(None)
+        })
+    }
+
+    /// Creates objects all-or-none; returns them as a read shows them.
+    pub fn create(
+        &self,
+        spec: &'static ResourceSpec,
+        drafts: Vec<Draft>,
+        ctx: &ChangeContext,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
+            let guard = accounts::Guard::before(db, spec, &[], &ctx.authority)?;
+            let (records, related) = write::create(db, spec, drafts.clone(), ctx)?;
+            guard.after(db, &ids_of(&records))?;
+            with_related(db, spec, records, related)
+        })
+    }
+
+    /// Updates existing objects all-or-none (unknown ids are skipped); returns them as a
+    /// read shows them.
+    pub fn update(
+        &self,
+        spec: &'static ResourceSpec,
+        items: Vec<(i64, Draft)>,
+        ctx: &ChangeContext,
+    ) -> Result<(Vec<Record>, Related), Error> {
+        let ids: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
+        self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
+            write::lock_rows(db, spec, &ids, write::Lock::NoKeyUpdate)?;
+            let guard = accounts::Guard::before(db, spec, &ids, &ctx.authority)?;
+            let passwords = accounts::Passwords::before(db, spec, &ids)?;
+            let (records, related) = write::update(db, spec, items.clone(), ctx)?;
+            guard.after(db, &ids_of(&records))?;
+            passwords.end_sessions_of_changed(db)?;
+            with_related(db, spec, records, related)
+        })
+    }
+
+    /// Deletes objects all-or-none (unknown ids are skipped).
+    pub fn delete(
+        &self,
+        spec: &'static ResourceSpec,
+        ids: &[i64],
+        ctx: &ChangeContext,
+    ) -> Result<(), Error> {
+        self.write(|db| {
+            accounts::require_active(db, &ctx.authority)?;
+            write::lock_rows(db, spec, ids, write::Lock::Update)?;
+            let guard = accounts::Guard::before(db, spec, ids, &ctx.authority)?;
+            delete::delete(db, spec, ids, ctx)?;
+            guard.after(db, &[])
+        })
+    }
+}
+
+fn ids_of(records: &[Record]) -> Vec<i64> {
+    records.iter().map(|r| r.id).collect()
+}
+
+/// Written objects with the objects they point to, as an answer nests them; `related`
+/// holds those the write's checks already loaded (objects of other resources, which the
+/// write did not change), so that only the rest are read.
+fn with_related(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    mut records: Vec<Record>,
+    mut related: Related,
+) -> Result<(Vec<Record>, Related), Error> {
+    query::load_related(db, spec, &mut records, &mut related)?;
+    Ok((records, related))
+}
+
+/// What `leaving_out_refused` gives: the last write's result (none when every item was
+/// refused) and the items left out, with their errors.
+pub type LeftOut<T, R> = (Option<R>, Vec<(T, FieldErrors)>);
+
+/// Writes items with `write`; one the checks refuse (`Error::Invalid` at its place) is left
+/// out, with its errors, and the others are written again. What the last write returned
+/// (none when every item was refused), and the items left out.
+pub fn leaving_out_refused<T: Clone, R>(
+    mut items: Vec<T>,
+    mut write: impl FnMut(Vec<T>) -> Result<R, Error>,
+) -> Result<LeftOut<T, R>, Error> {
+    let mut refused = Vec::new();
+    while !items.is_empty() {
+        match write(items.clone()) {
+            Ok(written) => return Ok((Some(written), refused)),
+            Err(Error::Invalid {
+                index: Some(index),
+                errors,
+            }) if index < items.len() => refused.push((items.remove(index), errors)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((None, refused))
+}
