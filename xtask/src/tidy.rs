@@ -1,13 +1,16 @@
 //! `cargo xtask tidy`: checks the architecture invariants docs/ARCHITECTURE.md states, so that
 //! they hold by construction rather than by review: the domain and filter crates build
 //! without a database or web framework, the API crate never names diesel, the store never
-//! names actix, every module says what it is for, and no library code panics on `unwrap()`.
+//! names actix, every module says what it is for, no library code panics on `unwrap()`, and
+//! files and functions stay short enough to read (`lengths.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::{cargo, project_root};
+
+mod lengths;
 
 /// Crates other tools reuse alone: nothing of a database or a web framework in their tree.
 const STANDALONE: &[&str] = &["peering-domain", "peering-filter"];
@@ -33,6 +36,9 @@ pub fn run() -> Result<(), String> {
             .display()
             .to_string();
         problems.extend(source_problems(&shown, &text));
+        if shown.starts_with("crates/") {
+            problems.extend(lengths::problems(&shown, &text, true));
+        }
     }
     if problems.is_empty() {
         println!("tidy: the architecture invariants hold");

@@ -117,12 +117,18 @@ impl Queue {
         Ok(id)
     }
 
-    /// Waits until a job is enqueued here or `timeout` passes.
-    fn idle(&self, timeout: Duration) {
+    /// How many times workers were woken so far: read before looking for a job, so that a
+    /// job enqueued while they look is not slept through ([`Queue::idle`]).
+    fn wakes(&self) -> u64 {
+        *self.wake.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until workers are woken again after `seen` wakes (a job enqueued here, or the
+    /// stop), or `timeout` passes.
+    fn idle(&self, seen: u64, timeout: Duration) {
         let (count, waiting) = &*self.wake;
-        let seen = count.lock().unwrap_or_else(|e| e.into_inner());
-        let before = *seen;
-        let _ = waiting.wait_timeout_while(seen, timeout, |now| *now == before);
+        let now = count.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = waiting.wait_timeout_while(now, timeout, |now| *now == seen);
     }
 }
 
@@ -179,12 +185,15 @@ struct Worker {
 impl Worker {
     fn work(&self) {
         while !self.queue.stopping.load(Ordering::SeqCst) {
+            let seen = self.queue.wakes();
             match self.queue.store.claim_job(&self.id, self.settings.lease) {
                 Ok(Some(job)) => self.run(&job),
-                Ok(None) => self.queue.idle(self.settings.poll),
+                Ok(None) => self.queue.idle(seen, self.settings.poll),
                 Err(e) => {
                     log::warn!("job queue: {e}");
-                    std::thread::sleep(self.settings.poll);
+                    // Tried again soon, whatever the polling interval.
+                    self.queue
+                        .idle(seen, self.settings.poll.min(Duration::from_secs(1)));
                 }
             }
         }

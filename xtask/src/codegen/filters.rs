@@ -41,7 +41,7 @@ fn constructor(ty: &str, name: &str) -> String {
 
 /// `{Name}Filters`: a handle per parameter of the resource's catalog, and `ALL`.
 pub fn filters_struct(spec: &'static ResourceSpec, name: &str) -> String {
-    let catalog = peering_store::Store::catalog(spec);
+    let catalog = peering_filter::ResourceCatalog::of(spec).catalog();
     let mut fields = String::new();
     let mut values = String::new();
     for filter in catalog.fields {

@@ -132,14 +132,24 @@ pub fn start_workers(
     state: &crate::AppState,
     workers: usize,
 ) -> std::io::Result<peering_jobs::Workers> {
+    start_workers_with(
+        state,
+        peering_jobs::Settings {
+            workers,
+            ..Default::default()
+        },
+    )
+}
+
+/// [`start_workers`] with every setting of the workers given.
+pub fn start_workers_with(
+    state: &crate::AppState,
+    settings: peering_jobs::Settings,
+) -> std::io::Result<peering_jobs::Workers> {
     let runner = JobRunner {
         work: state.work.clone(),
         router_command: state.settings.router_command.clone(),
         peeringdb: state.settings.peeringdb.clone(),
-    };
-    let settings = peering_jobs::Settings {
-        workers,
-        ..Default::default()
     };
     peering_jobs::start(&state.jobs, Arc::new(runner), settings)
 }
