@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use peering_domain::resources::group_by_resource;
 use peering_domain::resources::ALL;
 use peering_domain::spec::{Kind, OnDelete};
 use peering_domain::{Record, ResourceSpec};
@@ -169,7 +170,9 @@ impl Doomed {
         loop {
             let last = generations.last().expect("one generation at least");
             let mut next = Vec::new();
-            for (parent_spec, parents) in by_resource(last.iter().map(|&i| (nodes[i].spec, i))) {
+            for (parent_spec, parents) in
+                group_by_resource::<_, Vec<_>>(last.iter().map(|&i| (nodes[i].spec, i)))
+            {
                 let ids: Vec<i64> = parents.iter().map(|&i| nodes[i].record.id).collect();
                 let position: HashMap<i64, usize> =
                     parents.iter().map(|&i| (nodes[i].record.id, i)).collect();
@@ -261,7 +264,8 @@ impl Doomed {
     /// before what refers to it.
     fn delete_rows(&self, db: &mut Db<'_>) -> Result<(), Error> {
         for generation in self.generations.iter().rev() {
-            for (spec, members) in by_resource(generation.iter().map(|&i| (self.nodes[i].spec, i)))
+            for (spec, members) in
+                group_by_resource::<_, Vec<_>>(generation.iter().map(|&i| (self.nodes[i].spec, i)))
             {
                 let ids: Vec<i64> = members.iter().map(|&i| self.nodes[i].record.id).collect();
                 if spec.taggable() {
@@ -287,22 +291,10 @@ fn load_labels<'r>(
     objects: impl Iterator<Item = (&'static ResourceSpec, &'r Record)>,
     related: &mut Related,
 ) -> Result<(), Error> {
-    for (spec, records) in by_resource(objects.map(|(spec, r)| (spec, r.clone()))) {
+    for (spec, records) in
+        group_by_resource::<_, Vec<_>>(objects.map(|(spec, r)| (spec, r.clone())))
+    {
         load_reads(db, spec, &records, related)?;
     }
     Ok(())
-}
-
-/// Items grouped by resource, resources in order of first appearance.
-fn by_resource<T>(
-    items: impl Iterator<Item = (&'static ResourceSpec, T)>,
-) -> Vec<(&'static ResourceSpec, Vec<T>)> {
-    let mut groups: Vec<(&'static ResourceSpec, Vec<T>)> = Vec::new();
-    for (spec, item) in items {
-        match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
-            Some((_, group)) => group.push(item),
-            None => groups.push((spec, vec![item])),
-        }
-    }
-    groups
 }

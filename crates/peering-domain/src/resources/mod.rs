@@ -87,6 +87,25 @@ pub static ALL: &[&ResourceSpec] = &[
     &PDB_SYNCHRONISATION,
 ];
 
+/// Items grouped by resource, resources in order of first appearance, each group collected
+/// into `C` (a `Vec` keeps every item, a `BTreeSet` of ids the distinct ones in order).
+pub fn group_by_resource<T, C: std::default::Default + Extend<T>>(
+    items: impl IntoIterator<Item = (&'static ResourceSpec, T)>,
+) -> Vec<(&'static ResourceSpec, C)> {
+    let mut groups: Vec<(&'static ResourceSpec, C)> = Vec::new();
+    for (spec, item) in items {
+        match groups.iter_mut().find(|(s, _)| std::ptr::eq(*s, spec)) {
+            Some((_, group)) => group.extend([item]),
+            None => {
+                let mut group = C::default();
+                group.extend([item]);
+                groups.push((spec, group));
+            }
+        }
+    }
+    groups
+}
+
 /// The resource with content type `app.model`.
 pub fn by_content_type(content_type: &str) -> Option<&'static ResourceSpec> {
     let (app, model) = content_type.split_once('.')?;

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use peering_domain::resources::group_by_resource;
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
 
@@ -26,16 +27,8 @@ pub(crate) fn load_reads(
         };
         if let Kind::GenericObject { .. } = spec.fields[i].kind {
             // One query per resource type named, whatever the number of records.
-            let mut by_type: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
-            for (target, id) in records.iter().filter_map(|r| r.generic_target(spec)) {
-                match by_type.iter_mut().find(|(t, _)| std::ptr::eq(*t, target)) {
-                    Some((_, ids)) => {
-                        ids.insert(id);
-                    }
-                    None => by_type.push((target, BTreeSet::from([id]))),
-                }
-            }
-            for (target, ids) in by_type {
+            let named = records.iter().filter_map(|r| r.generic_target(spec));
+            for (target, ids) in group_by_resource::<_, BTreeSet<i64>>(named) {
                 let ids: Vec<i64> = ids.into_iter().collect();
                 for r in shallow_by_ids(db, target, &ids)? {
                     related.insert(target, r);
@@ -193,16 +186,8 @@ type RelatedIds = (
 );
 
 fn related_ids(spec: &'static ResourceSpec, records: &[Record]) -> RelatedIds {
-    let mut wanted: Vec<(&'static ResourceSpec, BTreeSet<i64>)> = Vec::new();
-    let mut want = |target: &'static ResourceSpec, id: i64| match wanted
-        .iter_mut()
-        .find(|(s, _)| std::ptr::eq(*s, target))
-    {
-        Some((_, set)) => {
-            set.insert(id);
-        }
-        None => wanted.push((target, BTreeSet::from([id]))),
-    };
+    let mut wanted: Vec<(&'static ResourceSpec, i64)> = Vec::new();
+    let mut want = |target: &'static ResourceSpec, id: i64| wanted.push((target, id));
     let mut list_fields: Vec<(usize, &'static ResourceSpec)> = Vec::new();
     for (fi, field) in spec.fields.iter().enumerate() {
         let target = match field.kind {
@@ -229,7 +214,7 @@ fn related_ids(spec: &'static ResourceSpec, records: &[Record]) -> RelatedIds {
             }
         }
     }
-    (wanted, list_fields)
+    (group_by_resource(wanted), list_fields)
 }
 
 /// Tags are listed by name, as the reference orders them.
