@@ -197,6 +197,16 @@ impl ValidationErrors {
         names
     }
 
+    /// The body as the server sent it.
+    pub fn to_json(&self) -> Json {
+        match self {
+            ValidationErrors::Fields(errors) => Json::Object(errors.0.clone()),
+            ValidationErrors::Items(items) => {
+                Json::Array(items.iter().map(|e| Json::Object(e.0.clone())).collect())
+            }
+        }
+    }
+
     fn objects(&self) -> &[FieldErrors] {
         match self {
             ValidationErrors::Fields(errors) => std::slice::from_ref(errors),

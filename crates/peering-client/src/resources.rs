@@ -39,6 +39,14 @@ impl Client {
         self.call(Method::GET, url, NO_BODY).await
     }
 
+    /// The page a link of another page names (its `next` or `previous`), if the link is on
+    /// the base URL's origin ([`Error::ForeignLink`] otherwise: the token is never sent
+    /// elsewhere).
+    pub async fn page<M: Model>(&self, link: &str) -> Result<Page<M>, Error> {
+        let url = self.same_origin(link)?;
+        self.call(Method::GET, url, NO_BODY).await
+    }
+
     /// Every object of the list, page after page (each page asked when the previous one is
     /// used up, following the server's `next` links). A link to another origin than the
     /// base URL's is not followed: the stream ends with [`Error::ForeignLink`]. The stream
@@ -101,8 +109,8 @@ impl Client {
         self.call(Method::PATCH, url, Some(patch)).await
     }
 
-    /// Replaces the object `id` with `body` (PUT): fields `body` leaves out take their
-    /// defaults.
+    /// Replaces the object `id` with `body` (PUT): every required field is sent; the
+    /// optional fields `body` leaves out keep their values, as on the server.
     pub async fn replace<M: Editable>(&self, id: i64, body: &M::Writable) -> Result<M, Error> {
         let url = self.object(M::spec(), id)?;
         self.call(Method::PUT, url, Some(body)).await

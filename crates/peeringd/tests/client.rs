@@ -217,6 +217,10 @@ fn objects_are_created_changed_replaced_and_deleted() {
             .expect("replace");
         assert_eq!((replaced.asn, replaced.name.as_str()), (65002, "Replaced"));
         assert_eq!(
+            replaced.comments, "first",
+            "optional fields left out are kept"
+        );
+        assert_eq!(
             c.get::<AutonomousSystem>(created.id).await.expect("get"),
             replaced
         );
