@@ -1,6 +1,6 @@
 //! `peering-client` against the real server: every call (lists with typed filters, streams
-//! over several pages, reads, writes one at a time and in bulk, actions), the errors the
-//! server answers with its own words, and the crate's examples.
+//! over several pages, reads, writes one at a time and in bulk, actions) and the errors the
+//! server answers, with its own words. The crate's examples: `client_examples.rs`.
 
 mod common;
 
@@ -19,14 +19,6 @@ use peering_domain::models::{
     WritableEmail, WritableExportTemplate, WritableTag,
 };
 use serde_json::{json, Value as Json};
-
-#[allow(dead_code)]
-#[path = "../../peering-client/examples/sessions_of_as.rs"]
-mod sessions_of_as;
-
-#[allow(dead_code)]
-#[path = "../../peering-client/examples/bulk_tag.rs"]
-mod bulk_tag;
 
 fn system(asn: i64, name: &str) -> WritableAutonomousSystem {
     WritableAutonomousSystem::new(asn, name.to_string())
@@ -288,14 +280,9 @@ fn bulk_writes_create_patch_and_delete_several_objects_at_once() {
 }
 
 #[test]
-fn refusals_are_typed_and_keep_the_servers_words() {
+fn invalid_bodies_and_missing_objects_are_refused_with_the_servers_words() {
     let s = TestServer::start();
     let c = client(&s);
-    let reader = Client::new(&s.base)
-        .unwrap()
-        .with_token(s.token("reader", true, false, None));
-    let viewer = s.user_with("viewer", &["peering.view_autonomoussystem"], true);
-    let viewer = Client::new(&s.base).unwrap().with_token(viewer);
     block_on(async {
         // 400: the same message the typed body's own validation gives.
         let invalid = system(0, "x");
@@ -331,6 +318,18 @@ fn refusals_are_typed_and_keep_the_servers_words() {
             matches!(&missing, Err(Error::NotFound { detail }) if detail == "Not found."),
             "{missing:?}"
         );
+    });
+}
+
+#[test]
+fn callers_unknown_or_without_permission_are_refused_with_the_servers_words() {
+    let s = TestServer::start();
+    let reader = Client::new(&s.base)
+        .unwrap()
+        .with_token(s.token("reader", true, false, None));
+    let viewer = s.user_with("viewer", &["peering.view_autonomoussystem"], true);
+    let viewer = Client::new(&s.base).unwrap().with_token(viewer);
+    block_on(async {
         // No token (reads need none by default, writes do), an unknown one: the caller is
         // not known.
         let none = anonymous(&s)
@@ -370,7 +369,7 @@ fn refusals_are_typed_and_keep_the_servers_words() {
 }
 
 #[test]
-fn router_configurations_and_other_actions() {
+fn router_configurations_render_as_text_and_as_jobs() {
     let s = TestServer::start();
     let n = network(&s);
     let c = client(&s);
@@ -406,7 +405,16 @@ fn router_configurations_and_other_actions() {
             matches!(missing, Err(Error::NotFound { .. })),
             "{missing:?}"
         );
-        // The others, typed where the answer is simple.
+    });
+}
+
+#[test]
+fn other_actions_are_typed_or_reached_through_the_escape_hatch() {
+    let s = TestServer::start();
+    let n = network(&s);
+    let c = client(&s);
+    block_on(async {
+        // Typed where the answer is simple.
         let prefixes = c.as_set_prefixes(n.peer).await.expect("prefixes");
         assert!(prefixes.ipv4.is_empty() && prefixes.ipv6.is_empty());
         let email = WritableEmail::new(
@@ -454,7 +462,15 @@ fn router_configurations_and_other_actions() {
             c.action::<Json>(Method::GET, &path, None).await.unwrap(),
             json!([])
         );
-        // A protected delete: 409 with the dependents named.
+    });
+}
+
+#[test]
+fn a_protected_delete_is_a_conflict_naming_the_dependents() {
+    let s = TestServer::start();
+    let n = network(&s);
+    let c = client(&s);
+    block_on(async {
         let router = c.get::<Router>(n.junos).await.unwrap();
         let protected = c.delete::<Platform>(router.platform.id).await;
         let Err(Error::Conflict { detail, body }) = protected else {
@@ -462,47 +478,5 @@ fn router_configurations_and_other_actions() {
         };
         assert!(detail.contains(&format!("edge1 ({})", n.junos)), "{detail}");
         assert_eq!(body["detail"], json!(detail));
-    });
-}
-
-#[test]
-fn the_examples_run_against_the_server() {
-    let s = TestServer::start();
-    network(&s);
-    let c = client(&s);
-    block_on(async {
-        let mut out = Vec::new();
-        let count = sessions_of_as::sessions_of_as(&c, 65001, &mut out)
-            .await
-            .expect("sessions_of_as");
-        assert_eq!(count, 2);
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "Example IX\t192.0.2.10\tenabled\nExample IX\t2001:db8::10\tenabled\n"
-        );
-        let unknown = sessions_of_as::sessions_of_as(&c, 4_200_000_000, &mut Vec::new()).await;
-        assert!(unknown.is_err());
-
-        let bodies: Vec<_> = (1..=3)
-            .map(|i| system(64600 + i, &format!("Example Net {i}")))
-            .collect();
-        c.create_many::<AutonomousSystem>(&bodies)
-            .await
-            .expect("create_many");
-        let tagged = bulk_tag::bulk_tag(&c, "gold", "example net")
-            .await
-            .expect("bulk_tag");
-        assert_eq!(tagged, 3);
-        let gold = Query::<AutonomousSystem>::new()
-            .filter(|f| f.tag.has("gold"))
-            .ordering("asn");
-        let gold = c.list(&gold).await.unwrap();
-        assert_eq!(asns(&gold.results), [64601, 64602, 64603, 65001]);
-        // Again: nothing left to tag.
-        assert_eq!(
-            bulk_tag::bulk_tag(&c, "gold", "example net").await.unwrap(),
-            0
-        );
-        assert!(bulk_tag::bulk_tag(&c, "no-such-tag", "x").await.is_err());
     });
 }
