@@ -1,9 +1,48 @@
 //! Representations, writes, pagination, headers and errors of the API, end to end over HTTP.
+//! Writes, validation errors and pages go through `peering-client`, typed by the models
+//! (bodies no typed call can send through its `action`), so that CI exercises the client
+//! too; representations, headers and limits are checked on the raw answers.
 
 mod common;
 
-use common::{column, TestServer, AS};
+use common::client::{block_on, client};
+use common::{TestServer, AS};
+use peering_client::{Client, Error, Method, Query};
+use peering_domain::models::{
+    AutonomousSystem, PatchAutonomousSystem, RoutingPolicy, Tag, WritableAutonomousSystem,
+    WritableRoutingPolicy, WritableTag,
+};
 use serde_json::{json, Value as Json};
+
+fn system(asn: i64, name: &str) -> WritableAutonomousSystem {
+    WritableAutonomousSystem::new(asn, name.to_string())
+}
+
+fn ids(systems: &[AutonomousSystem]) -> Vec<i64> {
+    systems.iter().map(|a| a.id).collect()
+}
+
+fn asns(systems: &[AutonomousSystem]) -> Vec<i64> {
+    systems.iter().map(|a| a.asn).collect()
+}
+
+fn tag_ids(system: &AutonomousSystem) -> Vec<i64> {
+    system.tags.iter().map(|t| t.id).collect()
+}
+
+/// How many autonomous systems are stored.
+async fn count(c: &Client) -> u64 {
+    let page = c.list(&Query::<AutonomousSystem>::new()).await;
+    page.expect("a list").count
+}
+
+/// The body of a 400, as the server sent it.
+fn refusal<T: std::fmt::Debug>(answer: Result<T, Error>) -> Json {
+    match answer {
+        Err(Error::BadRequest(errors)) => errors.to_json(),
+        other => panic!("not a 400: {other:?}"),
+    }
+}
 
 #[test]
 fn create_renders_every_field_with_its_default() {
@@ -81,215 +120,273 @@ fn create_renders_every_field_with_its_default() {
 #[test]
 fn validation_errors_name_the_field() {
     let s = TestServer::start();
-    let r = s.post(AS, json!({"name": "x"}));
-    assert_eq!(r.status, 400);
-    assert_eq!(r.json(), json!({"asn": ["This field is required."]}));
-    let r = s.post(AS, json!({"asn": 0, "name": "x"}));
-    assert_eq!(
-        r.json(),
-        json!({"asn": ["Ensure this value is greater than or equal to 1."]})
-    );
-    s.create(AS, json!({"asn": 65001, "name": "a"}));
-    let r = s.post(AS, json!({"asn": 65001, "name": "b"}));
-    assert_eq!(r.status, 400);
-    assert_eq!(
-        r.json(),
-        json!({"asn": ["autonomous system with this ASN already exists."]})
-    );
-    let r = s.request("POST", AS, None, Some(&s.key), &[]);
-    assert_eq!(r.status, 400);
-    assert!(r.json()["detail"]
-        .as_str()
-        .unwrap()
-        .contains("JSON parse error"));
+    let c = client(&s);
+    block_on(async {
+        // A typed body cannot leave `asn` out: the raw body goes through `action`.
+        let r = c
+            .action::<Json>(Method::POST, AS, Some(&json!({"name": "x"})))
+            .await;
+        assert_eq!(refusal(r), json!({"asn": ["This field is required."]}));
+        let r = c.create::<AutonomousSystem>(&system(0, "x")).await;
+        assert_eq!(
+            refusal(r),
+            json!({"asn": ["Ensure this value is greater than or equal to 1."]})
+        );
+        c.create::<AutonomousSystem>(&system(65001, "a"))
+            .await
+            .expect("created");
+        let r = c.create::<AutonomousSystem>(&system(65001, "b")).await;
+        assert_eq!(
+            refusal(r),
+            json!({"asn": ["autonomous system with this ASN already exists."]})
+        );
+        let r = c.action::<Json>(Method::POST, AS, None).await;
+        let Err(Error::BadRequest(errors)) = r else {
+            panic!("not a 400: {r:?}");
+        };
+        assert!(errors.detail().unwrap().contains("JSON parse error"));
+    });
 }
 
 #[test]
 fn bulk_create_is_all_or_none() {
     let s = TestServer::start();
-    let r = s.post(AS, json!([{"asn": 1, "name": "a"}, {"asn": 2}]));
-    assert_eq!(r.status, 400);
-    assert_eq!(r.json(), json!([{}, {"name": ["This field is required."]}]));
-    let r = s.post(
-        AS,
-        json!([{"asn": 1, "name": "a"}, {"asn": 1, "name": "dup"}]),
-    );
-    assert_eq!(r.status, 400, "{}", r.text);
-    assert_eq!(
-        r.json()[1],
-        json!({"asn": ["autonomous system with this ASN already exists."]})
-    );
-    assert_eq!(s.get(AS).json()["count"], 0);
-    let r = s.post(
-        AS,
-        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}]),
-    );
-    assert_eq!(r.status, 201);
-    assert_eq!(r.json().as_array().unwrap().len(), 2);
-    assert_eq!(s.get(AS).json()["count"], 2);
+    let c = client(&s);
+    block_on(async {
+        let body = json!([{"asn": 1, "name": "a"}, {"asn": 2}]);
+        let r = c.action::<Json>(Method::POST, AS, Some(&body)).await;
+        assert_eq!(
+            refusal(r),
+            json!([{}, {"name": ["This field is required."]}])
+        );
+        let r = c
+            .create_many::<AutonomousSystem>(&[system(1, "a"), system(1, "dup")])
+            .await;
+        assert_eq!(
+            refusal(r)[1],
+            json!({"asn": ["autonomous system with this ASN already exists."]})
+        );
+        assert_eq!(count(&c).await, 0);
+        let created = c
+            .create_many::<AutonomousSystem>(&[system(1, "a"), system(2, "b")])
+            .await
+            .expect("created");
+        assert_eq!(created.len(), 2);
+        assert_eq!(count(&c).await, 2);
+    });
 }
 
 #[test]
 fn bulk_writes_resolve_every_reference_and_name_each_missing_one() {
     let s = TestServer::start();
-    let ids = |objects: &Json| -> Vec<i64> {
-        let list = objects.as_array().expect("a list of objects");
-        list.iter().map(|o| o["id"].as_i64().unwrap()).collect()
-    };
-    let tags = ids(&s.create(
-        "/api/extras/tags/",
-        json!([{"name": "t1", "slug": "t1"}, {"name": "t2", "slug": "t2"}, {"name": "t3", "slug": "t3"}]),
-    ));
-    let policies = ids(&s.create(
-        "/api/peering/routing-policies/",
-        json!([{"name": "p1", "slug": "p1"}, {"name": "p2", "slug": "p2"}]),
-    ));
-    // Many objects, each naming a few of the same and different objects.
-    let body: Vec<Json> = (0..30)
-        .map(|i| {
-            json!({"asn": 100 + i, "name": format!("n{i}"),
-                   "tags": [tags[i % 3], tags[(i + 1) % 3]],
-                   "import_routing_policies": [policies[i % 2]]})
-        })
-        .collect();
-    let created = s.create(AS, Json::Array(body));
-    for (i, object) in created.as_array().unwrap().iter().enumerate() {
-        let mut want = vec![tags[i % 3], tags[(i + 1) % 3]];
-        want.sort();
-        assert_eq!(ids(&object["tags"]), want, "object {i}");
+    let c = client(&s);
+    block_on(async {
+        let tags = ["t1", "t2", "t3"].map(|t| WritableTag::new(t.into(), t.into()));
+        let tags = c.create_many::<Tag>(&tags).await.unwrap();
+        let tags: Vec<i64> = tags.iter().map(|t| t.id).collect();
+        let policies = ["p1", "p2"].map(|p| WritableRoutingPolicy::new(p.into(), p.into()));
+        let policies = c.create_many::<RoutingPolicy>(&policies).await.unwrap();
+        let policies: Vec<i64> = policies.iter().map(|p| p.id).collect();
+        // Many objects, each naming a few of the same and different objects.
+        let body: Vec<_> = (0..30)
+            .map(|i| WritableAutonomousSystem {
+                tags: Some(vec![tags[i % 3], tags[(i + 1) % 3]]),
+                import_routing_policies: Some(vec![policies[i % 2]]),
+                ..system(100 + i as i64, &format!("n{i}"))
+            })
+            .collect();
+        let created = c.create_many::<AutonomousSystem>(&body).await.unwrap();
+        for (i, object) in created.iter().enumerate() {
+            let mut want = vec![tags[i % 3], tags[(i + 1) % 3]];
+            want.sort();
+            assert_eq!(tag_ids(object), want, "object {i}");
+            let imports: Vec<i64> = object
+                .import_routing_policies
+                .iter()
+                .map(|p| p.id)
+                .collect();
+            assert_eq!(imports, vec![policies[i % 2]]);
+        }
+
+        // Unknown ids among known ones: the first failing item names its own, nothing is
+        // written.
+        let tagged = |asn: i64, name: &str, tags: Vec<i64>| WritableAutonomousSystem {
+            tags: Some(tags),
+            ..system(asn, name)
+        };
+        let r = c
+            .create_many::<AutonomousSystem>(&[
+                tagged(1, "a", vec![tags[0], tags[1]]),
+                WritableAutonomousSystem {
+                    import_routing_policies: Some(vec![policies[1], 998]),
+                    ..tagged(2, "b", vec![tags[2], 999])
+                },
+                tagged(3, "c", vec![tags[0], 997]),
+            ])
+            .await;
         assert_eq!(
-            ids(&object["import_routing_policies"]),
-            vec![policies[i % 2]]
+            refusal(r),
+            json!([
+                {},
+                {"tags": [[], ["Related object not found using the provided numeric ID: 999"]],
+                 "import_routing_policies": ["Invalid pk \"998\" - object does not exist."]},
+                {},
+            ])
         );
-    }
+        let r = c
+            .create_many::<AutonomousSystem>(&[
+                tagged(1, "a", vec![tags[0], tags[1]]),
+                tagged(3, "c", vec![tags[2], 997]),
+            ])
+            .await;
+        assert_eq!(
+            refusal(r),
+            json!([{}, {"tags": [[], ["Related object not found using the provided numeric ID: 997"]]}])
+        );
+        assert_eq!(count(&c).await, 30);
 
-    // Unknown ids among known ones: the first failing item names its own, nothing is
-    // written.
-    let r = s.post(
-        AS,
-        json!([
-            {"asn": 1, "name": "a", "tags": [tags[0], tags[1]]},
-            {"asn": 2, "name": "b", "tags": [tags[2], 999], "import_routing_policies": [policies[1], 998]},
-            {"asn": 3, "name": "c", "tags": [tags[0], 997]},
-        ]),
-    );
-    assert_eq!(r.status, 400, "{}", r.text);
-    assert_eq!(
-        r.json(),
-        json!([
-            {},
-            {"tags": [[], ["Related object not found using the provided numeric ID: 999"]],
-             "import_routing_policies": ["Invalid pk \"998\" - object does not exist."]},
-            {},
-        ])
-    );
-    let r = s.post(
-        AS,
-        json!([
-            {"asn": 1, "name": "a", "tags": [tags[0], tags[1]]},
-            {"asn": 3, "name": "c", "tags": [tags[2], 997]},
-        ]),
-    );
-    assert_eq!(
-        r.json(),
-        json!([{}, {"tags": [[], ["Related object not found using the provided numeric ID: 997"]]}])
-    );
-    assert_eq!(s.get(AS).json()["count"], 30);
-
-    // The same in a bulk update, whose error is the failing item's alone.
-    let first = ids(&created)[0];
-    let r = s.patch(AS, json!([{"id": first, "tags": [tags[2], 996]}]));
-    assert_eq!(r.status, 400, "{}", r.text);
-    assert_eq!(
-        r.json(),
-        json!({"tags": [[], ["Related object not found using the provided numeric ID: 996"]]})
-    );
-    let r = s.patch(AS, json!([{"id": first, "tags": [tags[2], tags[1]]}]));
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(ids(&r.json()[0]["tags"]), vec![tags[1], tags[2]]);
+        // The same in a bulk update, whose error is the failing item's alone.
+        let retag = |tags: Vec<i64>| PatchAutonomousSystem {
+            tags: Some(tags),
+            ..Default::default()
+        };
+        let first = created[0].id;
+        let r = c
+            .update_many::<AutonomousSystem>(&[(first, retag(vec![tags[2], 996]))])
+            .await;
+        assert_eq!(
+            refusal(r),
+            json!({"tags": [[], ["Related object not found using the provided numeric ID: 996"]]})
+        );
+        let r = c
+            .update_many::<AutonomousSystem>(&[(first, retag(vec![tags[2], tags[1]]))])
+            .await
+            .unwrap();
+        assert_eq!(tag_ids(&r[0]), vec![tags[1], tags[2]]);
+    });
 }
 
 #[test]
 fn updates_single_and_bulk() {
     let s = TestServer::start();
-    let created = s.create(
-        AS,
-        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}, {"asn": 3, "name": "c"}]),
-    );
-    let ids: Vec<i64> = created
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["id"].as_i64().unwrap())
-        .collect();
-    let r = s.patch(&format!("{AS}{}/", ids[0]), json!({"comments": "hello"}));
-    assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json()["comments"], "hello");
-    assert_eq!(r.json()["name"], "a");
-    let r = s.put(&format!("{AS}{}/", ids[0]), json!({"comments": "x"}));
-    assert_eq!(r.status, 400);
-    assert_eq!(
-        r.json(),
-        json!({"asn": ["This field is required."], "name": ["This field is required."]})
-    );
-    let r = s.put(&format!("{AS}{}/", ids[0]), json!({"asn": 10, "name": "z"}));
-    assert_eq!(r.status, 200);
-    assert_eq!(r.json()["comments"], "hello");
+    let c = client(&s);
+    block_on(async {
+        let created = c
+            .create_many::<AutonomousSystem>(&[system(1, "a"), system(2, "b"), system(3, "c")])
+            .await
+            .unwrap();
+        let ids = ids(&created);
+        let hello = PatchAutonomousSystem {
+            comments: Some("hello".into()),
+            ..Default::default()
+        };
+        let r = c.update::<AutonomousSystem>(ids[0], &hello).await.unwrap();
+        assert_eq!(r.comments, "hello");
+        assert_eq!(r.name, "a");
+        // A PUT without the required fields, which a typed body cannot leave out.
+        let path = format!("{AS}{}/", ids[0]);
+        let r = c
+            .action::<Json>(Method::PUT, &path, Some(&json!({"comments": "x"})))
+            .await;
+        assert_eq!(
+            refusal(r),
+            json!({"asn": ["This field is required."], "name": ["This field is required."]})
+        );
+        let r = c
+            .replace::<AutonomousSystem>(ids[0], &system(10, "z"))
+            .await
+            .unwrap();
+        assert_eq!(r.comments, "hello");
 
-    let r = s.patch(AS, json!([{"id": ids[1], "name": "B"}, {"id": ids[2], "affiliated": true}, {"id": 999999, "name": "ghost"}]));
-    assert_eq!(r.status, 200, "{}", r.text);
-    let body = r.json();
-    assert_eq!(body.as_array().unwrap().len(), 2);
-    assert_eq!(body[0]["name"], "B");
-    assert_eq!(body[1]["affiliated"], true);
+        let name = |name: &str| PatchAutonomousSystem {
+            name: Some(name.into()),
+            ..Default::default()
+        };
+        let affiliated = PatchAutonomousSystem {
+            affiliated: Some(true),
+            ..Default::default()
+        };
+        let r = c
+            .update_many::<AutonomousSystem>(&[
+                (ids[1], name("B")),
+                (ids[2], affiliated),
+                (999_999, name("ghost")),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].name, "B");
+        assert!(r[1].affiliated);
 
-    // One invalid item aborts the whole bulk update.
-    let r = s.patch(
-        AS,
-        json!([{"id": ids[1], "name": "changed"}, {"id": ids[2], "asn": 10}]),
-    );
-    assert_eq!(r.status, 400, "{}", r.text);
-    assert_eq!(s.get(&format!("{AS}{}/", ids[1])).json()["name"], "B");
-    let r = s.patch(AS, json!({"id": 1}));
-    assert_eq!(
-        r.json(),
-        json!({"non_field_errors": ["Expected a list of items but got type \"dict\"."]})
-    );
-    let r = s.patch(AS, json!([{"name": "x"}]));
-    assert_eq!(r.json(), json!([{"id": ["This field is required."]}]));
+        // One invalid item aborts the whole bulk update.
+        let taken = PatchAutonomousSystem {
+            asn: Some(10),
+            ..Default::default()
+        };
+        let r = c
+            .update_many::<AutonomousSystem>(&[(ids[1], name("changed")), (ids[2], taken)])
+            .await;
+        assert!(matches!(r, Err(Error::BadRequest(_))), "{r:?}");
+        assert_eq!(c.get::<AutonomousSystem>(ids[1]).await.unwrap().name, "B");
+        // Bodies no typed call sends.
+        let r = c
+            .action::<Json>(Method::PATCH, AS, Some(&json!({"id": 1})))
+            .await;
+        assert_eq!(
+            refusal(r),
+            json!({"non_field_errors": ["Expected a list of items but got type \"dict\"."]})
+        );
+        let r = c
+            .action::<Json>(Method::PATCH, AS, Some(&json!([{"name": "x"}])))
+            .await;
+        assert_eq!(refusal(r), json!([{"id": ["This field is required."]}]));
+    });
 }
 
 #[test]
 fn awkward_text_survives_bulk_writes() {
     let s = TestServer::start();
+    let c = client(&s);
     let awkward = [
         r#"quote " and backslash \ and {braces}, commas"#,
         "NULL",
         "",
         "üñíçødé ✓ 'single'",
     ];
-    let items: Vec<Json> = awkward
-        .iter()
-        .enumerate()
-        .map(|(i, t)| json!({"asn": 64_512 + i, "name": format!("n{i}"), "comments": t}))
-        .collect();
-    let created = s.create(AS, Json::Array(items));
-    let patch: Vec<Json> = created
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(awkward.iter().rev())
-        .map(|(o, t)| json!({"id": o["id"], "comments": t}))
-        .collect();
-    let stored = s.get(&format!("{AS}?ordering=asn")).json();
-    assert_eq!(common::column(&stored, "comments"), awkward.map(Json::from));
-    let r = s.patch(AS, Json::Array(patch));
-    assert_eq!(r.status, 200, "{}", r.text);
-    let stored = s.get(&format!("{AS}?ordering=asn")).json();
-    let mut reversed = awkward.map(Json::from);
-    reversed.reverse();
-    assert_eq!(common::column(&stored, "comments"), reversed);
-    assert_eq!(&stored["results"], &r.json());
+    let comments = |list: &[AutonomousSystem]| -> Vec<String> {
+        list.iter().map(|a| a.comments.clone()).collect()
+    };
+    block_on(async {
+        let items: Vec<_> = awkward
+            .iter()
+            .enumerate()
+            .map(|(i, t)| WritableAutonomousSystem {
+                comments: Some(t.to_string()),
+                ..system(64_512 + i as i64, &format!("n{i}"))
+            })
+            .collect();
+        let created = c.create_many::<AutonomousSystem>(&items).await.unwrap();
+        let patch: Vec<_> = created
+            .iter()
+            .zip(awkward.iter().rev())
+            .map(|(o, t)| {
+                let patch = PatchAutonomousSystem {
+                    comments: Some(t.to_string()),
+                    ..Default::default()
+                };
+                (o.id, patch)
+            })
+            .collect();
+        let by_asn = Query::<AutonomousSystem>::new().ordering("asn");
+        let stored = c.list(&by_asn).await.unwrap();
+        assert_eq!(comments(&stored.results), awkward);
+        let r = c.update_many::<AutonomousSystem>(&patch).await.unwrap();
+        let stored = c.list(&by_asn).await.unwrap();
+        let mut reversed = awkward;
+        reversed.reverse();
+        assert_eq!(comments(&stored.results), reversed);
+        assert_eq!(stored.results, r);
+    });
 }
 
 #[test]
@@ -350,96 +447,115 @@ fn an_object_patched_twice_in_one_request_is_answered_in_its_final_state() {
 #[test]
 fn a_bulk_update_of_many_objects_writes_each_its_own_changes() {
     let s = TestServer::start();
-    let items: Vec<Json> = (0..1100)
-        .map(|i| json!({"asn": 64_512 + i, "name": format!("n{i}"), "comments": "kept"}))
-        .collect();
-    let created = s.create(AS, Json::Array(items));
-    // Two kinds of change, interleaved, more of each than one statement holds.
-    let patch: Vec<Json> = created
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .map(|(i, o)| match i % 2 {
-            0 => json!({"id": o["id"], "name": format!("renamed{i}")}),
-            _ => json!({"id": o["id"], "comments": format!("c{i}"), "ipv4_max_prefixes": i}),
-        })
-        .collect();
-    let r = s.patch(AS, Json::Array(patch));
-    assert_eq!(r.status, 200, "{}", r.text);
-    let mut stored = Vec::new();
-    for offset in [0, 1000] {
-        let page = s
-            .get(&format!("{AS}?ordering=asn&limit=1000&offset={offset}"))
-            .json();
-        stored.extend(page["results"].as_array().unwrap().iter().cloned());
-    }
-    assert_eq!(stored.len(), 1100);
-    for (i, o) in stored.iter().enumerate() {
-        if i % 2 == 0 {
-            assert_eq!(o["name"], format!("renamed{i}"));
-            assert_eq!(o["comments"], "kept");
-            assert_eq!(o["ipv4_max_prefixes"], 0);
-        } else {
-            assert_eq!(o["name"], format!("n{i}"));
-            assert_eq!(o["comments"], format!("c{i}"));
-            assert_eq!(o["ipv4_max_prefixes"], i);
+    let c = client(&s);
+    block_on(async {
+        let items: Vec<_> = (0..1100)
+            .map(|i| WritableAutonomousSystem {
+                comments: Some("kept".into()),
+                ..system(64_512 + i, &format!("n{i}"))
+            })
+            .collect();
+        let created = c.create_many::<AutonomousSystem>(&items).await.unwrap();
+        // Two kinds of change, interleaved, more of each than one statement holds.
+        let patch: Vec<_> = created
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let patch = match i % 2 {
+                    0 => PatchAutonomousSystem {
+                        name: Some(format!("renamed{i}")),
+                        ..Default::default()
+                    },
+                    _ => PatchAutonomousSystem {
+                        comments: Some(format!("c{i}")),
+                        ipv4_max_prefixes: Some(Some(i as i64)),
+                        ..Default::default()
+                    },
+                };
+                (o.id, patch)
+            })
+            .collect();
+        c.update_many::<AutonomousSystem>(&patch).await.unwrap();
+        let mut stored = Vec::new();
+        for offset in [0, 1000] {
+            let page = Query::<AutonomousSystem>::new()
+                .ordering("asn")
+                .limit(1000)
+                .offset(offset);
+            stored.extend(c.list(&page).await.unwrap().results);
         }
-    }
+        assert_eq!(stored.len(), 1100);
+        for (i, o) in stored.iter().enumerate() {
+            if i % 2 == 0 {
+                assert_eq!(o.name, format!("renamed{i}"));
+                assert_eq!(o.comments, "kept");
+                assert_eq!(o.ipv4_max_prefixes, Some(0));
+            } else {
+                assert_eq!(o.name, format!("n{i}"));
+                assert_eq!(o.comments, format!("c{i}"));
+                assert_eq!(o.ipv4_max_prefixes, Some(i as i64));
+            }
+        }
+    });
 }
 
 #[test]
 fn deletes_single_and_bulk() {
     let s = TestServer::start();
-    let created = s.create(
-        AS,
-        json!([{"asn": 1, "name": "a"}, {"asn": 2, "name": "b"}, {"asn": 3, "name": "c"}]),
-    );
-    let ids: Vec<i64> = created
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["id"].as_i64().unwrap())
-        .collect();
-    let r = s.delete(&format!("{AS}{}/", ids[0]), None);
-    assert_eq!(r.status, 204);
-    assert_eq!(r.text, "");
-    assert_eq!(s.get(&format!("{AS}{}/", ids[0])).status, 404);
-    assert_eq!(s.delete(&format!("{AS}{}/", ids[0]), None).status, 404);
-    let r = s.delete(
-        AS,
-        Some(json!([{"id": ids[1]}, {"id": ids[2]}, {"id": 424242}])),
-    );
-    assert_eq!(r.status, 204, "{}", r.text);
-    assert_eq!(s.get(AS).json()["count"], 0);
+    let c = client(&s);
+    block_on(async {
+        let created = c
+            .create_many::<AutonomousSystem>(&[system(1, "a"), system(2, "b"), system(3, "c")])
+            .await
+            .unwrap();
+        let ids = ids(&created);
+        // A success without a body: `()` reads an empty answer (or `null`), nothing else.
+        let path = format!("{AS}{}/", ids[0]);
+        c.action::<()>(Method::DELETE, &path, None).await.unwrap();
+        let gone = c.get::<AutonomousSystem>(ids[0]).await;
+        assert!(matches!(gone, Err(Error::NotFound { .. })), "{gone:?}");
+        let again = c.delete::<AutonomousSystem>(ids[0]).await;
+        assert!(matches!(again, Err(Error::NotFound { .. })), "{again:?}");
+        c.delete_many::<AutonomousSystem>(&[ids[1], ids[2], 424242])
+            .await
+            .unwrap();
+        assert_eq!(count(&c).await, 0);
+    });
 }
 
 #[test]
 fn pagination_links_keep_every_parameter() {
     let s = TestServer::start();
-    let items: Vec<Json> = (1..=7)
-        .map(|i| json!({"asn": i, "name": format!("n{i}")}))
-        .collect();
-    s.create(AS, Json::Array(items));
-    let page = s.get(&format!("{AS}?limit=3&name__ic=n&name__ic=x")).json();
-    assert_eq!(page["count"], 7);
-    assert_eq!(column(&page, "asn"), [json!(1), json!(2), json!(3)]);
-    let next = page["next"].as_str().unwrap();
-    assert_eq!(
-        next,
-        format!("{}{AS}?limit=3&name__ic=n&name__ic=x&offset=3", s.base)
-    );
-    assert_eq!(page["previous"], Json::Null);
-    let page2 = s.get(next).json();
-    assert_eq!(column(&page2, "asn"), [json!(4), json!(5), json!(6)]);
-    assert_eq!(
-        page2["previous"].as_str().unwrap(),
-        format!("{}{AS}?limit=3&name__ic=n&name__ic=x", s.base)
-    );
-    let past = s.get(&format!("{AS}?offset=100"));
-    assert_eq!(past.status, 200);
-    assert_eq!(past.json()["results"], json!([]));
-    assert_eq!(past.json()["count"], 7);
+    let c = client(&s);
+    block_on(async {
+        let items: Vec<_> = (1..=7).map(|i| system(i, &format!("n{i}"))).collect();
+        c.create_many::<AutonomousSystem>(&items).await.unwrap();
+        let query = Query::<AutonomousSystem>::new()
+            .limit(3)
+            .filter(|f| f.name.ic("n"))
+            .filter(|f| f.name.ic("x"));
+        let page = c.list(&query).await.unwrap();
+        assert_eq!(page.count, 7);
+        assert_eq!(asns(&page.results), [1, 2, 3]);
+        let next = page.next.expect("a next page");
+        assert_eq!(
+            next,
+            format!("{}{AS}?name__ic=n&name__ic=x&limit=3&offset=3", s.base)
+        );
+        assert_eq!(page.previous, None);
+        let page2 = c.page::<AutonomousSystem>(&next).await.unwrap();
+        assert_eq!(asns(&page2.results), [4, 5, 6]);
+        assert_eq!(
+            page2.previous.expect("a previous page"),
+            format!("{}{AS}?name__ic=n&name__ic=x&limit=3", s.base)
+        );
+        let past = c
+            .list(&Query::<AutonomousSystem>::new().offset(100))
+            .await
+            .unwrap();
+        assert!(past.results.is_empty());
+        assert_eq!(past.count, 7);
+    });
 }
 
 #[test]

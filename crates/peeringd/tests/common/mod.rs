@@ -3,6 +3,7 @@
 //! every response against the server's OpenAPI document (`conformance.rs`).
 #![allow(dead_code)]
 
+pub mod client;
 pub mod conformance;
 pub mod network;
 
