@@ -13,7 +13,7 @@ use crate::{cargo, project_root};
 mod lengths;
 
 /// Crates other tools reuse alone: nothing of a database or a web framework in their tree.
-const STANDALONE: &[&str] = &["peering-domain", "peering-filter"];
+const STANDALONE: &[&str] = &["peering-domain", "peering-filter", "peering-client"];
 /// Packages those crates must not pull in, even indirectly.
 const HEAVY: &[&str] = &["diesel", "libsqlite3-sys", "pq-sys", "actix"];
 /// (crate directory, word it must never name, in its manifest or its source).

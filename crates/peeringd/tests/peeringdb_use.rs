@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::network::{finished, id};
 use common::TestServer;
 use peering_store::testing::TestDatabase;
@@ -31,14 +29,7 @@ fn sizes() -> Sizes {
 /// same fake for its own synchronisations.
 fn synchronised(fake: &FakePeeringDb) -> TestServer {
     let db = TestDatabase::new();
-    let out = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", &db.url)
-        .env("PEERING_PEERINGDB_URL", &fake.url)
-        .env("RUST_LOG", "warn")
-        .args(["peeringdb", "sync"])
-        .output()
-        .expect("peeringd runs");
-    assert!(out.status.success(), "{out:?}");
+    common::peeringdb_sync(&db, &fake.url);
     let settings = peering_api::Settings {
         peeringdb: peering_peeringdb::Settings {
             url: fake.url.clone(),

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{demo_network, TestServer};
 use peering_domain::models::Model;
 use peeringdb_fake::{Dataset, FakePeeringDb, Sizes};
@@ -15,14 +13,7 @@ use serde_json::{json, Value as Json};
 fn server_with_every_resource() -> TestServer {
     let fake = FakePeeringDb::start(Dataset::new(Sizes::scaled(0.002)));
     let db = demo_network();
-    let out = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", &db.url)
-        .env("PEERING_PEERINGDB_URL", &fake.url)
-        .env("RUST_LOG", "warn")
-        .args(["peeringdb", "sync"])
-        .output()
-        .expect("peeringd runs");
-    assert!(out.status.success(), "{}", common::output_text(&out));
+    common::peeringdb_sync(&db, &fake.url);
     let s = TestServer::start_on(db, Default::default());
     fill_the_rest(&s);
     s

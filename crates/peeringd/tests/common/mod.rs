@@ -431,6 +431,23 @@ pub fn demo_network() -> TestDatabase {
     db
 }
 
+/// Fills `db`'s PeeringDB copy from the PeeringDB at `url` with `peeringd peeringdb sync`.
+#[allow(dead_code)]
+pub fn peeringdb_sync(db: &TestDatabase, url: &str) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peeringd"))
+        .env("PEERING_DATABASE_URL", &db.url)
+        .env("PEERING_PEERINGDB_URL", url)
+        .env("RUST_LOG", "warn")
+        .args(["peeringdb", "sync"])
+        .output()
+        .expect("peeringd runs");
+    assert!(
+        out.status.success(),
+        "peeringdb sync: {}",
+        output_text(&out)
+    );
+}
+
 /// What a command printed, standard output then standard error.
 #[allow(dead_code)]
 pub fn output_text(out: &std::process::Output) -> String {
