@@ -61,24 +61,8 @@ pub(super) fn column_condition(
     if positive == Lookup::Empty {
         return empty_condition(&col, kind, p);
     }
-    let has_null = p.values.contains(&FilterValue::Null);
-    let values: Vec<&FilterValue> = p
-        .values
-        .iter()
-        .filter(|v| **v != FilterValue::Null)
-        .collect();
-    let mut sql = Sql::default();
-    if p.lookup.is_negated() {
-        sql.push("NOT ");
-    }
-    sql.push("(");
-    if has_null {
-        sql.push(&col).push(" IS NULL");
-    }
-    if !values.is_empty() {
-        if has_null {
-            sql.push(" OR ");
-        }
+    with_null(p, &format!("{col} IS NULL"), |values| {
+        let mut sql = Sql::default();
         sql.push("(").push(&col).push(" IS NOT NULL AND (");
         if positive == Lookup::Exact {
             equal_to_any(&mut sql, &col, kind, &values);
@@ -92,6 +76,37 @@ pub(super) fn column_condition(
             }
         }
         sql.push("))");
+        sql
+    })
+}
+
+/// `[NOT ](<is_null> OR <others>)` for a predicate whose values may include `null`: the
+/// null test as given, the other values' test built by `others`; never NULL itself, so
+/// that NOT means "does not match".
+pub(super) fn with_null(
+    p: &Predicate,
+    is_null: &str,
+    others: impl FnOnce(Vec<&FilterValue>) -> Sql,
+) -> Sql {
+    let has_null = p.values.contains(&FilterValue::Null);
+    let values: Vec<&FilterValue> = p
+        .values
+        .iter()
+        .filter(|v| **v != FilterValue::Null)
+        .collect();
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    sql.push("(");
+    if has_null {
+        sql.push(is_null);
+    }
+    if !values.is_empty() {
+        if has_null {
+            sql.push(" OR ");
+        }
+        sql.append(&others(values));
     }
     sql.push(")");
     sql

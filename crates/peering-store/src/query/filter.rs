@@ -5,7 +5,7 @@ use peering_domain::spec::Kind;
 use peering_domain::ResourceSpec;
 use peering_filter::{Filter, Lookup, Predicate, Value as FilterValue};
 
-use super::column::{column_condition, filter_bind};
+use super::column::{column_condition, filter_bind, with_null};
 use super::search::search_condition;
 use crate::connection::Backend;
 use crate::schema::{FilterTarget, Hop, Path, Table};
@@ -178,41 +178,20 @@ fn path_condition(path: &Path, p: &Predicate) -> Sql {
     let Some(first) = path.hops.first() else {
         return column_condition("o", path.column, path.lc, &path.kind, p);
     };
-    let has_null = p.values.contains(&FilterValue::Null);
-    let values: Vec<FilterValue> = p
-        .values
-        .iter()
-        .filter(|v| **v != FilterValue::Null)
-        .cloned()
-        .collect();
-    let mut sql = Sql::default();
-    if p.lookup.is_negated() {
-        sql.push("NOT ");
-    }
-    sql.push("(");
-    if has_null {
-        sql.push(&match first {
-            Hop::Key { column, .. } => format!("o.{column} IS NULL"),
-            Hop::Link { link, source, .. } => {
-                format!("o.id NOT IN (SELECT n.{source} FROM {link} n)")
-            }
-        });
-    }
-    if !values.is_empty() {
-        if has_null {
-            sql.push(" OR ");
-        }
+    let is_null = match first {
+        Hop::Key { column, .. } => format!("o.{column} IS NULL"),
+        Hop::Link { link, source, .. } => format!("o.id NOT IN (SELECT n.{source} FROM {link} n)"),
+    };
+    with_null(p, &is_null, |values| {
         let positive = Predicate {
             lookup: p.lookup.positive(),
-            values,
+            values: values.into_iter().cloned().collect(),
             ..p.clone()
         };
-        sql.append(&along(path, |alias| {
+        along(path, |alias| {
             column_condition(alias, path.column, path.lc, &path.kind, &positive)
-        }));
-    }
-    sql.push(")");
-    sql
+        })
+    })
 }
 
 fn ip_family_condition(key: &str, p: &Predicate) -> Option<Sql> {
