@@ -2,6 +2,10 @@
 //! (`crates/peering-domain/src/models/generated/`) from the declarations, so that they
 //! cannot drift from what the server reads and writes; `--check` fails when the files
 //! are not what the declarations give (CI runs it).
+//!
+//! The generator links the domain crate it writes into: a change to the model traits that
+//! the current generated files do not satisfy needs the old traits to build the generator
+//! once (`cargo build -p xtask`), then the new ones (`target/debug/xtask codegen`).
 
 mod filters;
 mod forms;
