@@ -1,16 +1,57 @@
 //! Rendered list and detail answers, kept by the request that asked for them and the
-//! database's data version. Every write, through any instance on the same database, gives
-//! the version a new value, so an answer is only ever served for the data it was rendered
-//! from; the version is read before the data, so a stored answer is never older than its
-//! key. Callers are checked before the cache is consulted; headers that depend on the
-//! caller (`Allow`) are set per request.
+//! versions of the tables its resource reads (`ResourceSpec::tables_read`). Every write,
+//! through any instance on the same database, gives the tables it writes a new version, so
+//! an answer is only ever served for the data it was rendered from, and a write elsewhere
+//! leaves it valid; the versions are read before the data, so a stored answer is never
+//! older than its key. Callers are checked before the cache is consulted; headers that
+//! depend on the caller (`Allow`) are set per request.
 
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
+use peering_domain::ResourceSpec;
+use peering_store::TableVersions;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
+
+/// The thread that reads the tables' versions for every request waiting on them.
+pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
+
+/// The tables `spec`'s answers read, worked out once per resource; `None` for a resource
+/// outside `resources::ALL` (none is), whose answers are then keyed by every write.
+pub fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
+    static READS: OnceLock<HashMap<usize, Vec<&'static str>>> = OnceLock::new();
+    let reads = READS.get_or_init(|| {
+        peering_domain::resources::ALL
+            .iter()
+            .map(|spec| (address(spec), spec.tables_read()))
+            .collect()
+    });
+    reads.get(&address(spec)).map(Vec::as_slice)
+}
+
+/// The version of the data an answer of `spec` to `query` is rendered from. A filter on
+/// change requests reads the change records, which every write adds to: such answers are
+/// keyed by the whole database's version.
+pub fn version_of(versions: &TableVersions, spec: &'static ResourceSpec, query: &str) -> i64 {
+    match tables_read(spec) {
+        Some(tables) if !filters_on_change_requests(query) => versions.of(tables),
+        _ => versions.whole(),
+    }
+}
+
+fn filters_on_change_requests(query: &str) -> bool {
+    const NAME: &str = "_by_request";
+    query.contains(NAME)
+        || (query.contains('%')
+            && form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k.contains(NAME)))
+}
+
+fn address(spec: &'static ResourceSpec) -> usize {
+    std::ptr::from_ref(spec) as usize
+}
 
 /// What an answer depends on: the data, and everything in the URL (scheme and host make its
 /// links; path and query select and shape it). Indentation asked for in `Accept` is applied
@@ -39,6 +80,11 @@ impl Key {
 }
 
 impl Key {
+    /// The version of the data the answer was rendered from.
+    pub fn version(&self) -> i64 {
+        self.version
+    }
+
     /// The key of the same answer compressed with `encoding`.
     pub fn encoded(&self, encoding: &str) -> Key {
         Key {
@@ -64,8 +110,6 @@ pub struct ResponseCache {
     entries: Option<Cache<Key, Bytes, BySize>>,
     /// Larger answers are not kept, so that one `limit=0` cannot flush every page.
     max_entry: usize,
-    /// The last version seen: answers of other versions can never be served again.
-    current: AtomicI64,
 }
 
 impl ResponseCache {
@@ -76,7 +120,6 @@ impl ResponseCache {
             entries: (capacity_bytes > 0)
                 .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
             max_entry: capacity_bytes / 8,
-            current: AtomicI64::new(0),
         }
     }
 
@@ -91,20 +134,21 @@ impl ResponseCache {
             .map_or((0, 0), |e| (e.len(), e.weight()))
     }
 
-    /// The answer for `key`, if kept. Seeing a new version empties the cache.
+    /// The answer for `key`, if kept. Answers of older versions are never asked for again,
+    /// and make way for new ones as the cache fills.
     pub fn get(&self, key: &Key) -> Option<Bytes> {
-        let entries = self.entries.as_ref()?;
-        if self.current.swap(key.version, Ordering::Relaxed) != key.version {
-            entries.clear();
-            return None;
-        }
-        entries.get(key)
+        self.entries.as_ref()?.get(key)
     }
 
-    /// Keeps an answer, unless a newer version has been seen since `key`'s was read.
+    /// Whether an answer is kept for `key` (without counting as a use of it).
+    pub fn holds(&self, key: &Key) -> bool {
+        self.entries.as_ref().is_some_and(|e| e.peek(key).is_some())
+    }
+
+    /// Keeps an answer (callers keep none that a write has made stale already).
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
-            if body.len() <= self.max_entry && self.current.load(Ordering::Relaxed) == key.version {
+            if body.len() <= self.max_entry {
                 entries.insert(key, body);
             }
         }
@@ -141,21 +185,28 @@ mod tests {
             cache.get(&key(1, "/api/peering/autonomous-systems/?limit=51")),
             None
         );
-        // A new version empties the cache: the old answer is gone even for its own key.
+        // Another version of the tables is another answer.
         assert_eq!(
             cache.get(&key(2, "/api/peering/autonomous-systems/?limit=50")),
             None
         );
-        assert_eq!(cache.get(&page), None);
-        // An answer read at another version than the last seen is not kept.
-        cache.put(
-            key(2, "/api/peering/autonomous-systems/?limit=50"),
-            Bytes::from_static(b"{}"),
-        );
-        assert_eq!(
-            cache.get(&key(2, "/api/peering/autonomous-systems/?limit=50")),
-            None
-        );
+    }
+
+    #[test]
+    fn change_request_filters_are_seen_however_spelt() {
+        assert!(filters_on_change_requests("created_by_request=x"));
+        assert!(filters_on_change_requests(
+            "limit=5&updated%5Fby%5Frequest=x"
+        ));
+        assert!(!filters_on_change_requests("limit=5&q=a%20b"));
+    }
+
+    #[test]
+    fn every_resource_reads_its_own_table() {
+        for spec in peering_domain::resources::ALL {
+            let tables = tables_read(spec).unwrap_or_default();
+            assert!(tables.contains(&spec.table), "{}", spec.path);
+        }
     }
 
     #[test]

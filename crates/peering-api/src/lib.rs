@@ -156,9 +156,9 @@ pub struct AppState {
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Turns to read and parse large bodies (`body.rs`).
     pub large_bodies: std::sync::Arc<tokio::sync::Semaphore>,
-    /// Reads the data version for the answer cache; `None` when the cache is off (or its
+    /// Reads the tables' data versions for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
-    pub versions: Option<std::sync::Arc<version::VersionProbe<peering_store::Error>>>,
+    pub versions: Option<std::sync::Arc<cache::VersionsProbe>>,
     /// Renders from templates, for requests and jobs.
     pub work: std::sync::Arc<work::Work>,
     /// The job queue; workers are started by the server (`peering_jobs::start`).
@@ -177,9 +177,11 @@ impl AppState {
             .enabled()
             .then(|| {
                 let store = store.clone();
-                version::VersionProbe::spawn(move || store.data_version())
-                    .inspect_err(|e| log::warn!("data version thread: {e}"))
-                    .ok()
+                version::VersionProbe::spawn(move || {
+                    store.table_versions().map(std::sync::Arc::new)
+                })
+                .inspect_err(|e| log::warn!("data version thread: {e}"))
+                .ok()
             })
             .flatten()
             .map(std::sync::Arc::new);

@@ -1,4 +1,4 @@
-//! The data version for the answer cache, read once for every request waiting on it.
+//! The data versions for the answer cache, read once for every request waiting on them.
 //!
 //! A cached answer may be served only if no write landed between the request's arrival and
 //! the version read, so each request needs a read that *starts after it arrived*. Requests
@@ -10,14 +10,17 @@
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
 /// The outcome of one round: its number and what the read gave.
 #[derive(Debug, Clone)]
-struct Round<E> {
+struct Round<V, E> {
     number: u64,
-    outcome: Result<i64, E>,
+    /// When its read started.
+    started: Instant,
+    outcome: Result<V, E>,
 }
 
 /// What the waiters and the reading thread share.
@@ -46,9 +49,9 @@ impl Shared {
 
 /// Reads a version with `read` on its own thread, in rounds shared by concurrent callers.
 #[derive(Debug)]
-pub struct VersionProbe<E> {
+pub struct VersionProbe<V, E> {
     shared: Arc<Shared>,
-    results: watch::Receiver<Round<E>>,
+    results: watch::Receiver<Round<V, E>>,
 }
 
 /// Why [`VersionProbe::current`] has no version.
@@ -60,15 +63,20 @@ pub enum ProbeError<E> {
     Stopped,
 }
 
-impl<E: Clone + Send + Sync + 'static> VersionProbe<E> {
-    pub fn spawn(read: impl Fn() -> Result<i64, E> + Send + 'static) -> std::io::Result<Self> {
+impl<V, E> VersionProbe<V, E>
+where
+    V: Clone + Default + Send + Sync + 'static,
+    E: Clone + Send + Sync + 'static,
+{
+    pub fn spawn(read: impl Fn() -> Result<V, E> + Send + 'static) -> std::io::Result<Self> {
         let shared = Arc::new(Shared {
             rounds: Mutex::new(Rounds::default()),
             wake: Condvar::new(),
         });
         let (sender, results) = watch::channel(Round {
             number: 0,
-            outcome: Ok(0),
+            started: Instant::now(),
+            outcome: Ok(V::default()),
         });
         let thread_shared = shared.clone();
         thread::Builder::new()
@@ -78,7 +86,7 @@ impl<E: Clone + Send + Sync + 'static> VersionProbe<E> {
     }
 
     /// The version as read by a round that started after this call.
-    pub async fn current(&self) -> Result<i64, ProbeError<E>> {
+    pub async fn current(&self) -> Result<V, ProbeError<E>> {
         let needed = {
             let mut rounds = self.shared.lock();
             let needed = rounds.started + 1;
@@ -97,7 +105,19 @@ impl<E: Clone + Send + Sync + 'static> VersionProbe<E> {
     }
 }
 
-impl<E> Drop for VersionProbe<E> {
+impl<V: Clone, E> VersionProbe<V, E> {
+    /// What the last round read, without waiting for a new one, if that round started
+    /// within `max_age` (and did not fail).
+    pub fn recent(&self, max_age: Duration) -> Option<V> {
+        let round = self.results.borrow();
+        let fresh = round.number > 0 && round.started.elapsed() <= max_age;
+        fresh
+            .then(|| round.outcome.as_ref().ok().cloned())
+            .flatten()
+    }
+}
+
+impl<V, E> Drop for VersionProbe<V, E> {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.wake.notify_one();
@@ -105,10 +125,10 @@ impl<E> Drop for VersionProbe<E> {
 }
 
 /// The reading thread: one read per round, while some caller waits for one.
-fn read_rounds<E>(
+fn read_rounds<V, E>(
     shared: &Shared,
-    results: &watch::Sender<Round<E>>,
-    read: impl Fn() -> Result<i64, E>,
+    results: &watch::Sender<Round<V, E>>,
+    read: impl Fn() -> Result<V, E>,
 ) {
     loop {
         let number = {
@@ -125,8 +145,13 @@ fn read_rounds<E>(
             rounds.started += 1;
             rounds.started
         };
+        let started = Instant::now();
         let outcome = read();
-        results.send_replace(Round { number, outcome });
+        results.send_replace(Round {
+            number,
+            started,
+            outcome,
+        });
     }
 }
 
@@ -149,9 +174,10 @@ mod tests {
     fn each_call_sees_a_read_that_started_after_it() {
         let reads = Arc::new(AtomicI64::new(0));
         let counter = reads.clone();
-        let probe =
-            VersionProbe::<String>::spawn(move || Ok(counter.fetch_add(1, Ordering::SeqCst) + 1))
-                .unwrap();
+        let probe = VersionProbe::<i64, String>::spawn(move || {
+            Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
+        })
+        .unwrap();
         let rt = runtime();
         // One caller at a time: every call is its own round, in order.
         for expected in 1..=5 {
@@ -168,7 +194,7 @@ mod tests {
         let release_rx = Mutex::new(release_rx);
         let reads = Arc::new(AtomicI64::new(0));
         let counter = reads.clone();
-        let probe = VersionProbe::<String>::spawn(move || {
+        let probe = VersionProbe::<i64, String>::spawn(move || {
             started_tx.send(()).unwrap();
             // A bounded wait: a probe that read once per caller fails below, not hangs.
             let _ = release_rx
@@ -200,12 +226,24 @@ mod tests {
     }
 
     #[test]
+    fn a_recent_round_is_known_without_waiting_and_an_old_one_is_not() {
+        let probe = VersionProbe::<i64, String>::spawn(|| Ok(7)).unwrap();
+        assert_eq!(probe.recent(Duration::from_secs(60)), None, "no round yet");
+        assert_eq!(runtime().block_on(probe.current()), Ok(7));
+        assert_eq!(probe.recent(Duration::from_secs(60)), Some(7));
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(probe.recent(Duration::from_millis(10)), None);
+    }
+
+    #[test]
     fn a_failed_read_fails_its_round_only() {
         let reads = Arc::new(AtomicI64::new(0));
         let counter = reads.clone();
-        let probe = VersionProbe::spawn(move || match counter.fetch_add(1, Ordering::SeqCst) {
-            0 => Err("database unavailable".to_string()),
-            n => Ok(n),
+        let probe = VersionProbe::<i64, String>::spawn(move || {
+            match counter.fetch_add(1, Ordering::SeqCst) {
+                0 => Err("database unavailable".to_string()),
+                n => Ok(n),
+            }
         })
         .unwrap();
         let rt = runtime();
@@ -218,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_panicking_read_stops_the_probe_without_hanging_its_callers() {
-        let probe = VersionProbe::<String>::spawn(|| panic!("read failed")).unwrap();
+        let probe = VersionProbe::<i64, String>::spawn(|| panic!("read failed")).unwrap();
         let rt = runtime();
         assert_eq!(rt.block_on(probe.current()), Err(ProbeError::Stopped));
         assert_eq!(rt.block_on(probe.current()), Err(ProbeError::Stopped));
@@ -234,7 +272,7 @@ mod tests {
             }
         }
         let ends = Ends(ended_tx);
-        let probe = VersionProbe::<String>::spawn(move || {
+        let probe = VersionProbe::<i64, String>::spawn(move || {
             let _ = &ends;
             Ok(1)
         })

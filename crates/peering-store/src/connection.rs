@@ -1,5 +1,6 @@
 //! One connection type over SQLite and PostgreSQL, its pool, and the handle queries run on.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use diesel::{Connection, RunQueryDsl};
 
 use crate::error::Error;
 use crate::sql::{Bind, DbRow, Run, Sql};
+use crate::versions::Written;
 
 /// The connection every part of the store uses, whichever database is configured.
 #[derive(diesel::MultiConnection)]
@@ -143,18 +145,40 @@ pub(crate) fn build_pool(target: Target, size: u32) -> Result<Pool, Error> {
 /// The log target of the statements run (trace level).
 pub const SQL_LOG: &str = "peering_store::sql";
 
-/// A borrowed backend connection on which queries run, counted for tests and metrics.
+/// A borrowed backend connection on which queries run, counted for tests and metrics; in
+/// a write transaction, with the tables written so far (`versions.rs`).
 pub(crate) enum Db<'a> {
-    Sqlite(&'a mut SqliteConnection, &'a AtomicU64),
-    Postgres(&'a mut PgConnection, &'a AtomicU64),
+    Sqlite(
+        &'a mut SqliteConnection,
+        &'a AtomicU64,
+        Option<&'a RefCell<Written>>,
+    ),
+    Postgres(
+        &'a mut PgConnection,
+        &'a AtomicU64,
+        Option<&'a RefCell<Written>>,
+    ),
 }
 
 impl Db<'_> {
     fn count(&self) {
         let counter = match self {
-            Db::Sqlite(_, c) | Db::Postgres(_, c) => c,
+            Db::Sqlite(_, c, _) | Db::Postgres(_, c, _) => c,
         };
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn written(&self) -> Option<&RefCell<Written>> {
+        match self {
+            Db::Sqlite(_, _, w) | Db::Postgres(_, _, w) => *w,
+        }
+    }
+
+    /// Notes the table `sql` writes, in a write transaction.
+    fn note(&self, sql: &Sql) {
+        if let Some(written) = self.written() {
+            written.borrow_mut().note(sql.head());
+        }
     }
 
     pub fn backend(&self) -> Backend {
@@ -175,19 +199,26 @@ impl Db<'_> {
     }
 
     pub fn load(&mut self, sql: &Sql) -> Result<Vec<DbRow>, Error> {
+        self.note(sql);
         self.count_and_trace(sql);
         let rows = match self {
-            Db::Sqlite(c, _) => Run(sql).load::<DbRow>(*c),
-            Db::Postgres(c, _) => Run(sql).load::<DbRow>(*c),
+            Db::Sqlite(c, ..) => Run(sql).load::<DbRow>(*c),
+            Db::Postgres(c, ..) => Run(sql).load::<DbRow>(*c),
         };
         rows.map_err(Error::from)
     }
 
     pub fn execute(&mut self, sql: &Sql) -> Result<usize, Error> {
+        self.note(sql);
+        self.execute_unnoted(sql)
+    }
+
+    /// Runs a statement whose write is not a change of data (the versions' own).
+    pub fn execute_unnoted(&mut self, sql: &Sql) -> Result<usize, Error> {
         self.count_and_trace(sql);
         let n = match self {
-            Db::Sqlite(c, _) => Run(sql).execute(*c),
-            Db::Postgres(c, _) => Run(sql).execute(*c),
+            Db::Sqlite(c, ..) => Run(sql).execute(*c),
+            Db::Postgres(c, ..) => Run(sql).execute(*c),
         };
         n.map_err(Error::from)
     }
@@ -210,8 +241,11 @@ impl Db<'_> {
     /// SQLite.
     pub fn insert_object_changes(&mut self, rows: Vec<Vec<Bind>>) -> Result<(), Error> {
         match self {
-            Db::Postgres(c, counter) if !rows.is_empty() => {
+            Db::Postgres(c, counter, written) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
+                if let Some(written) = written {
+                    written.borrow_mut().note_table("object_changes");
+                }
                 crate::copy::object_changes(c, &rows)
             }
             _ => self.insert("object_changes", crate::copy::OBJECT_CHANGES_COLUMNS, rows),

@@ -16,6 +16,8 @@ mod migrations;
 mod peeringdb;
 mod peeringdb_reads;
 mod query;
+#[cfg(test)]
+mod reads_check;
 mod schema;
 mod sql;
 #[cfg(test)]
@@ -25,9 +27,11 @@ mod store_upkeep;
 mod store_users;
 pub mod testing;
 mod users;
+mod versions;
 mod write;
 mod writers;
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -46,9 +50,11 @@ pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use store_resources::{leaving_out_refused, LeftOut};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
+pub use versions::TableVersions;
 pub use write::ImportedObject;
 
 use connection::{AnyConnection, Db, Pool};
+use versions::Written;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -69,6 +75,9 @@ pub struct Store {
     write_pool: Pool,
     backend: Backend,
     queries: Arc<AtomicU64>,
+    /// Reads of the tables' versions, counted apart: the API reads them for many requests
+    /// at once, so they belong to no request's cost.
+    version_reads: Arc<AtomicU64>,
     /// SQLite's log checkpointer, told of each write.
     checkpoints: Option<Arc<checkpoint::Checkpoints>>,
     /// SQLite's writers of this process, in the order they arrived.
@@ -133,6 +142,7 @@ impl Store {
             write_pool,
             backend,
             queries: Arc::new(AtomicU64::new(0)),
+            version_reads: Arc::new(AtomicU64::new(0)),
             checkpoints,
             writers: (backend == Backend::Sqlite).then(Arc::default),
         })
@@ -142,9 +152,15 @@ impl Store {
         self.backend
     }
 
-    /// How many SQL statements this store has run (for tests that count queries).
+    /// How many SQL statements this store has run (for tests that count queries), reads of
+    /// the tables' versions aside.
     pub fn queries_executed(&self) -> u64 {
         self.queries.load(Ordering::Relaxed)
+    }
+
+    /// How many times the tables' versions were read.
+    pub fn version_reads(&self) -> u64 {
+        self.version_reads.load(Ordering::Relaxed)
     }
 
     /// The filter catalog of a resource.
@@ -153,10 +169,18 @@ impl Store {
     }
 
     fn read<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        self.read_counted(&self.queries, f)
+    }
+
+    fn read_counted<T>(
+        &self,
+        counter: &AtomicU64,
+        f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let mut conn = self.pool.get()?;
         let mut db = match &mut *conn {
-            AnyConnection::Sqlite(c) => Db::Sqlite(c, &self.queries),
-            AnyConnection::Postgresql(c) => Db::Postgres(c, &self.queries),
+            AnyConnection::Sqlite(c) => Db::Sqlite(c, counter, None),
+            AnyConnection::Postgresql(c) => Db::Postgres(c, counter, None),
         };
         f(&mut db)
     }
@@ -201,48 +225,39 @@ impl Store {
     ) -> Result<T, Error> {
         let mut conn = self.write_pool.get()?;
         let counter = &self.queries;
+        let written = RefCell::new(Written::default());
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
-                next_data_version(db)?;
+                versions::advance(db, &written.borrow())?;
             }
             Ok(out)
         };
-        let written = match &mut *conn {
+        let done = match &mut *conn {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
             AnyConnection::Sqlite(c) => {
-                c.immediate_transaction(|c| versioned(&mut Db::Sqlite(c, counter)))
+                c.immediate_transaction(|c| versioned(&mut Db::Sqlite(c, counter, Some(&written))))
             }
             AnyConnection::Postgresql(c) => {
-                c.transaction(|c| versioned(&mut Db::Postgres(c, counter)))
+                c.transaction(|c| versioned(&mut Db::Postgres(c, counter, Some(&written))))
             }
         };
         if let Some(checkpoints) = &self.checkpoints {
             checkpoints.wrote();
         }
-        written
+        done
     }
 
     /// A value that changes with every write, through any instance on this database: equal
     /// values mean equal data (for caches of rendered answers).
     pub fn data_version(&self) -> Result<i64, Error> {
-        self.read(|db| {
-            Ok(db
-                .scalar(&sql::Sql::new(
-                    "SELECT version FROM data_version WHERE id = 1",
-                ))?
-                .unwrap_or_default())
-        })
+        Ok(self.table_versions()?.whole())
     }
-}
 
-/// Gives the data version a new random value (random, not a counter, so that a database
-/// restored from a backup does not repeat a value seen before).
-fn next_data_version(db: &mut Db<'_>) -> Result<(), Error> {
-    let (high, _) = uuid::Uuid::new_v4().as_u64_pair();
-    let mut sql = sql::Sql::new("UPDATE data_version SET version = ");
-    sql.bind(sql::Bind::Int(high as i64)).push(" WHERE id = 1");
-    db.execute(&sql)?;
-    Ok(())
+    /// The version of every table, for caches keyed by the tables an answer reads: equal
+    /// [`TableVersions::of`] mean those tables hold the same data.
+    pub fn table_versions(&self) -> Result<TableVersions, Error> {
+        self.read_counted(&self.version_reads, versions::read)
+    }
 }

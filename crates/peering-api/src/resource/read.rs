@@ -3,8 +3,12 @@
 
 use actix_web::http::header::{HeaderValue, ETAG, VARY};
 use actix_web::web::Bytes;
+use std::sync::Arc;
+use std::time::Duration;
+
 use actix_web::{web, HttpRequest, HttpResponse};
 use peering_domain::ResourceSpec;
+use peering_store::TableVersions;
 
 use super::{query_pairs, set_allow};
 use crate::auth::Caller;
@@ -28,7 +32,7 @@ pub(super) async fn read_one(
     caller.require_read(state, Some(spec))?;
     let secrets = SecretView::for_caller(caller, spec);
     let render = render_detail(req, state, spec, id, secrets);
-    let (body, key) = cached(req, state, secrets, render).await?;
+    let (body, key) = cached(req, state, spec, secrets, render).await?;
     let etag = conditional::etag(&body);
     let mut res = if conditional::not_modified(req, &etag) {
         HttpResponse::NotModified().finish()
@@ -63,38 +67,53 @@ pub(super) async fn unless_changed(
     Ok(())
 }
 
-/// The data version now: from the thread that reads it for everyone waiting, or read here
-/// when there is none.
-pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
+/// The tables' versions now: from the thread that reads them for everyone waiting, or read
+/// here when there is none.
+async fn table_versions(state: &AppState) -> Result<Arc<TableVersions>, ApiError> {
     Ok(match &state.versions {
         Some(probe) => probe.current().await?,
         None => {
             let store = state.store.clone();
-            web::block(move || store.data_version()).await??
+            Arc::new(web::block(move || store.table_versions()).await??)
         }
     })
 }
 
-/// The body of a read: the cached answer to the same URL at the current data version, or
-/// one rendered now (and kept). The version is read before the data, so a kept answer is
-/// never older than its key.
+/// The version of the whole database now (for caches of what reads every table).
+pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
+    Ok(table_versions(state).await?.whole())
+}
+
+/// How old the last-read versions may be to tell that an answer just rendered is stale.
+const RECENT_VERSIONS: Duration = Duration::from_millis(20);
+
+/// The body of a read: the cached answer to the same URL at the current versions of the
+/// tables `spec` reads, or one rendered now and kept, unless a write to its tables has
+/// landed meanwhile: it could never be served. The versions are read before the data, so
+/// a kept answer is never older than its key.
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
+    spec: &'static ResourceSpec,
     secrets: SecretView,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<(Bytes, Option<cache::Key>), ApiError> {
     if !state.responses.enabled() {
         return Ok((Bytes::from(render.await?), None));
     }
-    let version = data_version(state).await?;
-    let key = cache::Key::new(version, req, secrets);
+    let query = req.query_string();
+    let version_at = |versions: &TableVersions| cache::version_of(versions, spec, query);
+    let recent = || (state.versions.as_ref()).and_then(|probe| probe.recent(RECENT_VERSIONS));
+    let key = cache::Key::new(version_at(&*table_versions(state).await?), req, secrets);
     if let Some(body) = state.responses.get(&key) {
         state.metrics.cache_hit();
         return Ok((body, Some(key)));
     }
     state.metrics.cache_miss();
     let body = Bytes::from(render.await?);
+    if recent().is_some_and(|now| version_at(&now) != key.version()) {
+        return Ok((body, None));
+    }
     state.responses.put(key.clone(), body.clone());
     Ok((body, Some(key)))
 }
@@ -169,7 +188,7 @@ pub(super) async fn list(
     } else {
         let secrets = asked.show_secrets;
         let render = crate::list::render(req, state, spec, asked);
-        let (body, key) = cached(req, state, secrets, render).await?;
+        let (body, key) = cached(req, state, spec, secrets, render).await?;
         compression::respond_cached(req, state, key, body).await
     };
     set_allow(&mut res, spec, caller, false);

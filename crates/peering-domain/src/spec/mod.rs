@@ -5,9 +5,11 @@ use crate::record::Record;
 mod field;
 mod filters;
 pub mod kinds;
+mod reads;
 
 pub use field::{ChoiceRender, Computed, Default, Field, Kind, OnDelete, TextFormat};
 pub use filters::{ExtraFilter, FilterSource, Search};
+pub use reads::CHANGE_RECORDS;
 
 /// Access to the objects a record's relations point at.
 pub trait RelatedLookup {

@@ -243,6 +243,11 @@ impl Sql {
         self
     }
 
+    /// The text before the first parameter: enough to tell what the statement writes.
+    pub fn head(&self) -> &str {
+        self.parts.first().map_or("", String::as_str)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.binds.is_empty() && self.parts.iter().all(|p| p.is_empty())
     }

@@ -1,0 +1,233 @@
+//! Data versions per table. Every write transaction notes the tables its statements write
+//! (`Written`, fed by `Db::execute` and `Db::load`), and its last statement gives each of
+//! them, and the whole database (`*`), a new random value in `table_versions` (random, not
+//! a counter, so that a database restored from a backup does not repeat a value seen
+//! before). A statement whose target cannot be told (none of ours, but a safe default)
+//! changes `#untracked`, which every combination includes. Caches of answers key them by
+//! the versions of the tables they read ([`TableVersions::of`]), so that writing sessions
+//! leaves pages of autonomous systems valid.
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+
+use crate::connection::Db;
+use crate::error::Error;
+use crate::sql::{Bind, Sql};
+
+/// The row every write changes.
+const WHOLE: &str = "*";
+/// The row a write to a table that cannot be told changes.
+const UNTRACKED: &str = "#untracked";
+
+/// The tables a transaction has written so far.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    tables: BTreeSet<String>,
+    untracked: bool,
+}
+
+impl Written {
+    /// Notes what the statement `text` writes, if anything.
+    pub fn note(&mut self, text: &str) {
+        match statement_target(text) {
+            Target::Reads => {}
+            Target::Writes(table) => {
+                if !self.tables.contains(table) {
+                    self.tables.insert(table.to_owned());
+                }
+            }
+            Target::Unknown => self.untracked = true,
+        }
+    }
+
+    pub fn note_table(&mut self, table: &str) {
+        self.tables.insert(table.to_owned());
+    }
+
+    /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
+    /// writers lock them in one order): always the whole database's.
+    fn rows(&self) -> BTreeSet<&str> {
+        let mut rows: BTreeSet<&str> = self.tables.iter().map(String::as_str).collect();
+        rows.insert(WHOLE);
+        // A transaction that said it changed something but wrote through no statement
+        // we saw is counted as untracked, too.
+        if self.untracked || self.tables.is_empty() {
+            rows.insert(UNTRACKED);
+        }
+        rows
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Target<'a> {
+    Reads,
+    Writes(&'a str),
+    Unknown,
+}
+
+/// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
+/// `DELETE FROM t`); a `SELECT` writes nothing; anything else is unknown.
+fn statement_target(text: &str) -> Target<'_> {
+    let mut words = text
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .filter(|w| !w.is_empty());
+    let verb = words.next().unwrap_or_default();
+    let table = if verb.eq_ignore_ascii_case("SELECT") {
+        return Target::Reads;
+    } else if verb.eq_ignore_ascii_case("UPDATE") {
+        words.next()
+    } else if verb.eq_ignore_ascii_case("INSERT") || verb.eq_ignore_ascii_case("DELETE") {
+        let preposition = words.next().unwrap_or_default();
+        let expected = if verb.eq_ignore_ascii_case("INSERT") {
+            "INTO"
+        } else {
+            "FROM"
+        };
+        preposition
+            .eq_ignore_ascii_case(expected)
+            .then(|| words.next())
+            .flatten()
+    } else {
+        None
+    };
+    match table {
+        Some(name) if is_plain_name(name) => Target::Writes(name),
+        _ => Target::Unknown,
+    }
+}
+
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Gives every table the transaction wrote, and the whole database, a new version.
+pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
+    let (high, _) = uuid::Uuid::new_v4().as_u64_pair();
+    let rows = written.rows();
+    let mut sql = Sql::new("INSERT INTO table_versions (name, version) VALUES ");
+    for (i, name) in rows.iter().enumerate() {
+        sql.push(if i == 0 { "(" } else { ", (" })
+            .bind(Bind::Text((*name).to_owned()))
+            .push(", ")
+            .bind(Bind::Int(high as i64))
+            .push(")");
+    }
+    sql.push(" ON CONFLICT (name) DO UPDATE SET version = excluded.version");
+    if rows.len() > 4 {
+        // One prepared statement per count of rows would fill the statement cache.
+        sql.uncacheable();
+    }
+    db.execute_unnoted(&sql)?;
+    Ok(())
+}
+
+/// The versions of every table written since the database was made.
+pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
+    let rows = db.load(&Sql::new("SELECT name, version FROM table_versions"))?;
+    let by_table = rows
+        .into_iter()
+        .filter_map(|mut row| {
+            let version = row.int(1);
+            row.take(0).into_text().map(|name| (name, version))
+        })
+        .collect();
+    Ok(TableVersions { by_table })
+}
+
+/// A snapshot of the tables' versions. A table never written has version 0.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableVersions {
+    by_table: HashMap<String, i64>,
+}
+
+impl TableVersions {
+    fn get(&self, name: &str) -> i64 {
+        self.by_table.get(name).copied().unwrap_or_default()
+    }
+
+    /// The version of the whole database: it changes with every write.
+    pub fn whole(&self) -> i64 {
+        self.get(WHOLE)
+    }
+
+    /// One value for the versions of `tables` (and of untracked writes): equal values mean
+    /// that none of them was written in between.
+    pub fn of(&self, tables: &[&str]) -> i64 {
+        // SipHash with fixed keys: stable within the process, and well mixed, so that two
+        // different sets of random versions do not meet.
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.get(UNTRACKED).hash(&mut hasher);
+        for table in tables {
+            table.hash(&mut hasher);
+            self.get(table).hash(&mut hasher);
+        }
+        hasher.finish() as i64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_are_told_by_their_first_words() {
+        assert_eq!(statement_target("SELECT 1 FROM t"), Target::Reads);
+        assert_eq!(
+            statement_target("INSERT INTO tagged_items (a) VALUES (?)"),
+            Target::Writes("tagged_items")
+        );
+        assert_eq!(
+            statement_target("insert into t(a) values (1)"),
+            Target::Writes("t")
+        );
+        assert_eq!(
+            statement_target("UPDATE autonomous_systems SET name = ?"),
+            Target::Writes("autonomous_systems")
+        );
+        assert_eq!(
+            statement_target("DELETE FROM jobs WHERE id = ?"),
+            Target::Writes("jobs")
+        );
+        assert_eq!(
+            statement_target("WITH x AS (SELECT 1) DELETE FROM t"),
+            Target::Unknown
+        );
+        assert_eq!(statement_target("DELETE t"), Target::Unknown);
+        assert_eq!(statement_target("UPDATE \"t\" SET a = 1"), Target::Unknown);
+        assert_eq!(statement_target("VACUUM"), Target::Unknown);
+        assert_eq!(statement_target(""), Target::Unknown);
+    }
+
+    #[test]
+    fn every_write_changes_the_whole_and_unknown_writes_change_everything() {
+        let mut written = Written::default();
+        written.note("UPDATE b SET x = 1");
+        written.note("SELECT 1");
+        written.note("INSERT INTO a (x) VALUES (1)");
+        assert_eq!(
+            written.rows().into_iter().collect::<Vec<_>>(),
+            ["*", "a", "b"]
+        );
+        written.note("VACUUM");
+        assert!(written.rows().contains(UNTRACKED));
+        assert!(Written::default().rows().contains(UNTRACKED));
+    }
+
+    #[test]
+    fn a_combination_changes_with_its_tables_only() {
+        let versions = |pairs: &[(&str, i64)]| TableVersions {
+            by_table: pairs.iter().map(|(t, v)| ((*t).to_owned(), *v)).collect(),
+        };
+        let before = versions(&[("a", 1), ("b", 2), ("*", 3)]);
+        let b_written = versions(&[("a", 1), ("b", 5), ("*", 6)]);
+        let untracked = versions(&[("a", 1), ("b", 2), ("*", 7), (UNTRACKED, 8)]);
+        assert_eq!(before.of(&["a"]), b_written.of(&["a"]));
+        assert_ne!(before.of(&["a", "b"]), b_written.of(&["a", "b"]));
+        assert_ne!(before.of(&["a"]), untracked.of(&["a"]));
+        assert_ne!(before.whole(), b_written.whole());
+        assert_eq!(
+            TableVersions::default().of(&["a"]),
+            TableVersions::default().of(&["a"])
+        );
+    }
+}
