@@ -84,13 +84,19 @@ pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
     Ok(table_versions(state).await?.whole())
 }
 
-/// How old the last-read versions may be to tell that an answer just rendered is stale.
+/// How old the last-read versions may be to key an answer rendered without waiting for a
+/// new read. Older, the request waits for a new round, which keeps them this fresh under
+/// load.
 const RECENT_VERSIONS: Duration = Duration::from_millis(20);
 
 /// The body of a read: the cached answer to the same URL at the current versions of the
-/// tables `spec` reads, or one rendered now and kept, unless a write to its tables has
-/// landed meanwhile: it could never be served. The versions are read before the data, so
-/// a kept answer is never older than its key.
+/// tables `spec` reads, or one rendered now and kept.
+///
+/// A kept answer was rendered after the versions of its key were read, so it is never older
+/// than its key, and it is served only when a round of reads that started after the request
+/// arrived finds the same versions. When nothing is kept under the recent versions, the
+/// answer is rendered at once (most requests of varied traffic) and kept under them, unless
+/// a write to its tables has landed meanwhile: it could never be served.
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
@@ -104,11 +110,19 @@ async fn cached(
     let query = req.query_string();
     let version_at = |versions: &TableVersions| cache::version_of(versions, spec, query);
     let recent = || (state.versions.as_ref()).and_then(|probe| probe.recent(RECENT_VERSIONS));
-    let key = cache::Key::new(version_at(&*table_versions(state).await?), req, secrets);
-    if let Some(body) = state.responses.get(&key) {
-        state.metrics.cache_hit();
-        return Ok((body, Some(key)));
-    }
+    let recent_key = recent().map(|v| cache::Key::new(version_at(&v), req, secrets));
+    let key = match recent_key {
+        Some(key) if !state.responses.holds(&key) => key,
+        _ => {
+            let version = version_at(&*table_versions(state).await?);
+            let key = cache::Key::new(version, req, secrets);
+            if let Some(body) = state.responses.get(&key) {
+                state.metrics.cache_hit();
+                return Ok((body, Some(key)));
+            }
+            key
+        }
+    };
     state.metrics.cache_miss();
     let body = Bytes::from(render.await?);
     if recent().is_some_and(|now| version_at(&now) != key.version()) {
