@@ -14,15 +14,18 @@ use super::types;
 pub fn resource(index: usize, spec: &'static ResourceSpec) -> String {
     let name = type_name(spec);
     let mut out = shown_struct(spec, &name);
+    let same_forms = spec.brief == spec.nested;
     let brief = if spec.brief.is_empty() {
         name.clone()
     } else {
-        out.push_str(&member_struct(
-            spec,
-            &format!("Brief{name}"),
-            spec.brief,
-            "brief form",
-        ));
+        if !same_forms {
+            out.push_str(&member_struct(
+                spec,
+                &format!("Brief{name}"),
+                spec.brief,
+                "brief form",
+            ));
+        }
         format!("Brief{name}")
     };
     out.push_str(&member_struct(
@@ -31,6 +34,15 @@ pub fn resource(index: usize, spec: &'static ResourceSpec) -> String {
         spec.nested,
         "form nested in other objects",
     ));
+    if same_forms && !spec.brief.is_empty() {
+        let _ = write!(
+            out,
+            "/// The brief form, which is the nested form.
+pub type Brief{name} = Nested{name};
+
+"
+        );
+    }
     out.push_str(&super::filters::filters_struct(spec, &name));
     let _ = write!(
         out,

@@ -57,18 +57,6 @@ pub struct AutonomousSystem {
     pub updated: Timestamp,
 }
 
-/// The brief form of an autonomous system.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefAutonomousSystem {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub asn: i64,
-    pub name: String,
-    pub ipv6_max_prefixes: Option<i64>,
-    pub ipv4_max_prefixes: Option<i64>,
-}
-
 /// The form nested in other objects of an autonomous system.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedAutonomousSystem {
@@ -80,6 +68,9 @@ pub struct NestedAutonomousSystem {
     pub ipv6_max_prefixes: Option<i64>,
     pub ipv4_max_prefixes: Option<i64>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefAutonomousSystem = NestedAutonomousSystem;
 
 /// The filters of autonomous system lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -40,16 +40,6 @@ pub struct Bfd {
     pub updated: Timestamp,
 }
 
-/// The brief form of a BFD configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefBfd {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-}
-
 /// The form nested in other objects of a BFD configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedBfd {
@@ -59,6 +49,9 @@ pub struct NestedBfd {
     pub name: String,
     pub slug: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefBfd = NestedBfd;
 
 /// The filters of BFD configuration lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -92,17 +92,6 @@ pub struct BgpGroup {
     pub updated: Timestamp,
 }
 
-/// The brief form of a BGP group.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefBgpGroup {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-    pub status: Choice<BgpGroupStatus>,
-}
-
 /// The form nested in other objects of a BGP group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedBgpGroup {
@@ -113,6 +102,9 @@ pub struct NestedBgpGroup {
     pub slug: String,
     pub status: Choice<BgpGroupStatus>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefBgpGroup = NestedBgpGroup;
 
 /// The filters of BGP group lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

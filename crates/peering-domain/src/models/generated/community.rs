@@ -73,18 +73,6 @@ pub struct Community {
     pub updated: Timestamp,
 }
 
-/// The brief form of a community.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefCommunity {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-    pub value: String,
-    pub r#type: Option<CommunityType>,
-}
-
 /// The form nested in other objects of a community.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedCommunity {
@@ -96,6 +84,9 @@ pub struct NestedCommunity {
     pub value: String,
     pub r#type: Option<CommunityType>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefCommunity = NestedCommunity;
 
 /// The filters of community lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

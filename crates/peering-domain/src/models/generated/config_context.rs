@@ -26,15 +26,6 @@ pub struct ConfigContext {
     pub data: serde_json::Value,
 }
 
-/// The brief form of a config context.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefConfigContext {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of a config context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedConfigContext {
@@ -43,6 +34,9 @@ pub struct NestedConfigContext {
     pub display: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefConfigContext = NestedConfigContext;
 
 /// The filters of config context lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -32,15 +32,6 @@ pub struct ConfigContextAssignment {
     pub updated: Timestamp,
 }
 
-/// The brief form of a config context assignment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefConfigContextAssignment {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub config_context: NestedConfigContext,
-}
-
 /// The form nested in other objects of a config context assignment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedConfigContextAssignment {
@@ -49,6 +40,9 @@ pub struct NestedConfigContextAssignment {
     pub display: String,
     pub config_context: NestedConfigContext,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefConfigContextAssignment = NestedConfigContextAssignment;
 
 /// The filters of config context assignment lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

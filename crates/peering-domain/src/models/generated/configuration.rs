@@ -36,15 +36,6 @@ pub struct Configuration {
     pub updated: Timestamp,
 }
 
-/// The brief form of a configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefConfiguration {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of a configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedConfiguration {
@@ -53,6 +44,9 @@ pub struct NestedConfiguration {
     pub display: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefConfiguration = NestedConfiguration;
 
 /// The filters of configuration lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -101,18 +101,6 @@ pub struct Connection {
     pub updated: Timestamp,
 }
 
-/// The brief form of a connection.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefConnection {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub mac_address: Option<String>,
-    pub ipv6_address: Option<ipnet::IpNet>,
-    pub ipv4_address: Option<ipnet::IpNet>,
-}
-
 /// The form nested in other objects of a connection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedConnection {
@@ -124,6 +112,9 @@ pub struct NestedConnection {
     pub ipv6_address: Option<ipnet::IpNet>,
     pub ipv4_address: Option<ipnet::IpNet>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefConnection = NestedConnection;
 
 /// The filters of connection lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -38,15 +38,6 @@ pub struct Contact {
     pub updated: Timestamp,
 }
 
-/// The brief form of a contact.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefContact {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of a contact.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedContact {
@@ -55,6 +46,9 @@ pub struct NestedContact {
     pub display: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefContact = NestedContact;
 
 /// The filters of contact lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -32,16 +32,6 @@ pub struct ContactAssignment {
     pub updated: Timestamp,
 }
 
-/// The brief form of a contact assignment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefContactAssignment {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub contact: NestedContact,
-    pub role: NestedContactRole,
-}
-
 /// The form nested in other objects of a contact assignment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedContactAssignment {
@@ -51,6 +41,9 @@ pub struct NestedContactAssignment {
     pub contact: NestedContact,
     pub role: NestedContactRole,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefContactAssignment = NestedContactAssignment;
 
 /// The filters of contact assignment lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -30,16 +30,6 @@ pub struct ContactRole {
     pub updated: Timestamp,
 }
 
-/// The brief form of a contact role.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefContactRole {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-}
-
 /// The form nested in other objects of a contact role.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedContactRole {
@@ -49,6 +39,9 @@ pub struct NestedContactRole {
     pub name: String,
     pub slug: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefContactRole = NestedContactRole;
 
 /// The filters of contact role lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -72,16 +72,6 @@ pub struct DirectPeeringSession {
     pub updated: Timestamp,
 }
 
-/// The brief form of a direct peering session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefDirectPeeringSession {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub ip_address: ipnet::IpNet,
-    pub status: Choice<BgpSessionStatus>,
-}
-
 /// The form nested in other objects of a direct peering session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedDirectPeeringSession {
@@ -91,6 +81,9 @@ pub struct NestedDirectPeeringSession {
     pub ip_address: ipnet::IpNet,
     pub status: Choice<BgpSessionStatus>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefDirectPeeringSession = NestedDirectPeeringSession;
 
 /// The filters of direct peering session lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -36,15 +36,6 @@ pub struct Email {
     pub updated: Timestamp,
 }
 
-/// The brief form of an e-mail.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefEmail {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of an e-mail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedEmail {
@@ -53,6 +44,9 @@ pub struct NestedEmail {
     pub display: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefEmail = NestedEmail;
 
 /// The filters of e-mail lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

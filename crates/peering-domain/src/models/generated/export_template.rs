@@ -30,15 +30,6 @@ pub struct ExportTemplate {
     pub jinja2_lstrip: bool,
 }
 
-/// The brief form of an export template.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefExportTemplate {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of an export template.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedExportTemplate {
@@ -47,6 +38,9 @@ pub struct NestedExportTemplate {
     pub display: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefExportTemplate = NestedExportTemplate;
 
 /// The filters of export template lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -24,14 +24,6 @@ pub struct Group {
     pub permissions: serde_json::Value,
 }
 
-/// The brief form of a group.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefGroup {
-    pub id: i64,
-    pub url: String,
-    pub name: String,
-}
-
 /// The form nested in other objects of a group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedGroup {
@@ -39,6 +31,9 @@ pub struct NestedGroup {
     pub url: String,
     pub name: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefGroup = NestedGroup;
 
 /// The filters of group lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -50,17 +50,6 @@ pub struct InternetExchange {
     pub updated: Timestamp,
 }
 
-/// The brief form of an internet exchange.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefInternetExchange {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-    pub status: BgpGroupStatus,
-}
-
 /// The form nested in other objects of an internet exchange.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedInternetExchange {
@@ -71,6 +60,9 @@ pub struct NestedInternetExchange {
     pub slug: String,
     pub status: BgpGroupStatus,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefInternetExchange = NestedInternetExchange;
 
 /// The filters of internet exchange lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -196,17 +196,6 @@ pub struct InternetExchangePeeringSession {
     pub updated: Timestamp,
 }
 
-/// The brief form of an internet exchange peering session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefInternetExchangePeeringSession {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub ip_address: std::net::IpAddr,
-    pub status: BgpSessionStatus,
-    pub is_route_server: bool,
-}
-
 /// The form nested in other objects of an internet exchange peering session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedInternetExchangePeeringSession {
@@ -217,6 +206,9 @@ pub struct NestedInternetExchangePeeringSession {
     pub status: BgpSessionStatus,
     pub is_route_server: bool,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefInternetExchangePeeringSession = NestedInternetExchangePeeringSession;
 
 /// The filters of internet exchange peering session lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -27,15 +27,6 @@ pub struct IxApi {
     pub identity: String,
 }
 
-/// The brief form of an IX-API.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefIxApi {
-    pub id: i64,
-    pub display: String,
-    pub name: String,
-    pub url: String,
-}
-
 /// The form nested in other objects of an IX-API.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedIxApi {
@@ -44,6 +35,9 @@ pub struct NestedIxApi {
     pub name: String,
     pub url: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefIxApi = NestedIxApi;
 
 /// The filters of IX-API lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -81,15 +81,6 @@ pub struct JournalEntry {
     pub tags: Vec<NestedTag>,
 }
 
-/// The brief form of a journal entry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefJournalEntry {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub created: Timestamp,
-}
-
 /// The form nested in other objects of a journal entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedJournalEntry {
@@ -98,6 +89,9 @@ pub struct NestedJournalEntry {
     pub display: String,
     pub created: Timestamp,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefJournalEntry = NestedJournalEntry;
 
 /// The filters of journal entry lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

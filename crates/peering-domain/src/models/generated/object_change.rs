@@ -78,15 +78,6 @@ pub struct ObjectChange {
     pub postchange_data: serde_json::Value,
 }
 
-/// The brief form of an object change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefObjectChange {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub action: Choice<ObjectChangeAction>,
-}
-
 /// The form nested in other objects of an object change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedObjectChange {
@@ -95,6 +86,9 @@ pub struct NestedObjectChange {
     pub display: String,
     pub action: Choice<ObjectChangeAction>,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefObjectChange = NestedObjectChange;
 
 /// The filters of object change lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

@@ -76,16 +76,6 @@ pub struct Platform {
     pub updated: Timestamp,
 }
 
-/// The brief form of a platform.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefPlatform {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-}
-
 /// The form nested in other objects of a platform.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedPlatform {
@@ -95,6 +85,9 @@ pub struct NestedPlatform {
     pub name: String,
     pub slug: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefPlatform = NestedPlatform;
 
 /// The filters of platform lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

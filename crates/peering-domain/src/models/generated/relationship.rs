@@ -32,16 +32,6 @@ pub struct Relationship {
     pub updated: Timestamp,
 }
 
-/// The brief form of a relationship.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefRelationship {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-}
-
 /// The form nested in other objects of a relationship.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedRelationship {
@@ -51,6 +41,9 @@ pub struct NestedRelationship {
     pub name: String,
     pub slug: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefRelationship = NestedRelationship;
 
 /// The filters of relationship lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

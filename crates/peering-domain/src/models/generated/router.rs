@@ -108,16 +108,6 @@ pub struct Router {
     pub updated: Timestamp,
 }
 
-/// The brief form of a router.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefRouter {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub hostname: String,
-}
-
 /// The form nested in other objects of a router.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedRouter {
@@ -127,6 +117,9 @@ pub struct NestedRouter {
     pub name: String,
     pub hostname: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefRouter = NestedRouter;
 
 /// The filters of router lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

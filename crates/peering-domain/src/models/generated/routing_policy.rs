@@ -82,17 +82,6 @@ pub struct RoutingPolicy {
     pub updated: Timestamp,
 }
 
-/// The brief form of a routing policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefRoutingPolicy {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub name: String,
-    pub slug: String,
-    pub r#type: RoutingPolicyType,
-}
-
 /// The form nested in other objects of a routing policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedRoutingPolicy {
@@ -103,6 +92,9 @@ pub struct NestedRoutingPolicy {
     pub slug: String,
     pub r#type: RoutingPolicyType,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefRoutingPolicy = NestedRoutingPolicy;
 
 /// The filters of routing policy lists, typed by kind.
 #[derive(Debug, Clone, Copy)]

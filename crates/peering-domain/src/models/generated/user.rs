@@ -36,15 +36,6 @@ pub struct User {
     pub permissions: serde_json::Value,
 }
 
-/// The brief form of an user.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BriefUser {
-    pub id: i64,
-    pub url: String,
-    pub display: String,
-    pub username: String,
-}
-
 /// The form nested in other objects of an user.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NestedUser {
@@ -53,6 +44,9 @@ pub struct NestedUser {
     pub display: String,
     pub username: String,
 }
+
+/// The brief form, which is the nested form.
+pub type BriefUser = NestedUser;
 
 /// The filters of user lists, typed by kind.
 #[derive(Debug, Clone, Copy)]
