@@ -6,15 +6,16 @@
 //! older than its key. Callers are checked before the cache is consulted; headers that
 //! depend on the caller (`Allow`) are set per request.
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
+use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 use peering_store::TableVersions;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
+
 
 /// The thread that reads the tables' versions for every request waiting on them.
 pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
@@ -22,14 +23,8 @@ pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peerin
 /// The tables `spec`'s answers read, worked out once per resource; `None` for a resource
 /// outside `resources::ALL` (none is), whose answers are then keyed by every write.
 pub fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
-    static READS: OnceLock<HashMap<usize, Vec<&'static str>>> = OnceLock::new();
-    let reads = READS.get_or_init(|| {
-        peering_domain::resources::ALL
-            .iter()
-            .map(|spec| (address(spec), spec.tables_read()))
-            .collect()
-    });
-    reads.get(&address(spec)).map(Vec::as_slice)
+    static READS: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
+    READS.get(spec).map(Vec::as_slice)
 }
 
 /// The version of the data an answer of `spec` to `query` is rendered from. A filter on
@@ -47,10 +42,6 @@ fn filters_on_change_requests(query: &str) -> bool {
     query.contains(NAME)
         || (query.contains('%')
             && form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k.contains(NAME)))
-}
-
-fn address(spec: &'static ResourceSpec) -> usize {
-    std::ptr::from_ref(spec) as usize
 }
 
 /// What an answer depends on: the data, and everything in the URL (scheme and host make its
@@ -214,7 +205,9 @@ mod tests {
         let cache = ResponseCache::new(8 * 1024);
         let page = key(1, "/x/");
         assert_eq!(cache.get(&page), None);
-        cache.put(page.clone(), Bytes::from(vec![b' '; 2 * 1024]));
+        for _ in 0..2 {
+            cache.put(page.clone(), Bytes::from(vec![b' '; 2 * 1024]));
+        }
         assert_eq!(cache.get(&page), None);
         let off = ResponseCache::new(0);
         assert!(!off.enabled());

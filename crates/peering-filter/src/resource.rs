@@ -1,9 +1,7 @@
 //! The catalog of a declared resource: which parameters its list accepts, of which kind,
 //! and which fields it orders by, derived from its `ResourceSpec` alone (no storage).
 
-use std::sync::OnceLock;
-
-use peering_domain::resources::ALL;
+use peering_domain::resources::PerResource;
 use peering_domain::spec::{FilterSource, Kind};
 use peering_domain::ResourceSpec;
 
@@ -36,17 +34,8 @@ impl ResourceCatalog {
     /// When `spec` is not registered, or when its declaration names a field it lacks: both
     /// programming errors, which the first test that reads the catalog catches.
     pub fn of(spec: &ResourceSpec) -> &'static ResourceCatalog {
-        static CATALOGS: OnceLock<Vec<(&'static ResourceSpec, ResourceCatalog)>> = OnceLock::new();
-        let catalogs = CATALOGS.get_or_init(|| {
-            ALL.iter()
-                .map(|s| (*s, ResourceCatalog::build(s)))
-                .collect()
-        });
-        catalogs
-            .iter()
-            .find(|(s, _)| std::ptr::eq(*s, spec) || s.table == spec.table)
-            .map(|(_, catalog)| catalog)
-            .unwrap_or_else(|| unregistered(spec))
+        static CATALOGS: PerResource<ResourceCatalog> = PerResource::new(ResourceCatalog::build);
+        CATALOGS.get(spec).unwrap_or_else(|| unregistered(spec))
     }
 
     /// Derives a resource's catalog (its foreign keys' parameter names are leaked: `of`

@@ -13,6 +13,7 @@ mod journal;
 mod messaging;
 mod object_change;
 mod peeringdb;
+mod registry;
 mod routing;
 mod session;
 mod tag;
@@ -42,6 +43,8 @@ pub use tag::TAG;
 pub use user::{GROUP, USER};
 
 use crate::spec::ResourceSpec;
+
+pub use registry::{position, PerResource};
 
 /// Every resource, in API order. Reverse relations are derived by scanning this list.
 pub static ALL: &[&ResourceSpec] = &[

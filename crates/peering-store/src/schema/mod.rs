@@ -10,9 +10,8 @@ mod targets;
 mod values;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-use peering_domain::resources::ALL;
+use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 
 pub(crate) use columns::Column;
@@ -72,12 +71,8 @@ impl Table {
 
 /// The derived table of a resource.
 pub(crate) fn table(spec: &ResourceSpec) -> &'static Table {
-    static TABLES: OnceLock<Vec<Table>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| ALL.iter().map(|s| Table::build(s)).collect());
-    tables
-        .iter()
-        .find(|t| std::ptr::eq(t.spec, spec) || t.spec.table == spec.table)
-        .unwrap_or_else(|| unreachable_table(spec))
+    static TABLES: PerResource<Table> = PerResource::new(Table::build);
+    TABLES.get(spec).unwrap_or_else(|| unreachable_table(spec))
 }
 
 #[cold]
@@ -92,6 +87,7 @@ fn unreachable_table(spec: &ResourceSpec) -> ! {
 
 #[cfg(test)]
 mod tests {
+    use peering_domain::resources::ALL;
     use peering_filter::ResourceCatalog;
 
     use super::*;
