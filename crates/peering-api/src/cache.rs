@@ -16,6 +16,7 @@ use peering_store::TableVersions;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
+use crate::admission::Admission;
 
 /// The thread that reads the tables' versions for every request waiting on them.
 pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
@@ -101,6 +102,8 @@ pub struct ResponseCache {
     entries: Option<Cache<Key, Bytes, BySize>>,
     /// Larger answers are not kept, so that one `limit=0` cannot flush every page.
     max_entry: usize,
+    /// Answers are kept from the second time their address is asked for.
+    admission: Admission,
 }
 
 impl ResponseCache {
@@ -111,6 +114,7 @@ impl ResponseCache {
             entries: (capacity_bytes > 0)
                 .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
             max_entry: capacity_bytes / 8,
+            admission: Admission::default(),
         }
     }
 
@@ -136,10 +140,11 @@ impl ResponseCache {
         self.entries.as_ref().is_some_and(|e| e.peek(key).is_some())
     }
 
-    /// Keeps an answer (callers keep none that a write has made stale already).
+    /// Keeps an answer if its address was asked for before (callers keep none that a write
+    /// has made stale already).
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
-            if body.len() <= self.max_entry {
+            if body.len() <= self.max_entry && self.admission.seen_before(&key.url) {
                 entries.insert(key, body);
             }
         }
@@ -170,6 +175,8 @@ mod tests {
         let cache = ResponseCache::new(1 << 20);
         let page = key(1, "/api/peering/autonomous-systems/?limit=50");
         assert_eq!(cache.get(&page), None);
+        cache.put(page.clone(), Bytes::from_static(b"{}"));
+        assert_eq!(cache.get(&page), None, "kept from the second answer on");
         cache.put(page.clone(), Bytes::from_static(b"{}"));
         assert_eq!(cache.get(&page), Some(Bytes::from_static(b"{}")));
         assert_eq!(

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod actions;
+mod admission;
 pub mod auth;
 pub mod body;
 pub mod cache;

@@ -76,7 +76,8 @@ fn metrics_count_requests_by_route_for_staff_only() {
     let one = r#"peeringd_http_requests_total{method="GET",route="/api/peering/autonomous-systems/{id}/",status="404"}"#;
     assert_eq!(count(list), 3.0);
     assert_eq!(count(one), 1.0);
-    assert!(count("peeringd_answer_cache_hits_total") >= 2.0);
+    // Kept from the second answer on, served the third time.
+    assert!(count("peeringd_answer_cache_hits_total") >= 1.0);
     assert!(count("peeringd_db_connections") >= 1.0);
     assert_eq!(count("peeringd_jobs_waiting"), 0.0);
     assert!(text.contains("peeringd_http_request_duration_seconds_bucket{"));
