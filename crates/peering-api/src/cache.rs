@@ -86,20 +86,28 @@ impl Key {
     }
 }
 
+/// An answer kept for an address, and the version it was rendered at.
+#[derive(Debug, Clone)]
+struct Kept {
+    version: i64,
+    body: Bytes,
+}
+
 #[derive(Debug, Clone)]
 struct BySize;
 
-impl Weighter<Key, Bytes> for BySize {
-    fn weight(&self, key: &Key, body: &Bytes) -> u64 {
+impl Weighter<String, Kept> for BySize {
+    fn weight(&self, url: &String, kept: &Kept) -> u64 {
         // The entry's bookkeeping, roughly, so that tiny answers still count.
-        (key.url.len() + body.len() + 64) as u64
+        (url.len() + kept.body.len() + 64) as u64
     }
 }
 
-/// A size-bounded cache of answers; a capacity of 0 turns it off.
+/// A size-bounded cache of answers, one per address (a newer version's answer replaces an
+/// older one instead of sitting beside it until pushed out); a capacity of 0 turns it off.
 #[derive(Debug)]
 pub struct ResponseCache {
-    entries: Option<Cache<Key, Bytes, BySize>>,
+    entries: Option<Cache<String, Kept, BySize>>,
     /// Larger answers are not kept, so that one `limit=0` cannot flush every page.
     max_entry: usize,
     /// Answers are kept from the second time their address is asked for.
@@ -129,15 +137,16 @@ impl ResponseCache {
             .map_or((0, 0), |e| (e.len(), e.weight()))
     }
 
-    /// The answer for `key`, if kept. Answers of older versions are never asked for again,
-    /// and make way for new ones as the cache fills.
+    /// The answer for `key`, if kept at its version.
     pub fn get(&self, key: &Key) -> Option<Bytes> {
-        self.entries.as_ref()?.get(key)
+        let kept = self.entries.as_ref()?.get(key.url.as_str())?;
+        (kept.version == key.version).then_some(kept.body)
     }
 
     /// Whether an answer is kept for `key` (without counting as a use of it).
     pub fn holds(&self, key: &Key) -> bool {
-        self.entries.as_ref().is_some_and(|e| e.peek(key).is_some())
+        let kept = self.entries.as_ref().and_then(|e| e.peek(key.url.as_str()));
+        kept.is_some_and(|kept| kept.version == key.version)
     }
 
     /// Keeps an answer if its address was asked for before (callers keep none that a write
@@ -145,7 +154,8 @@ impl ResponseCache {
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
             if body.len() <= self.max_entry && self.admission.seen_before(&key.url) {
-                entries.insert(key, body);
+                let Key { version, url } = key;
+                entries.insert(url, Kept { version, body });
             }
         }
     }
@@ -183,11 +193,13 @@ mod tests {
             cache.get(&key(1, "/api/peering/autonomous-systems/?limit=51")),
             None
         );
-        // Another version of the tables is another answer.
-        assert_eq!(
-            cache.get(&key(2, "/api/peering/autonomous-systems/?limit=50")),
-            None
-        );
+        // Another version of the tables is another answer, which replaces the first.
+        let newer = key(2, "/api/peering/autonomous-systems/?limit=50");
+        assert_eq!(cache.get(&newer), None);
+        cache.put(newer.clone(), Bytes::from_static(b"[]"));
+        assert_eq!(cache.get(&newer), Some(Bytes::from_static(b"[]")));
+        assert_eq!(cache.get(&page), None);
+        assert_eq!(cache.usage().0, 1);
     }
 
     #[test]
