@@ -165,7 +165,7 @@ async fn resolve(req: &HttpRequest, state: &AppState) -> Result<Caller, ApiError
                     Err(ApiError::Forbidden(e.to_string()))
                 }
                 Some(Err(_)) => Err(ApiError::Forbidden(Refusal::Invalid.to_string())),
-                Some(Ok(key)) => token_caller(state, &key).await,
+                Some(Ok(key)) => token_caller(state, &key, writes(req)).await,
             }
         }
         None => session_caller(req, state, true).await,
@@ -178,14 +178,33 @@ pub async fn session_user(req: &HttpRequest, state: &AppState) -> Result<Caller,
     session_caller(req, state, false).await
 }
 
-async fn token_caller(state: &AppState, key: &TokenKey) -> Result<Caller, ApiError> {
+/// Whether the request may write (its method is not a safe one): its reads before the write
+/// go on the write threads, and a browser's needs the CSRF header.
+fn writes(req: &HttpRequest) -> bool {
+    !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+async fn token_caller(
+    state: &AppState,
+    key: &TokenKey,
+    for_write: bool,
+) -> Result<Caller, ApiError> {
     let hash = key.hash();
     let record = match state.tokens.get(&hash) {
         Some(cached) => Some(cached),
         None => {
-            let store = state.store.clone();
             let lookup = hash.clone();
-            let found = web::block(move || store.token_by_hash(&lookup)).await??;
+            let found = if for_write {
+                // Not behind the reads queued on the blocking pool and its connections.
+                let store = state.store.on_write_connections();
+                state
+                    .writes
+                    .run(move || store.token_by_hash(&lookup))
+                    .await??
+            } else {
+                let store = state.store.clone();
+                web::block(move || store.token_by_hash(&lookup)).await??
+            };
             if let Some(t) = &found {
                 state.tokens.put(t.clone());
             }
@@ -242,8 +261,7 @@ async fn session_caller(
     let Some(session) = found.filter(|s| s.expires > Utc::now() && s.principal.is_active) else {
         return Ok(Caller::anonymous());
     };
-    let unsafe_method = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if unsafe_method && check_csrf_header {
+    if writes(req) && check_csrf_header {
         let sent = req
             .headers()
             .get(CSRF_HEADER)

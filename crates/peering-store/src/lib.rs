@@ -158,6 +158,16 @@ impl Store {
         self.queries.load(Ordering::Relaxed)
     }
 
+    /// The same store reading through the connections kept for writes: for the reads a
+    /// write request makes before it writes (its caller's token, the object's existence),
+    /// which then wait for no reader to hand back a connection.
+    pub fn on_write_connections(&self) -> Store {
+        Store {
+            pool: self.write_pool.clone(),
+            ..self.clone()
+        }
+    }
+
     /// How many times the tables' versions were read.
     pub fn version_reads(&self) -> u64 {
         self.version_reads.load(Ordering::Relaxed)

@@ -45,15 +45,22 @@ pub(super) async fn read_one(
     Ok(res)
 }
 
-/// A 404 for an unknown object, and a 412 when `If-Match` names another version of it.
+/// Before a write: a 404 for an unknown object, and a 412 when `If-Match` names another
+/// version of it. The object is looked up on the write threads with the writers'
+/// connections, so that under a flood of reads the write waits for none of them.
 pub(super) async fn unless_changed(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
     id: i64,
 ) -> Result<(), ApiError> {
-    let store = state.store.clone();
-    if web::block(move || store.get(spec, id)).await??.is_none() {
+    let store = state.store.on_write_connections();
+    if state
+        .writes
+        .run(move || store.get(spec, id))
+        .await??
+        .is_none()
+    {
         return Err(ApiError::NotFound);
     }
     if let Some(tags) = conditional::required(req) {
