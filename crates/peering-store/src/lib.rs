@@ -262,7 +262,7 @@ impl Store {
     /// A value that changes with every write, through any instance on this database: equal
     /// values mean equal data (for caches of rendered answers).
     pub fn data_version(&self) -> Result<i64, Error> {
-        Ok(self.table_versions()?.whole())
+        self.read_counted(&self.version_reads, versions::read_whole)
     }
 
     /// The version of every table, for caches keyed by the tables an answer reads: equal

@@ -121,6 +121,13 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
     Ok(())
 }
 
+/// The whole database's version alone (one row, where a render needs no table's).
+pub(crate) fn read_whole(db: &mut Db<'_>) -> Result<i64, Error> {
+    let mut sql = Sql::new("SELECT version FROM table_versions WHERE name = ");
+    sql.bind(Bind::Text(WHOLE.to_owned()));
+    Ok(db.scalar(&sql)?.unwrap_or_default())
+}
+
 /// The versions of every table written since the database was made.
 pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
     let rows = db.load(&Sql::new("SELECT name, version FROM table_versions"))?;
