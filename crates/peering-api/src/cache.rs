@@ -28,13 +28,23 @@ pub fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str
     READS.get(spec).map(Vec::as_slice)
 }
 
-/// The version of the data an answer of `spec` to `query` is rendered from. A filter on
-/// change requests reads the change records, which every write adds to: such answers are
-/// keyed by the whole database's version.
-pub fn version_of(versions: &TableVersions, spec: &'static ResourceSpec, query: &str) -> i64 {
-    match tables_read(spec) {
-        Some(tables) if !filters_on_change_requests(query) => versions.of(tables),
-        _ => versions.whole(),
+/// What an answer of `spec` to `query` is rendered from: the tables its resource reads, or,
+/// for a filter on change requests (which read the change records, which every write adds
+/// to), the whole database. Worked out once per request, applied to each versions read.
+#[derive(Debug, Clone, Copy)]
+pub struct DependsOn(Option<&'static [&'static str]>);
+
+impl DependsOn {
+    pub fn answer(spec: &'static ResourceSpec, query: &str) -> Self {
+        DependsOn(tables_read(spec).filter(|_| !filters_on_change_requests(query)))
+    }
+
+    /// The version of that data in `versions`.
+    pub fn version(self, versions: &TableVersions) -> i64 {
+        match self.0 {
+            Some(tables) => versions.of(tables),
+            None => versions.whole(),
+        }
     }
 }
 

@@ -10,6 +10,8 @@ use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 
+use peering_domain::spec::CHANGE_RECORDS;
+
 use crate::error::Error;
 use crate::sql::{Bind, DbRow, Run, Sql};
 use crate::versions::Written;
@@ -244,11 +246,11 @@ impl Db<'_> {
             Db::Postgres(c, counter, written) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
                 if let Some(written) = written {
-                    written.borrow_mut().note_table("object_changes");
+                    written.borrow_mut().note_table(CHANGE_RECORDS);
                 }
                 crate::copy::object_changes(c, &rows)
             }
-            _ => self.insert("object_changes", crate::copy::OBJECT_CHANGES_COLUMNS, rows),
+            _ => self.insert(CHANGE_RECORDS, crate::copy::OBJECT_CHANGES_COLUMNS, rows),
         }
     }
 

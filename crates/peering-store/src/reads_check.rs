@@ -34,12 +34,7 @@ fn tables_named(text: &str) -> Vec<String> {
         .windows(2)
         .filter(|pair| pair[0].eq_ignore_ascii_case("FROM") || pair[0].eq_ignore_ascii_case("JOIN"))
         .map(|pair| pair[1].trim_end_matches([',', ')']))
-        .filter(|name| {
-            name.starts_with(|c: char| c.is_ascii_lowercase())
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-        })
+        .filter(|name| crate::versions::is_table_name(name))
         .map(str::to_owned)
         .collect()
 }

@@ -47,6 +47,15 @@ impl Store {
         self.read(|db| query::in_order(db, spec, ids, relations))
     }
 
+    /// Whether object `id` of `spec` exists (one indexed probe, nothing loaded).
+    pub fn exists(&self, spec: &'static ResourceSpec, id: i64) -> Result<bool, Error> {
+        self.read(|db| {
+            let mut sql = sql::Sql::new(&format!("SELECT 1 FROM {} WHERE id = ", spec.table));
+            sql.bind(sql::Bind::Int(id));
+            Ok(db.scalar(&sql)?.is_some())
+        })
+    }
+
     pub fn get(
         &self,
         spec: &'static ResourceSpec,

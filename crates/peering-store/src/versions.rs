@@ -91,13 +91,18 @@ fn statement_target(text: &str) -> Target<'_> {
         None
     };
     match table {
-        Some(name) if is_plain_name(name) => Target::Writes(name),
+        Some(name) if is_table_name(name) => Target::Writes(name),
         _ => Target::Unknown,
     }
 }
 
-fn is_plain_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+/// Whether a word of a statement is a table's name: our tables are named in lower case
+/// (SQL's keywords, in upper case, and subqueries are not).
+pub(crate) fn is_table_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Gives every table the transaction wrote, and the whole database, a new version.

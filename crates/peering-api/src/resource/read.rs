@@ -55,12 +55,7 @@ pub(super) async fn unless_changed(
     id: i64,
 ) -> Result<(), ApiError> {
     let store = state.store.on_write_connections();
-    if state
-        .writes
-        .run(move || store.get(spec, id))
-        .await??
-        .is_none()
-    {
+    if !state.writes.run(move || store.exists(spec, id)).await?? {
         return Err(ApiError::NotFound);
     }
     if let Some(tags) = conditional::required(req) {
@@ -114,8 +109,8 @@ async fn cached(
     if !state.responses.enabled() {
         return Ok((Bytes::from(render.await?), None));
     }
-    let query = req.query_string();
-    let version_at = |versions: &TableVersions| cache::version_of(versions, spec, query);
+    let depends_on = cache::DependsOn::answer(spec, req.query_string());
+    let version_at = |versions: &TableVersions| depends_on.version(versions);
     let recent = || (state.versions.as_ref()).and_then(|probe| probe.recent(RECENT_VERSIONS));
     let recent_key = recent().map(|v| cache::Key::new(version_at(&v), req, secrets));
     let key = match recent_key {

@@ -31,7 +31,7 @@ impl Computed {
 /// The change records, which the filters on the request that created or changed an object
 /// (`created_by_request`, `updated_by_request`) read besides [`ResourceSpec::tables_read`]:
 /// every write adds to it, so it is left out of what every answer reads.
-pub const CHANGE_RECORDS: &str = "object_changes";
+pub const CHANGE_RECORDS: &str = crate::resources::OBJECT_CHANGE.table;
 
 impl ResourceSpec {
     /// Every table a list page or an object of this resource is read from, with any filter
