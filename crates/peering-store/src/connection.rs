@@ -259,3 +259,32 @@ impl Db<'_> {
         Ok(self.load(sql)?.first().map(|r| r.int(0)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use diesel::sql_types::Integer;
+    use diesel::{Connection, QueryableByName, RunQueryDsl, SqliteConnection};
+
+    #[derive(QueryableByName)]
+    struct Used {
+        #[diesel(sql_type = Integer)]
+        used: i32,
+    }
+
+    fn compiled_with(c: &mut SqliteConnection, option: &str) -> bool {
+        diesel::sql_query(format!("SELECT sqlite_compileoption_used('{option}') AS used"))
+            .get_result::<Used>(c)
+            .expect("compile option")
+            .used
+            == 1
+    }
+
+    /// SQLite is built without its per-connection locks and memory statistics
+    /// (`.cargo/config.toml`): the store never shares a connection between threads.
+    #[test]
+    fn sqlite_is_built_in_multi_thread_mode_without_memory_statistics() {
+        let mut c = SqliteConnection::establish(":memory:").expect("open");
+        assert!(compiled_with(&mut c, "THREADSAFE=2"));
+        assert!(compiled_with(&mut c, "DEFAULT_MEMSTATUS=0"));
+    }
+}
