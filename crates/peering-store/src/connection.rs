@@ -279,12 +279,13 @@ mod tests {
             == 1
     }
 
-    /// SQLite is built without its per-connection locks and memory statistics
-    /// (`.cargo/config.toml`): the store never shares a connection between threads.
+    /// SQLite is built without its per-connection locks, memory statistics and shared page
+    /// cache (`.cargo/config.toml`): the store never shares a connection between threads.
     #[test]
-    fn sqlite_is_built_in_multi_thread_mode_without_memory_statistics() {
+    fn sqlite_is_built_without_locks_the_store_does_not_need() {
         let mut c = SqliteConnection::establish(":memory:").expect("open");
         assert!(compiled_with(&mut c, "THREADSAFE=2"));
         assert!(compiled_with(&mut c, "DEFAULT_MEMSTATUS=0"));
+        assert!(!compiled_with(&mut c, "ENABLE_MEMORY_MANAGEMENT"));
     }
 }
