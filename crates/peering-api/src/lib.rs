@@ -11,6 +11,7 @@ pub mod cache;
 pub mod client;
 pub mod compression;
 pub mod conditional;
+pub mod counts;
 pub mod error;
 pub mod headers;
 pub mod health;
@@ -154,6 +155,8 @@ pub struct AppState {
     pub tokens: std::sync::Arc<auth::TokenCache>,
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
+    /// List counts, kept with the answers (`counts.rs`).
+    pub counts: std::sync::Arc<counts::Counts>,
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Turns to read and parse large bodies (`body.rs`).
     pub large_bodies: std::sync::Arc<tokio::sync::Semaphore>,
@@ -189,6 +192,7 @@ impl AppState {
         AppState {
             work: std::sync::Arc::new(work::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
+            counts: std::sync::Arc::new(counts::Counts::new(responses.enabled())),
             responses: std::sync::Arc::new(responses),
             versions,
             store,

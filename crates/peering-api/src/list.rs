@@ -17,6 +17,8 @@ use peering_filter::Filter;
 use peering_store::{Error as StoreError, Related, Store, Window};
 use serde_json::json;
 
+use crate::cache::DependsOn;
+use crate::counts::ListKey;
 use crate::error::ApiError;
 use crate::page::PageRequest;
 use crate::render::{write_str, Renderer, SecretView};
@@ -180,9 +182,11 @@ pub async fn render(
     let list_url = list_url(req);
     let base = base_url(req);
     let names = state.settings.field_names;
+    let counted = counted_list(req, state, spec, &asked.filter).await?;
+    let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
     let shape = asked.clone();
-    checked_read(state, spec, &asked, move |store, filter| {
-        let page = store.list(spec, filter, window, shape.relations)?;
+    let (body, count) = checked_read(state, spec, &asked, move |store, filter| {
+        let page = store.page(spec, filter, window, shape.relations, known)?;
         let capacity = page.records.len() * shape.bytes_per_object();
         let mut body = shape.head(&list_url, page.count, capacity);
         Renderer {
@@ -193,9 +197,30 @@ pub async fn render(
         }
         .many(&mut body, spec, &page.records, shape.brief);
         body.push('}');
-        Ok(body)
+        Ok((body, page.count))
     })
-    .await
+    .await?;
+    if let (Some((list, version)), None) = (counted, known) {
+        state.counts.put(list, version, count);
+    }
+    Ok(body)
+}
+
+/// The list `filter` selects and the version of its data, read after the request arrived
+/// (so that a count kept under it is never older than a write the client saw finish);
+/// `None` when counts are not kept.
+async fn counted_list(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+) -> Result<Option<(ListKey, i64)>, ApiError> {
+    if !state.counts.enabled() {
+        return Ok(None);
+    }
+    let versions = crate::resource::table_versions(state).await?;
+    let version = DependsOn::answer(spec, req.query_string()).version(&versions);
+    Ok(Some((ListKey::new(spec, filter), version)))
 }
 
 /// A list written in slices: the ids of the whole list are read first (one query, which

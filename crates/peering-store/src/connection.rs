@@ -272,10 +272,12 @@ mod tests {
     }
 
     fn compiled_with(c: &mut SqliteConnection, option: &str) -> bool {
-        diesel::sql_query(format!("SELECT sqlite_compileoption_used('{option}') AS used"))
-            .get_result::<Used>(c)
-            .expect("compile option")
-            .used
+        diesel::sql_query(format!(
+            "SELECT sqlite_compileoption_used('{option}') AS used"
+        ))
+        .get_result::<Used>(c)
+        .expect("compile option")
+        .used
             == 1
     }
 

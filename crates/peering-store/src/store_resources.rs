@@ -25,7 +25,20 @@ impl Store {
         window: Window,
         relations: bool,
     ) -> Result<Page, Error> {
-        self.read(|db| query::list(db, spec, filter, window, relations))
+        self.read(|db| query::list(db, spec, filter, window, relations, None))
+    }
+
+    /// One page of a list, as [`Store::list`], whose total count is already known (kept
+    /// from another page of the same list at the same data): it is not counted again.
+    pub fn page(
+        &self,
+        spec: &'static ResourceSpec,
+        filter: &Filter,
+        window: Window,
+        relations: bool,
+        known_count: Option<i64>,
+    ) -> Result<Page, Error> {
+        self.read(|db| query::list(db, spec, filter, window, relations, known_count))
     }
 
     /// Every id of a list, in list order (for answers read in slices).

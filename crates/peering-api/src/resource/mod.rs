@@ -22,7 +22,7 @@ use crate::options;
 use crate::respond::respond;
 use crate::AppState;
 
-pub(crate) use read::data_version;
+pub(crate) use read::{data_version, table_versions};
 
 /// The query's pairs; a filter named as the reference names it (`exists_in_peeringdb`)
 /// is taken by its spec name.

@@ -71,7 +71,7 @@ pub(super) async fn unless_changed(
 
 /// The tables' versions now: from the thread that reads them for everyone waiting, or read
 /// here when there is none.
-async fn table_versions(state: &AppState) -> Result<Arc<TableVersions>, ApiError> {
+pub(crate) async fn table_versions(state: &AppState) -> Result<Arc<TableVersions>, ApiError> {
     Ok(match &state.versions {
         Some(probe) => probe.current().await?,
         None => {

@@ -113,17 +113,21 @@ pub(crate) fn page_sql(
     (count_sql, sql)
 }
 
-/// Reads one page of a resource's list and its total count.
+/// Reads one page of a resource's list and its total count (unless `known_count` gives it).
 pub(crate) fn list(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
     filter: &Filter,
     window: Window,
     relations: bool,
+    known_count: Option<i64>,
 ) -> Result<Page, Error> {
     let table = table(spec);
     let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
-    let count = db.scalar(&count_sql)?.unwrap_or(0);
+    let count = match known_count {
+        Some(count) => count,
+        None => db.scalar(&count_sql)?.unwrap_or(0),
+    };
     let records = if count > window.offset && window.limit != Some(0) {
         load_records(db, table, &sql)?
     } else {
