@@ -317,7 +317,8 @@ fn realistic_rounds(
 }
 
 /// PostgreSQL's own limit on the statements of an AS and a session detail (`pgbench.rs`),
-/// on a server started for it with the SQL trace log on and the answer cache off.
+/// on a server started for it with the SQL trace log on, the answer cache off and no job
+/// workers (whose polls of the queue would be captured with the request's statements).
 fn postgres_baselines(
     binary: &Path,
     database_url: &str,
@@ -328,6 +329,7 @@ fn postgres_baselines(
     let env = [
         ("PEERING_RESPONSE_CACHE_MIB", "0"),
         ("RUST_LOG", "warn,peering_store::sql=trace"),
+        ("PEERING_JOB_WORKERS", "0"),
     ];
     let server = Server::resume(binary, database_url, token, &env)?;
     let ids = &population.writable;
