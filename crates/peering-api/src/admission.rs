@@ -1,7 +1,9 @@
 //! Which answers the answer cache keeps: one is kept the second time its address is asked
-//! for, within the memory of the last few thousand addresses. Traffic in which every request
-//! differs (random offsets, ids, search terms) then fills no memory and pays for no
-//! insertion, while an address asked again is kept from its second answer on.
+//! for at the same version of its data, within the memory of the last few thousand. Traffic
+//! in which every request differs (random offsets, ids, search terms), or in which the data
+//! an answer shows is written before the answer is asked for again, then fills no memory
+//! and pays for no insertion, while an address asked again is kept from its second answer
+//! on.
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,10 +26,11 @@ impl Default for Admission {
 }
 
 impl Admission {
-    /// Whether `address` was asked for recently; it is remembered either way.
-    pub fn seen_before(&self, address: &str) -> bool {
+    /// Whether `address` was asked for recently at `version` of its data; it is remembered
+    /// either way.
+    pub fn seen_before(&self, address: &str, version: i64) -> bool {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        address.hash(&mut hasher);
+        (address, version).hash(&mut hasher);
         let hash = hasher.finish() | 1;
         let slot = &self.seen[(hash >> 40) as usize % SLOTS];
         slot.swap(hash, Ordering::Relaxed) == hash
@@ -41,17 +44,28 @@ mod tests {
     #[test]
     fn an_address_is_admitted_the_second_time() {
         let admission = Admission::default();
-        assert!(!admission.seen_before("/a/?offset=1"));
-        assert!(!admission.seen_before("/a/?offset=2"));
-        assert!(admission.seen_before("/a/?offset=1"));
-        assert!(admission.seen_before("/a/?offset=1"));
+        assert!(!admission.seen_before("/a/?offset=1", 7));
+        assert!(!admission.seen_before("/a/?offset=2", 7));
+        assert!(admission.seen_before("/a/?offset=1", 7));
+        assert!(admission.seen_before("/a/?offset=1", 7));
+    }
+
+    #[test]
+    fn an_address_whose_data_changed_since_is_asked_for_anew() {
+        let admission = Admission::default();
+        assert!(!admission.seen_before("/a/?offset=1", 7));
+        assert!(
+            !admission.seen_before("/a/?offset=1", 8),
+            "written in between"
+        );
+        assert!(admission.seen_before("/a/?offset=1", 8));
     }
 
     #[test]
     fn a_flood_of_new_addresses_is_forgotten_not_admitted() {
         let admission = Admission::default();
         let admitted = (0..100_000)
-            .filter(|i| admission.seen_before(&format!("/a/?offset={i}")))
+            .filter(|i| admission.seen_before(&format!("/a/?offset={i}"), 1))
             .count();
         assert_eq!(admitted, 0);
     }

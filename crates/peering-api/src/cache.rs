@@ -163,7 +163,7 @@ impl ResponseCache {
     /// has made stale already).
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
-            if body.len() <= self.max_entry && self.admission.seen_before(&key.url) {
+            if body.len() <= self.max_entry && self.admission.seen_before(&key.url, key.version) {
                 let Key { version, url } = key;
                 entries.insert(url, Kept { version, body });
             }
@@ -203,9 +203,12 @@ mod tests {
             cache.get(&key(1, "/api/peering/autonomous-systems/?limit=51")),
             None
         );
-        // Another version of the tables is another answer, which replaces the first.
+        // Another version of the tables is another answer, kept the second time it is
+        // asked for at that version, which replaces the first.
         let newer = key(2, "/api/peering/autonomous-systems/?limit=50");
         assert_eq!(cache.get(&newer), None);
+        cache.put(newer.clone(), Bytes::from_static(b"[]"));
+        assert_eq!(cache.get(&page), Some(Bytes::from_static(b"{}")));
         cache.put(newer.clone(), Bytes::from_static(b"[]"));
         assert_eq!(cache.get(&newer), Some(Bytes::from_static(b"[]")));
         assert_eq!(cache.get(&page), None);
