@@ -160,6 +160,8 @@ pub struct AppState {
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Turns to read and parse large bodies (`body.rs`).
     pub large_bodies: std::sync::Arc<tokio::sync::Semaphore>,
+    /// Turns to read and render large pages (`list.rs`).
+    pub large_pages: std::sync::Arc<tokio::sync::Semaphore>,
     /// Reads the tables' data versions for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<cache::VersionsProbe>>,
@@ -202,6 +204,9 @@ impl AppState {
             metrics: Default::default(),
             large_bodies: std::sync::Arc::new(tokio::sync::Semaphore::new(
                 body::LARGE_BODIES_AT_ONCE,
+            )),
+            large_pages: std::sync::Arc::new(tokio::sync::Semaphore::new(
+                list::LARGE_PAGES_AT_ONCE,
             )),
             writes: std::sync::Arc::new(write_lane::WriteLane::new(WRITE_THREADS)),
         }

@@ -28,6 +28,13 @@ use crate::AppState;
 
 /// Pages larger than this are streamed.
 pub const STREAMED_ABOVE: i64 = 1000;
+
+/// Pages of more objects than this are read and rendered a few at a time: each holds
+/// megabytes while it is built, and with more of them at once than the machine has cores
+/// to build them, memory grows without any answer coming sooner.
+pub const LARGE_PAGE: i64 = 200;
+/// How many large pages are read and rendered at once.
+pub const LARGE_PAGES_AT_ONCE: usize = 4;
 /// Objects read and rendered per slice of a streamed answer.
 const SLICE: usize = 500;
 /// Slices read ahead of the one being written, each on its own connection: the database
@@ -185,6 +192,13 @@ pub async fn render(
     let counted = counted_list(req, state, spec, &asked.filter).await?;
     let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
     let shape = asked.clone();
+    let _turn = match window.limit {
+        Some(limit) if limit > LARGE_PAGE => Some(
+            (state.large_pages.acquire().await)
+                .map_err(|_| ApiError::Internal("page turns closed".into()))?,
+        ),
+        _ => None,
+    };
     let (body, count) = checked_read(state, spec, &asked, move |store, filter| {
         let page = store.page(spec, filter, window, shape.relations, known)?;
         let capacity = page.records.len() * shape.bytes_per_object();
