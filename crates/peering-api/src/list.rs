@@ -200,7 +200,7 @@ pub async fn render(
         _ => None,
     };
     let (body, count) = checked_read(state, spec, &asked, move |store, filter| {
-        let page = store.page(spec, filter, window, shape.relations, known)?;
+        let page = store.list(spec, filter, window, shape.relations, known)?;
         let capacity = page.records.len() * shape.bytes_per_object();
         let mut body = shape.head(&list_url, page.count, capacity);
         Renderer {

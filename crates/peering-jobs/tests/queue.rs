@@ -76,6 +76,7 @@ fn ends(store: &Store) -> Vec<(String, String)> {
                 offset: 0,
             },
             false,
+            None,
         )
         .unwrap();
     page.records

@@ -17,20 +17,9 @@ impl Store {
     }
 
     /// One page of a list; `relations: false` skips loading related objects (for
-    /// representations that show none).
+    /// representations that show none). A `known_count` (kept from another page of the same
+    /// list at the same data) is not counted again.
     pub fn list(
-        &self,
-        spec: &'static ResourceSpec,
-        filter: &Filter,
-        window: Window,
-        relations: bool,
-    ) -> Result<Page, Error> {
-        self.read(|db| query::list(db, spec, filter, window, relations, None))
-    }
-
-    /// One page of a list, as [`Store::list`], whose total count is already known (kept
-    /// from another page of the same list at the same data): it is not counted again.
-    pub fn page(
         &self,
         spec: &'static ResourceSpec,
         filter: &Filter,

@@ -53,6 +53,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                         offset: 0,
                     },
                     true,
+                    None,
                 )
                 .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
         }
@@ -66,6 +67,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                         offset: 0,
                     },
                     true,
+                    None,
                 )
                 .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
             assert_eq!(found.count, 0, "{}", spec.table);
@@ -79,6 +81,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                     offset: 0,
                 },
                 true,
+                None,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
         assert_eq!(page.count, 0, "{}", spec.table);
@@ -91,6 +94,7 @@ fn every_declared_resource_can_be_listed_filtered_and_ordered() {
                     offset: 0,
                 },
                 true,
+                None,
             )
             .unwrap_or_else(|e| panic!("{}: {e}", spec.table));
         assert_eq!(all.count, 0, "{}", spec.table);

@@ -409,6 +409,7 @@ fn backup_copies_a_sqlite_database_while_it_is_in_use() {
                 offset: 0,
             },
             false,
+            None,
         )
         .map(|p| (p.count, ()))
         .unwrap();

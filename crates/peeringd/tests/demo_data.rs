@@ -36,7 +36,13 @@ fn all(store: &Store, spec: &'static ResourceSpec) -> Vec<Record> {
         offset: 0,
     };
     store
-        .list(spec, &peering_filter::Filter::default(), window, false)
+        .list(
+            spec,
+            &peering_filter::Filter::default(),
+            window,
+            false,
+            None,
+        )
         .unwrap()
         .records
 }

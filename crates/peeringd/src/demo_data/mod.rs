@@ -88,7 +88,13 @@ fn refuse_unless_empty(store: &Store) -> Result<(), String> {
     let mut found = Vec::new();
     for spec in WRITTEN {
         let page = store
-            .list(spec, &peering_filter::Filter::default(), window, false)
+            .list(
+                spec,
+                &peering_filter::Filter::default(),
+                window,
+                false,
+                None,
+            )
             .map_err(|e| e.to_string())?;
         if page.count > 0 {
             found.push(format!("{} {}", page.count, spec.path));
