@@ -69,6 +69,10 @@ pub struct BenchArgs {
     /// Runs of each PeeringDB scenario; the report gives the median.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
+    /// Measure this peeringd binary instead of building one from this tree, to compare the
+    /// builds of two commits in one series with the same harness.
+    #[arg(long)]
+    binary: Option<PathBuf>,
     /// Directory for `bench-<backend>.json` and `bench-<backend>.md` (and the PeeringDB
     /// suite's `bench-peeringdb-<backend>.json` and `.md`).
     #[arg(long, default_value = "bench-results")]
@@ -143,7 +147,11 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if api {
         wrk::ensure_installed()?;
     }
-    let binary = server::build_release()?;
+    let binary = match &args.binary {
+        Some(binary) if binary.is_file() => binary.clone(),
+        Some(binary) => return Err(format!("--binary {}: no such file", binary.display())),
+        None => server::build_release()?,
+    };
     for &backend in backends {
         if api {
             run_backend(&binary, backend, args, against.as_ref())?;
