@@ -153,21 +153,24 @@ fn unknown_value((param, value): (String, String)) -> ApiError {
     )]}))
 }
 
-/// Runs `read` on the blocking pool once the filter's values all name objects (else the
-/// 400 for the first that names none).
+/// Runs `read` on the blocking pool, then answers what it read if the filter's values all
+/// name objects (else the 400 for the first that names none). `read` says whether the list
+/// has rows, which prove some values name objects without looking them up: the read comes
+/// first because it usually makes the check cost nothing.
 async fn checked_read<T: Send + 'static>(
     state: &AppState,
     spec: &'static ResourceSpec,
     asked: &ListRequest,
-    read: impl FnOnce(&Store, &Filter) -> Result<T, peering_store::Error> + Send + 'static,
+    read: impl FnOnce(&Store, &Filter) -> Result<(T, bool), peering_store::Error> + Send + 'static,
 ) -> Result<T, ApiError> {
     let store = state.store.clone();
     let filter = asked.filter.clone();
     web::block(move || -> Result<_, peering_store::Error> {
-        if let Some(unknown) = store.unknown_filter_value(spec, &filter)? {
-            return Ok(Err(unknown));
+        let (read, rows_found) = read(&store, &filter)?;
+        match store.unknown_filter_value(spec, &filter, rows_found)? {
+            Some(unknown) => Ok(Err(unknown)),
+            None => Ok(Ok(read)),
         }
-        Ok(Ok(read(&store, &filter)?))
     })
     .await??
     .map_err(unknown_value)
@@ -211,7 +214,7 @@ pub async fn render(
         }
         .many(&mut body, spec, &page.records, shape.brief);
         body.push('}');
-        Ok((body, page.count))
+        Ok(((body, page.count), page.count > 0))
     })
     .await?;
     if let (Some((list, version)), None) = (counted, known) {
@@ -248,7 +251,9 @@ pub async fn streamed(
     asked: ListRequest,
 ) -> Result<HttpResponse, ApiError> {
     let ids = checked_read(state, spec, &asked, move |store, filter| {
-        store.list_ids(spec, filter)
+        let ids = store.list_ids(spec, filter)?;
+        let rows_found = !ids.is_empty();
+        Ok((ids, rows_found))
     })
     .await?;
     let count = ids.len() as i64;

@@ -71,15 +71,20 @@ impl Store {
 
     /// The first filter value that names no object, as `(parameter, value)`: foreign keys
     /// by id or attribute and tags must name existing objects, as in the reference system.
+    /// `rows_found` says the list the filter selects has rows: every row then matches each
+    /// predicate, so one that requires a single object by id or a tag by slug is proven to
+    /// name an existing one (a foreign key or a tagging points at it) and is not looked up.
     pub fn unknown_filter_value(
         &self,
         spec: &'static ResourceSpec,
         filter: &Filter,
+        rows_found: bool,
     ) -> Result<Option<(String, String)>, Error> {
         let table = schema::table(spec);
         let checks: Vec<_> = filter
             .predicates
             .iter()
+            .filter(|p| !(rows_found && proven_by_a_row(p)))
             .filter_map(|p| {
                 let must_exist = table.targets.get(p.field)?.must_exist()?;
                 let values: Vec<String> = p
@@ -171,6 +176,17 @@ impl Store {
             guard.after(db, &[])
         })
     }
+}
+
+/// Whether any row the predicate selects points at the object its value names, so that a
+/// row found proves the object exists: one id of a foreign key, or one tag's slug (repeated
+/// tags are separate predicates, ANDed), compared exactly. Several values, negations and
+/// comparisons prove nothing of any one value.
+fn proven_by_a_row(p: &peering_filter::Predicate) -> bool {
+    use peering_filter::{FilterKind, Lookup, Value};
+    matches!(p.kind, FilterKind::ForeignKey | FilterKind::Tag)
+        && p.lookup == Lookup::Exact
+        && matches!(p.values.as_slice(), [value] if *value != Value::Null)
 }
 
 fn ids_of(records: &[Record]) -> Vec<i64> {

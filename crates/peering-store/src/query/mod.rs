@@ -59,6 +59,18 @@ pub struct Window {
     pub offset: i64,
 }
 
+impl Window {
+    /// The list's count, when the page read through this window tells it: a page shorter
+    /// than the window ends the list, so the list holds its offset and its rows (most
+    /// filtered lists and searches fit in one page, whose count then costs no statement).
+    /// An empty page past the first tells nothing: the list may end anywhere before it.
+    pub(crate) fn count_from(self, rows: usize) -> Option<i64> {
+        let rows = i64::try_from(rows).ok()?;
+        let short = self.limit.is_none_or(|limit| rows < limit);
+        (short && (rows > 0 || self.offset == 0)).then_some(self.offset + rows)
+    }
+}
+
 /// Builds a record from a row whose columns start at `offset`.
 pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> Record {
     let spec = table.spec;
@@ -106,4 +118,44 @@ pub(super) fn load_records(
         .into_iter()
         .map(|mut row| record_from_row(table, &mut row, 0))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Window;
+
+    fn window(limit: Option<i64>, offset: i64) -> Window {
+        Window { limit, offset }
+    }
+
+    #[test]
+    fn a_short_page_tells_the_count_and_a_full_or_empty_later_one_does_not() {
+        assert_eq!(window(Some(50), 0).count_from(3), Some(3));
+        assert_eq!(window(Some(50), 0).count_from(0), Some(0));
+        assert_eq!(window(Some(50), 100).count_from(7), Some(107));
+        assert_eq!(window(None, 10).count_from(5), Some(15));
+        // A full page: more may follow.
+        assert_eq!(window(Some(50), 0).count_from(50), None);
+        // Nothing at offset 100: the list may hold anywhere from 0 to 100.
+        assert_eq!(window(Some(50), 100).count_from(0), None);
+        assert_eq!(window(None, 100).count_from(0), None);
+        // `limit=0` reads no row, so tells nothing.
+        assert_eq!(window(Some(0), 0).count_from(0), None);
+    }
+
+    #[test]
+    fn a_count_told_by_a_page_is_the_lists_length() {
+        // Every list of up to 12 rows, read through every window over it.
+        for length in 0..12i64 {
+            for offset in 0..14 {
+                for limit in [None, Some(0), Some(1), Some(3), Some(5), Some(20)] {
+                    let end = limit.map_or(length, |l| (offset + l).min(length));
+                    let rows = usize::try_from((end - offset).max(0)).unwrap_or(0);
+                    if let Some(told) = window(limit, offset).count_from(rows) {
+                        assert_eq!(told, length, "{limit:?} at {offset}: {rows} rows");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -124,14 +124,15 @@ pub(crate) fn list(
 ) -> Result<Page, Error> {
     let table = table(spec);
     let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
-    let count = match known_count {
+    let past_the_end = known_count.is_some_and(|count| count <= window.offset);
+    let records = if past_the_end || window.limit == Some(0) {
+        Vec::new()
+    } else {
+        load_records(db, table, &sql)?
+    };
+    let count = match known_count.or_else(|| window.count_from(records.len())) {
         Some(count) => count,
         None => db.scalar(&count_sql)?.unwrap_or(0),
-    };
-    let records = if count > window.offset && window.limit != Some(0) {
-        load_records(db, table, &sql)?
-    } else {
-        Vec::new()
     };
     let mut page = Page {
         count,
