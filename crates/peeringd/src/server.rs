@@ -9,9 +9,17 @@ use peering_store::{NewToken, Store};
 
 use crate::config::Settings;
 
-/// Database connections; also the number of threads that run queries, so that a burst of
-/// requests queues for a connection instead of spawning threads (and their malloc arenas).
-const POOL_SIZE: u32 = 8;
+/// Read connections per core; the connections are also the threads that run queries, so
+/// that a burst of requests queues for a connection instead of spawning threads (and their
+/// malloc arenas). Two per core keep a core busy while another request waits on the
+/// database; more only added threads and PostgreSQL backends competing for the same cores,
+/// with writes waiting behind them (docs/performance.md, thirteenth round: 8 on 2 cores
+/// against 4).
+const READ_CONNECTIONS_PER_CORE: usize = 2;
+
+fn read_pool_size() -> u32 {
+    u32::try_from(READ_CONNECTIONS_PER_CORE * workers()).unwrap_or(u32::MAX)
+}
 
 fn api_settings(s: &Settings) -> peering_api::Settings {
     peering_api::Settings {
@@ -105,7 +113,7 @@ fn raise_open_file_limit() {
 
 pub fn serve(settings: Settings) -> std::io::Result<()> {
     raise_open_file_limit();
-    let store = Store::open(&settings.database_url, POOL_SIZE)
+    let store = Store::open(&settings.database_url, read_pool_size())
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
     let state = AppState::new(store.clone(), api_settings(&settings));
@@ -140,7 +148,7 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         HttpServer::new(move || {
             App::new().configure(|cfg| peering_api::configure(cfg, state.clone()))
         })
-        .worker_max_blocking_threads((POOL_SIZE as usize).div_ceil(workers()))
+        .worker_max_blocking_threads(READ_CONNECTIONS_PER_CORE)
         // A client that is slow to send its headers is dropped (its body has its own limit,
         // `PEERING_BODY_TIMEOUT_SECS`), so slow clients cannot hold connections open.
         .client_request_timeout(std::time::Duration::from_secs(
