@@ -141,7 +141,8 @@ impl Store {
     }
 
     /// Updates existing objects all-or-none (unknown ids are skipped); returns them as a
-    /// read shows them.
+    /// read shows them. An update that found none of its objects changes nothing, and no
+    /// cached answer goes stale for it.
     pub fn update(
         &self,
         spec: &'static ResourceSpec,
@@ -149,7 +150,7 @@ impl Store {
         ctx: &ChangeContext,
     ) -> Result<(Vec<Record>, Related), Error> {
         let ids: Vec<i64> = items.iter().map(|(id, _)| *id).collect();
-        self.write(|db| {
+        self.write_changing(|db| {
             accounts::require_active(db, &ctx.authority)?;
             write::lock_rows(db, spec, &ids, write::Lock::NoKeyUpdate)?;
             let guard = accounts::Guard::before(db, spec, &ids, &ctx.authority)?;
@@ -157,7 +158,8 @@ impl Store {
             let (records, related) = write::update(db, spec, items.clone(), ctx)?;
             guard.after(db, &ids_of(&records))?;
             passwords.end_sessions_of_changed(db)?;
-            with_related(db, spec, records, related)
+            let found = !records.is_empty();
+            Ok((with_related(db, spec, records, related)?, found))
         })
     }
 

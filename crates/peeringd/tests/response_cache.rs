@@ -221,3 +221,34 @@ fn a_write_to_what_a_resource_does_not_read_leaves_its_answers_cached() {
     assert!(cost(&s, &page).0 > 1);
     served_from_cache(&s, &page);
 }
+
+#[test]
+fn an_update_of_an_unknown_object_is_a_404_before_any_other_answer_and_writes_nothing() {
+    let s = TestServer::start();
+    let created = s.create(AS, json!({"asn": 65001, "name": "One"}));
+    settle(&s);
+    let page = format!("{AS}?limit=1");
+    cost(&s, &page);
+    cost(&s, &page);
+    served_from_cache(&s, &page);
+
+    let missing = format!("{AS}987654/");
+    let r = s.patch(&missing, json!({"name": "Two"}));
+    assert_eq!(r.status, 404, "{}", r.text);
+    // The object is missing whatever is wrong with the body, as in the reference.
+    let r = s.patch(&missing, json!({"asn": "not a number"}));
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = s.put(&missing, json!({"name": 5}));
+    assert_eq!(r.status, 404, "{}", r.text);
+    // Nothing was written: the page is still the one kept.
+    served_from_cache(&s, &page);
+
+    // A known object with a bad body is told what is wrong with it.
+    let known = format!("{AS}{}/", created["id"]);
+    let r = s.patch(&known, json!({"asn": "not a number"}));
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.json()["asn"].is_array(), "{}", r.text);
+    let r = s.patch(&known, json!({"name": "Two"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["name"], "Two");
+}

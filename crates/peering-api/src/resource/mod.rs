@@ -151,11 +151,25 @@ pub async fn detail(
         Method::GET | Method::HEAD => read::read_one(&req, &state, &caller, spec, id).await,
         Method::PUT | Method::PATCH => {
             caller.require(Action::Change, spec)?;
-            read::unless_changed(&req, &state, spec, id).await?;
-            let (body, _turn) =
-                read_json(&req, payload, &state, state.settings.max_body_bytes).await?;
-            let mode = update_mode(&method);
-            write::update_one(&req, &state, &caller, spec, id, body, mode).await
+            let conditional = crate::conditional::required(&req).is_some();
+            if conditional {
+                read::unless_changed(&req, &state, spec, id).await?;
+            }
+            let updated = async {
+                let (body, _turn) =
+                    read_json(&req, payload, &state, state.settings.max_body_bytes).await?;
+                let mode = update_mode(&method);
+                write::update_one(&req, &state, &caller, spec, id, body, mode).await
+            };
+            match updated.await {
+                // An update finds the object itself (the write answers 404 without it), so
+                // the lookup that makes an unknown object's 404 come before any other
+                // answer is made only when there is another answer to give.
+                Err(e) if !conditional && !matches!(e, ApiError::NotFound) => {
+                    Err(read::unless_missing(&state, spec, id, e).await)
+                }
+                answer => answer,
+            }
         }
         Method::DELETE => {
             caller.require(Action::Delete, spec)?;

@@ -45,8 +45,8 @@ pub(super) async fn read_one(
     Ok(res)
 }
 
-/// Before a write: a 404 for an unknown object, and a 412 when `If-Match` names another
-/// version of it. The object is looked up on the write threads with the writers'
+/// Before a delete or a conditional update: a 404 for an unknown object, and a 412 when
+/// `If-Match` names another version of it. The object is looked up on the write threads with the writers'
 /// connections, so that under a flood of reads the write waits for none of them.
 pub(super) async fn unless_changed(
     req: &HttpRequest,
@@ -67,6 +67,21 @@ pub(super) async fn unless_changed(
         }
     }
     Ok(())
+}
+
+/// `error`, or a 404 if object `id` does not exist: the answer a write that failed would
+/// have had if it had looked the object up first. Looked up as [`unless_changed`] does.
+pub(super) async fn unless_missing(
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+    error: ApiError,
+) -> ApiError {
+    let store = state.store.on_write_connections();
+    match state.writes.run(move || store.exists(spec, id)).await {
+        Ok(Ok(false)) => ApiError::NotFound,
+        _ => error,
+    }
 }
 
 /// The tables' versions now: from the thread that reads them for everyone waiting, or read
