@@ -10,6 +10,7 @@ use peering_domain::resources::{
     OBJECT_CHANGE, PLATFORM, RELATIONSHIP, ROUTER, ROUTING_POLICY, TAG,
 };
 use peering_domain::{Record, ResourceSpec};
+use peering_filter::Filter;
 use peering_store::testing::TestDatabase;
 use peering_store::{Store, Window};
 
@@ -36,13 +37,7 @@ fn all(store: &Store, spec: &'static ResourceSpec) -> Vec<Record> {
         offset: 0,
     };
     store
-        .list(
-            spec,
-            &peering_filter::Filter::default(),
-            window,
-            false,
-            None,
-        )
+        .list(spec, &Filter::default(), window, false, None)
         .unwrap()
         .records
 }

@@ -46,16 +46,14 @@ pub(super) async fn read_one(
 }
 
 /// Before a delete or a conditional update: a 404 for an unknown object, and a 412 when
-/// `If-Match` names another version of it. The object is looked up on the write threads with the writers'
-/// connections, so that under a flood of reads the write waits for none of them.
+/// `If-Match` names another version of it.
 pub(super) async fn unless_changed(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
     id: i64,
 ) -> Result<(), ApiError> {
-    let store = state.store.on_write_connections();
-    if !state.writes.run(move || store.exists(spec, id)).await?? {
+    if !object_exists(state, spec, id).await? {
         return Err(ApiError::NotFound);
     }
     if let Some(tags) = conditional::required(req) {
@@ -70,18 +68,28 @@ pub(super) async fn unless_changed(
 }
 
 /// `error`, or a 404 if object `id` does not exist: the answer a write that failed would
-/// have had if it had looked the object up first. Looked up as [`unless_changed`] does.
+/// have had if it had looked the object up first.
 pub(super) async fn unless_missing(
     state: &AppState,
     spec: &'static ResourceSpec,
     id: i64,
     error: ApiError,
 ) -> ApiError {
-    let store = state.store.on_write_connections();
-    match state.writes.run(move || store.exists(spec, id)).await {
-        Ok(Ok(false)) => ApiError::NotFound,
+    match object_exists(state, spec, id).await {
+        Ok(false) => ApiError::NotFound,
         _ => error,
     }
+}
+
+/// Whether object `id` exists, looked up for a write: on the write threads with the
+/// writers' connections, so that under a flood of reads the write waits for none of them.
+async fn object_exists(
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    id: i64,
+) -> Result<bool, ApiError> {
+    let store = state.store.on_write_connections();
+    Ok(state.writes.run(move || store.exists(spec, id)).await??)
 }
 
 /// The tables' versions now: from the thread that reads them for everyone waiting, or read

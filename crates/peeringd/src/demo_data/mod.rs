@@ -24,6 +24,7 @@ use peering_domain::resources::{
     RELATIONSHIP, ROUTER, ROUTING_POLICY, TAG,
 };
 use peering_domain::ResourceSpec;
+use peering_filter::Filter;
 use peering_store::{ChangeContext, Store, Window};
 
 use network::{EXCHANGES_PER_REGION, PEERS_PER_REGION, ROUTERS_PER_REGION};
@@ -88,13 +89,7 @@ fn refuse_unless_empty(store: &Store) -> Result<(), String> {
     let mut found = Vec::new();
     for spec in WRITTEN {
         let page = store
-            .list(
-                spec,
-                &peering_filter::Filter::default(),
-                window,
-                false,
-                None,
-            )
+            .list(spec, &Filter::default(), window, false, None)
             .map_err(|e| e.to_string())?;
         if page.count > 0 {
             found.push(format!("{} {}", page.count, spec.path));
