@@ -191,6 +191,8 @@ impl AppState {
             })
             .flatten()
             .map(std::sync::Arc::new);
+        // Reads give way to the API's writes while they run (`Store::writing`).
+        let writes = write_lane::WriteLane::new(WRITE_THREADS, Some(store.clone()));
         AppState {
             work: std::sync::Arc::new(work::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
@@ -208,7 +210,7 @@ impl AppState {
             large_pages: std::sync::Arc::new(tokio::sync::Semaphore::new(
                 list::LARGE_PAGES_AT_ONCE,
             )),
-            writes: std::sync::Arc::new(write_lane::WriteLane::new(WRITE_THREADS)),
+            writes: std::sync::Arc::new(writes),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! API's address, or to anyone on a separate address (`PEERING_METRICS_LISTEN`), which is
 //! meant to be private.
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use actix_web::http::header::ContentType;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -50,6 +50,7 @@ pub struct Metrics {
     cache_hits: Counter<u64, AtomicU64>,
     cache_misses: Counter<u64, AtomicU64>,
     jobs_waiting: Gauge,
+    reads_gave_way: Counter<u64, AtomicU64>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -71,6 +72,7 @@ impl Default for Metrics {
             cache_hits: Counter::default(),
             cache_misses: Counter::default(),
             jobs_waiting: Gauge::default(),
+            reads_gave_way: Counter::default(),
         }
         .registered()
     }
@@ -104,6 +106,11 @@ impl Metrics {
             "db_idle_connections",
             "Database connections open and unused",
             self.idle_connections.clone(),
+        );
+        r.register(
+            "db_reads_gave_way",
+            "Reads that waited for a write of the API to end before they started",
+            self.reads_gave_way.clone(),
         );
         r.register(
             "answer_cache_entries",
@@ -164,6 +171,8 @@ impl Metrics {
         let pool = state.store.pool_state();
         self.connections.set(i64::from(pool.connections));
         self.idle_connections.set(i64::from(pool.idle));
+        // The store counts; the counter follows (never backwards, whoever renders first).
+        (self.reads_gave_way.inner()).fetch_max(pool.reads_gave_way, Ordering::Relaxed);
         let (entries, bytes) = state.responses.usage();
         self.cache_entries.set(entries as i64);
         self.cache_bytes.set(bytes as i64);

@@ -18,21 +18,27 @@ type Job = Box<dyn FnOnce() + Send>;
 pub struct WriteLane {
     /// `None` when the threads could not start: writes then share the blocking pool.
     jobs: Option<mpsc::Sender<Job>>,
+    /// The store whose reads give way to each write while it runs (`Store::writing`).
+    store: Option<peering_store::Store>,
 }
 
 impl WriteLane {
-    /// Starts `threads` threads, which end when the lane is dropped.
-    pub fn new(threads: usize) -> WriteLane {
+    /// Starts `threads` threads, which end when the lane is dropped; while one of them
+    /// runs a write, `store`'s reads give way to it.
+    pub fn new(threads: usize, store: Option<peering_store::Store>) -> WriteLane {
         match WriteLane::start(threads) {
-            Ok(lane) => lane,
+            Ok(jobs) => WriteLane {
+                jobs: Some(jobs),
+                store,
+            },
             Err(e) => {
                 log::warn!("write threads not started ({e}): writes share the read pool");
-                WriteLane { jobs: None }
+                WriteLane { jobs: None, store }
             }
         }
     }
 
-    fn start(threads: usize) -> std::io::Result<WriteLane> {
+    fn start(threads: usize) -> std::io::Result<mpsc::Sender<Job>> {
         let (jobs, queue) = mpsc::channel::<Job>();
         let queue = Arc::new(Mutex::new(queue));
         for n in 0..threads.max(1) {
@@ -48,7 +54,7 @@ impl WriteLane {
                     }
                 })?;
         }
-        Ok(WriteLane { jobs: Some(jobs) })
+        Ok(jobs)
     }
 
     /// Runs `write` on the lane and waits for its result without holding up the caller's
@@ -61,8 +67,10 @@ impl WriteLane {
             return Ok(actix_web::web::block(write).await?);
         };
         let (done, result) = tokio::sync::oneshot::channel();
+        let writing = self.store.as_ref().map(peering_store::Store::writing);
         let job: Job = Box::new(move || {
             let _ = done.send(catch_unwind(AssertUnwindSafe(write)));
+            drop(writing);
         });
         jobs.send(job)
             .map_err(|_| ApiError::Internal("the write threads are gone".into()))?;
@@ -80,7 +88,7 @@ mod tests {
 
     #[actix_web::test]
     async fn writes_run_and_a_panic_leaves_the_lane_working() {
-        let lane = WriteLane::new(1);
+        let lane = WriteLane::new(1, None);
         assert_eq!(lane.run(|| 2 + 2).await.ok(), Some(4));
         let failed = lane.run(|| -> i32 { panic!("boom") }).await;
         assert!(matches!(failed, Err(ApiError::Internal(_))));
@@ -90,7 +98,7 @@ mod tests {
 
     #[actix_web::test]
     async fn a_long_write_does_not_hold_up_the_next() {
-        let lane = WriteLane::new(2);
+        let lane = WriteLane::new(2, None);
         let (tell, told) = mpsc::channel();
         // The first write waits until the second has run: it can only be told if the
         // second runs beside it, on the other thread.
@@ -99,5 +107,25 @@ mod tests {
         let (first, second) = futures_util::future::join(first, second).await;
         assert_eq!(second.ok(), Some(true));
         assert_eq!(first.ok(), Some(Ok(())));
+    }
+
+    #[actix_web::test]
+    async fn reads_started_during_a_write_give_way_to_it() {
+        let db = peering_store::testing::TestDatabase::sqlite();
+        let store = peering_store::Store::open(&db.url, 1).expect("store");
+        let lane = WriteLane::new(1, Some(store.clone()));
+        let reader = store.clone();
+        // Reads on another thread while the lane runs a write: the page read waits for the
+        // write; the version read, which the answer cache needs at once, does not.
+        let during = lane.run(move || {
+            std::thread::spawn(move || reader.data_version().and(reader.jobs_waiting()))
+                .join()
+                .map(|read| read.is_ok())
+        });
+        assert_eq!(during.await.ok().map(Result::ok), Some(Some(true)));
+        assert_eq!(store.pool_state().reads_gave_way, 1);
+        // With no write under way, reads go at once.
+        store.jobs_waiting().expect("a read");
+        assert_eq!(store.pool_state().reads_gave_way, 1);
     }
 }

@@ -10,6 +10,7 @@ mod connection;
 mod copy;
 mod delete;
 mod error;
+mod gate;
 mod import;
 mod jobs;
 mod migrations;
@@ -43,6 +44,7 @@ use peering_filter::Catalog;
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Error, StorageProblem};
+pub use gate::Writing;
 pub use import::ImportWriter;
 pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use peeringdb::{Applied, CopyWriter, Counts};
@@ -64,6 +66,8 @@ const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrati
 pub struct PoolState {
     pub connections: u32,
     pub idle: u32,
+    /// Reads that waited for a write of the API to end before they started (`gate.rs`).
+    pub reads_gave_way: u64,
 }
 
 /// A handle on the database; cheap to clone, shared by every request.
@@ -73,6 +77,10 @@ pub struct Store {
     /// Connections for writes alone, so that a write never waits for readers to hand one
     /// back (under a flood of reads, every connection of `pool` is taken).
     write_pool: Pool,
+    /// Writes of the API under way, which reads on `pool` give way to (`gate.rs`).
+    write_gate: Arc<gate::WriteGate>,
+    /// Whether reads through this handle give way to writes (not those of a write).
+    reads_give_way: bool,
     backend: Backend,
     queries: Arc<AtomicU64>,
     /// Reads of the tables' versions, counted apart: the API reads them for many requests
@@ -140,6 +148,8 @@ impl Store {
         Ok(Store {
             pool,
             write_pool,
+            write_gate: Arc::default(),
+            reads_give_way: true,
             backend,
             queries: Arc::new(AtomicU64::new(0)),
             version_reads: Arc::new(AtomicU64::new(0)),
@@ -164,6 +174,7 @@ impl Store {
     pub fn on_write_connections(&self) -> Store {
         Store {
             pool: self.write_pool.clone(),
+            reads_give_way: false,
             ..self.clone()
         }
     }
@@ -179,7 +190,18 @@ impl Store {
     }
 
     fn read<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
+        if self.reads_give_way {
+            self.write_gate.before_read(gate::MAX_WAIT);
+        }
         self.read_counted(&self.queries, f)
+    }
+
+    /// Marks a write of the API under way until the value returned is dropped: meanwhile,
+    /// reads about to start wait for it to end (at most a few milliseconds), so that a
+    /// write keeps its latency under a flood of reads. Long writes (a synchronisation, an
+    /// import) are not marked: reads would wait for each of them.
+    pub fn writing(&self) -> Writing {
+        self.write_gate.writing()
     }
 
     fn read_counted<T>(

@@ -114,6 +114,7 @@ impl Store {
         PoolState {
             connections: state.connections,
             idle: state.idle_connections,
+            reads_gave_way: self.write_gate.reads_gave_way(),
         }
     }
 

@@ -79,6 +79,8 @@ fn metrics_count_requests_by_route_for_staff_only() {
     // Kept from the second answer on, served the third time.
     assert!(count("peeringd_answer_cache_hits_total") >= 1.0);
     assert!(count("peeringd_db_connections") >= 1.0);
+    // Listed from the start (no write ran beside a read here).
+    assert_eq!(count("peeringd_db_reads_gave_way_total"), 0.0);
     assert_eq!(count("peeringd_jobs_waiting"), 0.0);
     assert!(text.contains("peeringd_http_request_duration_seconds_bucket{"));
 }
