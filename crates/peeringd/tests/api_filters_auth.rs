@@ -433,3 +433,60 @@ fn a_list_costs_a_fixed_number_of_queries() {
     // (Reads of the tables' versions, the keys of the answer cache, are counted apart.)
     assert!(large <= 6, "{large} queries for one page");
 }
+
+#[test]
+fn a_detail_reads_what_it_points_to_with_its_row_and_shows_what_a_list_shows() {
+    let s = TestServer::start();
+    common::network::network(&s);
+    let cost = |path: &str| {
+        let before = s.store.queries_executed();
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        (s.store.queries_executed() - before, r.json())
+    };
+    // A detail is shown as the list shows it, though on PostgreSQL it reads the objects
+    // it points to in its own statement, and the list in one per related resource.
+    let path_of = |url: &Json| -> Option<String> {
+        let url = url.as_str()?;
+        url.strip_prefix(&s.base).map(str::to_string)
+    };
+    let root = s.get("/api/").json();
+    let mut compared = 0;
+    for app in root.as_object().unwrap().values().filter_map(path_of) {
+        for list in s
+            .get(&app)
+            .json()
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(path_of)
+        {
+            let page = s.get(&format!("{list}?limit=0"));
+            let Some(items) = page.json()["results"].as_array().cloned() else {
+                continue;
+            };
+            for item in items {
+                let path = path_of(&item["url"]).unwrap();
+                assert_eq!(s.get(&path).json(), item, "{path}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 20, "{compared} objects compared");
+    // A session with no relation: its row (with its AS, its connection, the connection's
+    // exchange and router) and its links, where each related resource cost a statement.
+    let sessions = s
+        .get("/api/peering/internet-exchange-peering-sessions/?ip_address=192.0.2.20")
+        .json();
+    let id = sessions["results"][0]["id"].as_i64().unwrap();
+    let (statements, detail) = cost(&format!(
+        "/api/peering/internet-exchange-peering-sessions/{id}/"
+    ));
+    // The connection's label reads its exchange and its router, joined too.
+    assert_eq!(detail["ixp_connection"]["display"], "Example IX on edge1");
+    assert_eq!(detail["autonomous_system"]["asn"], 65002);
+    // On PostgreSQL, where each statement is a round trip (SQLite reads them apart).
+    if peering_store::testing::postgres_url().is_some() {
+        assert!(statements <= 2, "{statements} statements for a session");
+    }
+}

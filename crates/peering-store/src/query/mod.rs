@@ -3,6 +3,7 @@
 
 mod column;
 pub(crate) mod filter;
+mod joined;
 pub(crate) mod objects;
 pub(crate) mod page;
 pub(crate) mod relations;
@@ -71,8 +72,9 @@ impl Window {
     }
 }
 
-/// Builds a record from a row whose columns start at `offset`.
-pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> Record {
+/// Builds a record from a row whose columns (id, then the stored columns) start at
+/// `offset`, without computed counts and values.
+pub(crate) fn shallow_record(table: &Table, row: &mut DbRow, offset: usize) -> Record {
     let spec = table.spec;
     let id = row.int(offset);
     let mut values: Vec<Value> = spec
@@ -87,6 +89,14 @@ pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> 
         let cell = row.take(offset + 1 + i);
         values[col.field] = cell_to_value(&spec.fields[col.field].kind, cell);
     }
+    Record { id, values }
+}
+
+/// Builds a record from a row whose columns start at `offset` and end it, with its computed
+/// counts and values when the row has them.
+pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> Record {
+    let spec = table.spec;
+    let Record { id, mut values } = shallow_record(table, row, offset);
     let mut next = offset + 1 + table.columns.len();
     for (i, field) in spec.fields.iter().enumerate() {
         if next >= row.0.len() {

@@ -1,0 +1,142 @@
+//! One object read in one statement with the objects its foreign keys point to, and those
+//! their labels read in turn (a session with its AS, its connection and the connection's
+//! exchange), joined to its row. A detail then costs one round trip for what took one per
+//! related resource; its relation lists and what they point to follow as for any read.
+//! Used on PostgreSQL (`objects.rs::by_ids`), where every statement is a round trip.
+
+use peering_domain::resources::PerResource;
+use peering_domain::spec::Kind;
+use peering_domain::{Record, ResourceSpec};
+
+use super::{record_from_row, shallow_record, Related};
+use crate::connection::Db;
+use crate::error::Error;
+use crate::schema::table;
+use crate::sql::{Bind, Cell, Sql};
+
+/// At most this many objects are joined to one row.
+const MAX_JOINS: usize = 8;
+
+/// How a resource's object is read with the objects it points to.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    /// The joined resources, in the order their columns come (before the object's own).
+    joined: Vec<&'static ResourceSpec>,
+    /// `SELECT <joined columns>, <the object's columns> FROM … LEFT JOIN …`.
+    select: String,
+}
+
+/// The plan of `spec`, or `None` when joining would not save a statement (no foreign key),
+/// or could not read everything the separate reads would (a label reading a generic object,
+/// reads that loop back, too many joins): such a resource is read as before.
+pub(crate) fn plan(spec: &'static ResourceSpec) -> Option<&'static Plan> {
+    static PLANS: PerResource<Option<Plan>> = PerResource::new(Plan::of);
+    PLANS.get(spec).and_then(Option::as_ref)
+}
+
+/// A foreign key to follow: the field's index and its target.
+fn foreign_key(spec: &ResourceSpec, index: usize) -> Option<&'static ResourceSpec> {
+    match spec.fields.get(index)?.kind {
+        Kind::ForeignKey { target, .. } => Some(target()),
+        _ => None,
+    }
+}
+
+struct Builder {
+    joined: Vec<&'static ResourceSpec>,
+    columns: String,
+    joins: String,
+}
+
+impl Builder {
+    /// Joins the object `field` of `spec` (aliased `from`) points to, then what its label
+    /// reads; `false` when that cannot be done completely.
+    fn join(
+        &mut self,
+        spec: &'static ResourceSpec,
+        from: &str,
+        field: usize,
+        chain: &[&str],
+    ) -> bool {
+        let Some(target) = foreign_key(spec, field) else {
+            return false;
+        };
+        let (Some(column), true) = (
+            table(spec).columns.iter().find(|c| c.field == field),
+            self.joined.len() < MAX_JOINS && !chain.contains(&target.table),
+        ) else {
+            return false;
+        };
+        let alias = format!("j{}", self.joined.len());
+        self.joined.push(target);
+        self.columns.push_str(&format!("{alias}.id"));
+        for c in &table(target).columns {
+            self.columns.push_str(&format!(", {alias}.{}", c.name));
+        }
+        self.columns.push_str(", ");
+        self.joins.push_str(&format!(
+            " LEFT JOIN {} {alias} ON {alias}.id = {from}.{}",
+            target.table, column.name
+        ));
+        let chain = [chain, &[target.table]].concat();
+        target.reads.iter().all(|name| {
+            target
+                .index_of(name)
+                .is_some_and(|i| self.join(target, &alias, i, &chain))
+        })
+    }
+}
+
+impl Plan {
+    fn of(spec: &'static ResourceSpec) -> Option<Plan> {
+        let mut builder = Builder {
+            joined: Vec::new(),
+            columns: String::new(),
+            joins: String::new(),
+        };
+        for (i, field) in spec.fields.iter().enumerate() {
+            // A key to the resource itself is left to the separate reads, which read it
+            // again on purpose (it may just have been written).
+            let own = matches!(field.kind, Kind::ForeignKey { target, .. } if std::ptr::eq(target(), spec));
+            if matches!(field.kind, Kind::ForeignKey { .. })
+                && !own
+                && !builder.join(spec, "o", i, &[spec.table])
+            {
+                return None;
+            }
+        }
+        if builder.joined.is_empty() {
+            return None;
+        }
+        let own = table(spec).select.strip_prefix("SELECT ")?;
+        Some(Plan {
+            select: format!("SELECT {}{own}{}", builder.columns, builder.joins),
+            joined: builder.joined,
+        })
+    }
+
+    /// Object `id` (none if it does not exist), with the objects it points to put in
+    /// `related`.
+    pub(crate) fn read(
+        &self,
+        db: &mut Db<'_>,
+        spec: &'static ResourceSpec,
+        id: i64,
+        related: &mut Related,
+    ) -> Result<Vec<Record>, Error> {
+        let mut sql = Sql::new(&self.select);
+        sql.push(" WHERE o.id = ").bind(Bind::Int(id));
+        let Some(mut row) = db.load(&sql)?.pop() else {
+            return Ok(Vec::new());
+        };
+        let mut offset = 0;
+        for target in &self.joined {
+            let joined = table(target);
+            if !matches!(row.0.get(offset), None | Some(Cell::Null)) {
+                related.insert(target, shallow_record(joined, &mut row, offset));
+            }
+            offset += 1 + joined.columns.len();
+        }
+        Ok(vec![record_from_row(table(spec), &mut row, offset)])
+    }
+}
