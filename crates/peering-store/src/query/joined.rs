@@ -61,12 +61,12 @@ impl Builder {
         let Some(target) = foreign_key(spec, field) else {
             return false;
         };
-        let (Some(column), true) = (
-            table(spec).columns.iter().find(|c| c.field == field),
-            self.joined.len() < MAX_JOINS && !chain.contains(&target.table),
-        ) else {
+        let Some(column) = table(spec).columns.iter().find(|c| c.field == field) else {
             return false;
         };
+        if self.joined.len() >= MAX_JOINS || chain.contains(&target.table) {
+            return false;
+        }
         let alias = format!("j{}", self.joined.len());
         self.joined.push(target);
         self.columns.push_str(&format!("{alias}.id"));
@@ -94,14 +94,11 @@ impl Plan {
             columns: String::new(),
             joins: String::new(),
         };
-        for (i, field) in spec.fields.iter().enumerate() {
+        for i in 0..spec.fields.len() {
             // A key to the resource itself is left to the separate reads, which read it
             // again on purpose (it may just have been written).
-            let own = matches!(field.kind, Kind::ForeignKey { target, .. } if std::ptr::eq(target(), spec));
-            if matches!(field.kind, Kind::ForeignKey { .. })
-                && !own
-                && !builder.join(spec, "o", i, &[spec.table])
-            {
+            let joinable = foreign_key(spec, i).is_some_and(|t| !std::ptr::eq(t, spec));
+            if joinable && !builder.join(spec, "o", i, &[spec.table]) {
                 return None;
             }
         }
