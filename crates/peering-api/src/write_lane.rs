@@ -69,8 +69,11 @@ impl WriteLane {
         let (done, result) = tokio::sync::oneshot::channel();
         let writing = self.store.as_ref().map(peering_store::Store::writing);
         let job: Job = Box::new(move || {
-            let _ = done.send(catch_unwind(AssertUnwindSafe(write)));
+            let outcome = catch_unwind(AssertUnwindSafe(write));
+            // Reads go on before the caller hears of the result: a read the caller makes
+            // next must not wait for a write that has already ended.
             drop(writing);
+            let _ = done.send(outcome);
         });
         jobs.send(job)
             .map_err(|_| ApiError::Internal("the write threads are gone".into()))?;
