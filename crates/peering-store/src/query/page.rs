@@ -95,15 +95,25 @@ pub(crate) fn page_sql(
     let mut sql = Sql::new(&table.select);
     if window.offset >= DEFERRED_OFFSET && window.limit.is_some() {
         // A deep page: the rows skipped are walked as ids only (through an index in list
-        // order where there is one), then the page's rows are read by id.
+        // order where there is one), then the page's rows are read by id. On PostgreSQL
+        // the ids go through an array, which the planner reads by primary key: as an
+        // `IN` it hashed them against a scan of the whole table (2.5 of 9 ms for a page
+        // of 5,000 autonomous systems).
+        let ids_in = match backend {
+            Backend::Sqlite => "IN (",
+            Backend::Postgres => "= ANY(ARRAY(",
+        };
         sql.push(&format!(
-            " WHERE o.id IN (SELECT o.id FROM {} o",
+            " WHERE o.id {ids_in}SELECT o.id FROM {} o",
             table.spec.table
         ))
         .append(&where_clause(&conditions))
         .push(&order)
         .append(&slice)
-        .push(")")
+        .push(match backend {
+            Backend::Sqlite => ")",
+            Backend::Postgres => "))",
+        })
         .push(&order);
     } else {
         sql.append(&where_clause(&conditions))
