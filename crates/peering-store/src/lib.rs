@@ -28,6 +28,7 @@ mod store_upkeep;
 mod store_users;
 pub mod testing;
 mod users;
+mod vacuum;
 mod versions;
 mod write;
 mod writers;
@@ -88,6 +89,8 @@ pub struct Store {
     version_reads: Arc<AtomicU64>,
     /// SQLite's log checkpointer, told of each write.
     checkpoints: Option<Arc<checkpoint::Checkpoints>>,
+    /// PostgreSQL's vacuums of the tables written, told of each write.
+    vacuums: Option<Arc<vacuum::Vacuums>>,
     /// SQLite's writers of this process, in the order they arrived.
     writers: Option<Arc<writers::WriterQueue>>,
 }
@@ -140,10 +143,13 @@ impl Store {
         let target = Target::parse(url)?;
         let backend = target.backend();
         let pool = connection::build_pool(target.clone(), pool_size.max(1))?;
-        let write_pool = connection::build_pool(target, WRITE_POOL_SIZE)?;
-        let checkpoints = match backend {
-            Backend::Sqlite => Some(checkpoint::Checkpoints::start(pool.clone())?),
-            Backend::Postgres => None,
+        let write_pool = connection::build_pool(target.clone(), WRITE_POOL_SIZE)?;
+        let (checkpoints, vacuums) = match backend {
+            Backend::Sqlite => (Some(checkpoint::Checkpoints::start(pool.clone())?), None),
+            Backend::Postgres => {
+                let own_connection = connection::build_pool(target, 1)?;
+                (None, Some(vacuum::Vacuums::start(own_connection)?))
+            }
         };
         Ok(Store {
             pool,
@@ -154,6 +160,7 @@ impl Store {
             queries: Arc::new(AtomicU64::new(0)),
             version_reads: Arc::new(AtomicU64::new(0)),
             checkpoints,
+            vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
         })
     }
@@ -277,6 +284,9 @@ impl Store {
         };
         if let Some(checkpoints) = &self.checkpoints {
             checkpoints.wrote();
+        }
+        if let (Some(vacuums), Ok(_)) = (&self.vacuums, &done) {
+            vacuums.wrote(written.borrow().tables());
         }
         done
     }

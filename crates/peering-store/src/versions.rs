@@ -40,6 +40,13 @@ impl Written {
         }
     }
 
+    /// The tables written, with `table_versions` when there are any (which the write's
+    /// end changes).
+    pub fn tables(&self) -> impl Iterator<Item = &str> {
+        let versions = (!self.tables.is_empty()).then_some("table_versions");
+        self.tables.iter().map(String::as_str).chain(versions)
+    }
+
     pub fn note_table(&mut self, table: &str) {
         self.tables.insert(table.to_owned());
     }
