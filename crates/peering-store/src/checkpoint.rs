@@ -3,7 +3,7 @@
 //! for everyone's (a fifth of a 1,000-object bulk POST on a large database).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
@@ -24,13 +24,19 @@ pub(crate) struct Checkpoints {
 impl Checkpoints {
     /// Starts the thread that checkpoints `pool`'s database after writes.
     pub(crate) fn start(pool: Pool) -> Result<Arc<Checkpoints>, Error> {
-        let shared = Arc::new(Checkpoints::default());
-        let watched = Arc::downgrade(&shared);
-        std::thread::Builder::new()
-            .name("sqlite-checkpoint".into())
-            .spawn(move || run(&watched, &pool))
-            .map_err(|e| Error::Unavailable(format!("cannot start the checkpoint thread: {e}")))?;
-        Ok(shared)
+        let mut copied = 0;
+        crate::background::start(
+            "sqlite-checkpoint",
+            Checkpoints::default(),
+            INTERVAL,
+            move |checkpoints: &Checkpoints| {
+                let writes = checkpoints.writes.load(Ordering::Relaxed);
+                if writes != copied && checkpoint(&pool) {
+                    copied = writes;
+                }
+                INTERVAL
+            },
+        )
     }
 
     pub(crate) fn wrote(&self) {
@@ -38,26 +44,23 @@ impl Checkpoints {
     }
 }
 
-fn run(watched: &Weak<Checkpoints>, pool: &Pool) {
-    let mut copied = 0;
-    loop {
-        std::thread::sleep(INTERVAL);
-        let Some(writes) = watched.upgrade().map(|c| c.writes.load(Ordering::Relaxed)) else {
-            return;
-        };
-        if writes == copied {
-            continue;
-        }
-        // PASSIVE copies the log without holding up anyone; RESTART then copies what was
-        // written meanwhile (holding writers back only for that) and has the next write
-        // start the log from its beginning, so that it stops growing.
-        let both = "PRAGMA wal_checkpoint(PASSIVE); PRAGMA wal_checkpoint(RESTART);";
-        match pool.get() {
-            Ok(mut conn) => match conn.batch_execute(both) {
-                Ok(()) => copied = writes,
-                Err(e) => log::warn!("checkpoint failed: {e}"),
-            },
-            Err(e) => log::warn!("no connection to checkpoint with: {e}"),
+/// Copies the log into the database file; whether it did.
+fn checkpoint(pool: &Pool) -> bool {
+    // PASSIVE copies the log without holding up anyone; RESTART then copies what was
+    // written meanwhile (holding writers back only for that) and has the next write
+    // start the log from its beginning, so that it stops growing.
+    let both = "PRAGMA wal_checkpoint(PASSIVE); PRAGMA wal_checkpoint(RESTART);";
+    match pool.get() {
+        Ok(mut conn) => match conn.batch_execute(both) {
+            Ok(()) => true,
+            Err(e) => {
+                log::warn!("checkpoint failed: {e}");
+                false
+            }
+        },
+        Err(e) => {
+            log::warn!("no connection to checkpoint with: {e}");
+            false
         }
     }
 }

@@ -3,6 +3,7 @@
 #![doc = include_str!("../README.md")]
 
 mod accounts;
+mod background;
 mod changes;
 mod checkpoint;
 mod computed;

@@ -8,7 +8,7 @@
 //! table (which would lock out its readers for a moment).
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use diesel::connection::SimpleConnection;
@@ -35,13 +35,22 @@ impl Vacuums {
     /// Starts the thread that vacuums the tables written through `pool`'s database, on a
     /// connection of its own (a long vacuum holds up no request).
     pub(crate) fn start(pool: Pool) -> Result<Arc<Vacuums>, Error> {
-        let shared = Arc::new(Vacuums::default());
-        let watched = Arc::downgrade(&shared);
-        std::thread::Builder::new()
-            .name("postgres-vacuum".into())
-            .spawn(move || run(&watched, &pool))
-            .map_err(|e| Error::Unavailable(format!("cannot start the vacuum thread: {e}")))?;
-        Ok(shared)
+        crate::background::start(
+            "postgres-vacuum",
+            Vacuums::default(),
+            INTERVAL,
+            move |vacuums: &Vacuums| {
+                let tables = vacuums.take();
+                if tables.is_empty() {
+                    return INTERVAL;
+                }
+                let started = Instant::now();
+                if let Err(e) = vacuum(&pool, &tables) {
+                    log::warn!("vacuum of {tables:?} failed: {e}");
+                }
+                INTERVAL.max(started.elapsed() * PAUSE_FACTOR)
+            },
+        )
     }
 
     /// Notes tables a committed transaction wrote.
@@ -56,25 +65,6 @@ impl Vacuums {
 
     fn take(&self) -> BTreeSet<String> {
         std::mem::take(&mut *self.written.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-}
-
-fn run(watched: &Weak<Vacuums>, pool: &Pool) {
-    let mut pause = INTERVAL;
-    loop {
-        std::thread::sleep(pause);
-        let Some(tables) = watched.upgrade().map(|vacuums| vacuums.take()) else {
-            return;
-        };
-        if tables.is_empty() {
-            pause = INTERVAL;
-            continue;
-        }
-        let started = Instant::now();
-        if let Err(e) = vacuum(pool, &tables) {
-            log::warn!("vacuum of {tables:?} failed: {e}");
-        }
-        pause = INTERVAL.max(started.elapsed() * PAUSE_FACTOR);
     }
 }
 
