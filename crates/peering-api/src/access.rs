@@ -10,6 +10,7 @@ use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage};
 use peering_domain::resources::by_path;
 
+use crate::api_path::ApiPath;
 use crate::auth::Caller;
 use crate::headers::RequestId;
 use crate::AppState;
@@ -81,16 +82,41 @@ fn logged_path(req: &ServiceRequest) -> String {
 /// The route a request took, as a label of few values: the resource's path with `{id}`
 /// for a known resource, the route's pattern otherwise, `other` for no route.
 fn route_of(req: &actix_web::HttpRequest) -> String {
-    let info = req.match_info();
-    if let (Some(app), Some(model)) = (info.get("app"), info.get("model")) {
-        if let Some(spec) = by_path(app, model) {
-            let id = if info.get("id").is_some() {
-                "{id}/"
-            } else {
-                ""
-            };
+    if let Some(path) = ApiPath::of(req) {
+        if let Some(spec) = path.model.and_then(|model| by_path(path.app, model)) {
+            let id = if path.id.is_some() { "{id}/" } else { "" };
             return format!("/api/{}/{}/{id}", spec.app, spec.path);
         }
+        return path.pattern().to_string();
     }
     req.match_pattern().unwrap_or_else(|| "other".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::test::TestRequest;
+
+    fn route(uri: &str) -> String {
+        super::route_of(&TestRequest::with_uri(uri).to_http_request())
+    }
+
+    #[test]
+    fn generic_routes_are_labelled_by_resource_or_pattern() {
+        assert_eq!(
+            route("/api/peering/autonomous-systems/?limit=5"),
+            "/api/peering/autonomous-systems/"
+        );
+        assert_eq!(
+            route("/api/peering/autonomous-systems/7/"),
+            "/api/peering/autonomous-systems/{id}/"
+        );
+        assert_eq!(
+            route("/api/peering/autonomous-systems/7/sync-with-peeringdb/"),
+            "/api/peering/autonomous-systems/{id}/"
+        );
+        assert_eq!(route("/api/peering/"), "/api/{app}/");
+        assert_eq!(route("/api/peering/nothing/"), "/api/{app}/{model}/");
+        assert_eq!(route("/api/peering/nothing/7/"), "/api/{app}/{model}/{id}/");
+        assert_eq!(route("/elsewhere"), "other");
+    }
 }

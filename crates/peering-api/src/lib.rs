@@ -5,6 +5,7 @@
 pub mod access;
 pub mod actions;
 mod admission;
+mod api_path;
 pub mod auth;
 pub mod body;
 pub mod cache;
@@ -32,13 +33,14 @@ pub mod write_lane;
 
 use std::sync::OnceLock;
 
-use actix_web::http::header;
+use actix_web::http::{header, Method};
 use actix_web::middleware::from_fn;
 use actix_web::{web, HttpRequest, HttpResponse};
 use peering_domain::resources::by_path;
 use peering_domain::ResourceSpec;
 use peering_store::Store;
 
+use crate::api_path::ApiPath;
 use crate::error::ApiError;
 
 /// Settings of the HTTP layer.
@@ -229,31 +231,59 @@ fn routed(app: &str, path: &str) -> Result<&'static ResourceSpec, ApiError> {
     by_path(app, path).ok_or(ApiError::NotFound)
 }
 
-async fn collection(
+/// The generic routes (`api_path.rs`), and the fallback for every other path.
+async fn dispatch(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<AppState>,
-    path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (app, model) = path.into_inner();
-    resource::collection(req, payload, state, routed(&app, &model)?).await
+    let Some(path) = ApiPath::of(&req) else {
+        return fallback(req).await;
+    };
+    let owned = |segment: Option<&str>| segment.map(str::to_owned);
+    let (app, model, id, action) = (
+        path.app.to_owned(),
+        owned(path.model),
+        owned(path.id),
+        owned(path.action),
+    );
+    match (model, id, action) {
+        (None, _, _) => app_root(req, &app).await,
+        (Some(model), None, _) => {
+            resource::collection(req, payload, state, routed(&app, &model)?).await
+        }
+        (Some(model), Some(id), None) => detail(req, payload, state, &app, &model, &id).await,
+        (Some(model), Some(id), Some(name)) => {
+            object_action(req, payload, state, &app, &model, &id, &name).await
+        }
+    }
 }
 
+/// `/api/{app}/`: answers GET and HEAD, like the other read-only routes.
+async fn app_root(req: HttpRequest, app: &str) -> Result<HttpResponse, ApiError> {
+    match *req.method() {
+        Method::GET | Method::HEAD => root::app_root(req, app).await,
+        _ => method_not_allowed(req).await,
+    }
+}
+
+/// `/api/{app}/{model}/{id}/`: one object, or an action on the collection.
 async fn detail(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<AppState>,
-    path: web::Path<(String, String, String)>,
+    app: &str,
+    model: &str,
+    id: &str,
 ) -> Result<HttpResponse, ApiError> {
-    let (app, model, id) = path.into_inner();
-    if let Some(action) = actions::find_under(&app, &model, &id) {
+    if let Some(action) = actions::find_under(app, model, id) {
         return actions::dispatch(action, req, payload, state, 0).await;
     }
-    let spec = routed(&app, &model)?;
-    if let Some(action) = actions::find(spec, &id, actions::Scope::Collection) {
+    let spec = routed(app, model)?;
+    if let Some(action) = actions::find(spec, id, actions::Scope::Collection) {
         return actions::dispatch(action, req, payload, state, 0).await;
     }
-    resource::detail(req, payload, state, spec, &id).await
+    resource::detail(req, payload, state, spec, id).await
 }
 
 /// `/api/{app}/{model}/{id}/{action}/`: an action on one object.
@@ -261,11 +291,13 @@ async fn object_action(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<AppState>,
-    path: web::Path<(String, String, String, String)>,
+    app: &str,
+    model: &str,
+    id: &str,
+    name: &str,
 ) -> Result<HttpResponse, ApiError> {
-    let (app, model, id, name) = path.into_inner();
-    let spec = routed(&app, &model)?;
-    let action = actions::find(spec, &name, actions::Scope::Object).ok_or(ApiError::NotFound)?;
+    let spec = routed(app, model)?;
+    let action = actions::find(spec, name, actions::Scope::Object).ok_or(ApiError::NotFound)?;
     let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
     actions::dispatch(action, req, payload, state, id).await
 }
@@ -360,13 +392,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             )
             .route("/api/users/tokens/{id}/", web::route().to(tokens::detail))
             .route("/api/users/userpref/", web::route().to(tokens::preferences))
-            .service(read_only("/api/{app}/", root::app_root))
-            .route("/api/{app}/{model}/", web::route().to(collection))
-            .route("/api/{app}/{model}/{id}/", web::route().to(detail))
-            .route(
-                "/api/{app}/{model}/{id}/{action}/",
-                web::route().to(object_action),
-            )
-            .default_service(web::to(fallback)),
+            // `/api/{app}/…`, then the fallback (`api_path.rs`).
+            .default_service(web::to(dispatch)),
     );
 }

@@ -54,16 +54,15 @@ pub async fn api_root(req: HttpRequest) -> HttpResponse {
     links_page(&req, links)
 }
 
-pub async fn app_root(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let app = path.into_inner();
+pub async fn app_root(req: HttpRequest, app: &str) -> Result<HttpResponse, ApiError> {
     let base = base_url(&req);
     let apps = apps();
-    let specs = apps.get(app.as_str()).ok_or(ApiError::NotFound)?;
+    let specs = apps.get(app).ok_or(ApiError::NotFound)?;
     let mut links: BTreeMap<String, String> = specs
         .iter()
         .map(|(path, _)| (path.to_string(), format!("{base}/api/{app}/{path}/")))
         .collect();
-    for extra in extra_links(&app) {
+    for extra in extra_links(app) {
         links.insert(extra.to_string(), format!("{base}/api/{app}/{extra}/"));
     }
     Ok(links_page(&req, links))
