@@ -283,11 +283,14 @@ mod tests {
 
     /// SQLite is built without its per-connection locks, memory statistics and shared page
     /// cache (`.cargo/config.toml`): the store never shares a connection between threads.
+    /// Its planner ignores bound values (QPSG), so that a cached statement is not prepared
+    /// again whenever a page's LIMIT or OFFSET is bound.
     #[test]
     fn sqlite_is_built_without_locks_the_store_does_not_need() {
         let mut c = SqliteConnection::establish(":memory:").expect("open");
         assert!(compiled_with(&mut c, "THREADSAFE=2"));
         assert!(compiled_with(&mut c, "DEFAULT_MEMSTATUS=0"));
         assert!(!compiled_with(&mut c, "ENABLE_MEMORY_MANAGEMENT"));
+        assert!(compiled_with(&mut c, "ENABLE_QPSG"));
     }
 }
