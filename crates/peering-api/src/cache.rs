@@ -165,6 +165,9 @@ impl ResponseCache {
         if let Some(entries) = &self.entries {
             if body.len() <= self.max_entry && self.admission.seen_before(&key.url, key.version) {
                 let Key { version, url } = key;
+                // Kept in a buffer of its own size: the one it was rendered into was sized
+                // by a guess, up to twice the answer, and the weight would not count that.
+                let body = Bytes::copy_from_slice(&body);
                 entries.insert(url, Kept { version, body });
             }
         }
