@@ -17,6 +17,7 @@ use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
 use crate::admission::Admission;
+pub use crate::cache_payoff::{CachePayoff, Lookup};
 
 /// The thread that reads the tables' versions for every request waiting on them.
 pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
@@ -122,6 +123,8 @@ pub struct ResponseCache {
     max_entry: usize,
     /// Answers are kept from the second time their address is asked for.
     admission: Admission,
+    /// Whether looking answers up pays, per resource and kind of answer.
+    payoff: CachePayoff,
 }
 
 impl ResponseCache {
@@ -133,11 +136,23 @@ impl ResponseCache {
                 .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
             max_entry: capacity_bytes / 8,
             admission: Admission::default(),
+            payoff: CachePayoff::default(),
         }
     }
 
     pub fn enabled(&self) -> bool {
         self.entries.is_some()
+    }
+
+    /// Whether a request of `spec` should look its answer up (and keep it): the cache is
+    /// on, and such lookups have been finding answers lately (`cache_payoff.rs`).
+    pub fn worth_consulting(&self, spec: &ResourceSpec, lookup: Lookup) -> bool {
+        self.enabled() && self.payoff.worth_consulting(spec, lookup)
+    }
+
+    /// Counts a `lookup` of `spec`'s answer that found it kept (`hit`) or not.
+    pub fn record_lookup(&self, spec: &ResourceSpec, lookup: Lookup, hit: bool) {
+        self.payoff.record(spec, lookup, hit);
     }
 
     /// How many answers are kept, and their weight in bytes.

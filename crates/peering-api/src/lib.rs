@@ -9,6 +9,7 @@ mod api_path;
 pub mod auth;
 pub mod body;
 pub mod cache;
+mod cache_payoff;
 pub mod client;
 pub mod compression;
 pub mod conditional;

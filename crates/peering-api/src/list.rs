@@ -194,6 +194,9 @@ pub async fn render(
     let names = state.settings.field_names;
     let counted = counted_list(req, state, spec, &asked.filter).await?;
     let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
+    if counted.is_some() {
+        state.counts.record_lookup(spec, known.is_some());
+    }
     let shape = asked.clone();
     let _turn = match window.limit {
         Some(limit) if limit > LARGE_PAGE => Some(
@@ -225,14 +228,14 @@ pub async fn render(
 
 /// The list `filter` selects and the version of its data, read after the request arrived
 /// (so that a count kept under it is never older than a write the client saw finish);
-/// `None` when counts are not kept.
+/// `None` when counts are not kept, or their lookups have not been paying.
 async fn counted_list(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
     filter: &Filter,
 ) -> Result<Option<(ListKey, i64)>, ApiError> {
-    if !state.counts.enabled() {
+    if !state.counts.worth_consulting(spec) {
         return Ok(None);
     }
     let versions = crate::resource::table_versions(state).await?;

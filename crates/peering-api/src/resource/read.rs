@@ -12,7 +12,7 @@ use peering_store::TableVersions;
 
 use super::{query_pairs, set_allow};
 use crate::auth::Caller;
-use crate::cache;
+use crate::cache::{self, Lookup};
 use crate::compression;
 use crate::conditional;
 use crate::error::ApiError;
@@ -32,7 +32,7 @@ pub(super) async fn read_one(
     caller.require_read(state, Some(spec))?;
     let secrets = SecretView::for_caller(caller, spec);
     let render = render_detail(req, state, spec, id, secrets);
-    let (body, key) = cached(req, state, spec, secrets, render).await?;
+    let (body, key) = cached(req, state, (spec, Lookup::Detail), secrets, render).await?;
     let etag = conditional::etag(&body);
     let mut res = if conditional::not_modified(req, &etag) {
         HttpResponse::NotModified().finish()
@@ -115,7 +115,8 @@ pub(crate) async fn data_version(state: &AppState) -> Result<i64, ApiError> {
 const RECENT_VERSIONS: Duration = Duration::from_millis(20);
 
 /// The body of a read: the cached answer to the same URL at the current versions of the
-/// tables `spec` reads, or one rendered now and kept.
+/// tables `spec` reads, or one rendered now and kept; rendered at once, as without a cache,
+/// while lookups of its kind of answer do not pay (`cache_payoff.rs`).
 ///
 /// A kept answer was rendered after the versions of its key were read, so it is never older
 /// than its key, and it is served only when a round of reads that started after the request
@@ -125,11 +126,11 @@ const RECENT_VERSIONS: Duration = Duration::from_millis(20);
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
-    spec: &'static ResourceSpec,
+    (spec, answer): (&'static ResourceSpec, Lookup),
     secrets: SecretView,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<(Bytes, Option<cache::Key>), ApiError> {
-    if !state.responses.enabled() {
+    if !state.responses.worth_consulting(spec, answer) {
         return Ok((Bytes::from(render.await?), None));
     }
     let depends_on = cache::DependsOn::answer(spec, req.query_string());
@@ -143,12 +144,14 @@ async fn cached(
             let key = cache::Key::new(version, req, secrets);
             if let Some(body) = state.responses.get(&key) {
                 state.metrics.cache_hit();
+                state.responses.record_lookup(spec, answer, true);
                 return Ok((body, Some(key)));
             }
             key
         }
     };
     state.metrics.cache_miss();
+    state.responses.record_lookup(spec, answer, false);
     let body = Bytes::from(render.await?);
     if recent().is_some_and(|now| version_at(&now) != key.version()) {
         return Ok((body, None));
@@ -227,7 +230,7 @@ pub(super) async fn list(
     } else {
         let secrets = asked.show_secrets;
         let render = crate::list::render(req, state, spec, asked);
-        let (body, key) = cached(req, state, spec, secrets, render).await?;
+        let (body, key) = cached(req, state, (spec, Lookup::Page), secrets, render).await?;
         compression::respond_cached(req, state, key, body).await
     };
     set_allow(&mut res, spec, caller, false);
