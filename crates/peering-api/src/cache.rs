@@ -17,7 +17,8 @@ use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
 use crate::admission::Admission;
-pub use crate::cache_payoff::{CachePayoff, Lookup};
+use crate::cache_payoff::CachePayoff;
+pub use crate::cache_payoff::Lookup;
 
 /// The thread that reads the tables' versions for every request waiting on them.
 pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
@@ -123,7 +124,8 @@ pub struct ResponseCache {
     max_entry: usize,
     /// Answers are kept from the second time their address is asked for.
     admission: Admission,
-    /// Whether looking answers up pays, per resource and kind of answer.
+    /// Whether lookups pay, per resource and kind (pages, details, and the list counts
+    /// of `counts.rs`, kept under the same setting).
     payoff: CachePayoff,
 }
 
@@ -144,13 +146,14 @@ impl ResponseCache {
         self.entries.is_some()
     }
 
-    /// Whether a request of `spec` should look its answer up (and keep it): the cache is
-    /// on, and such lookups have been finding answers lately (`cache_payoff.rs`).
+    /// Whether a request of `spec` should make `lookup` (and keep what it renders): the
+    /// cache is on, and such lookups have been finding what they look for lately
+    /// (`cache_payoff.rs`).
     pub fn worth_consulting(&self, spec: &ResourceSpec, lookup: Lookup) -> bool {
         self.enabled() && self.payoff.worth_consulting(spec, lookup)
     }
 
-    /// Counts a `lookup` of `spec`'s answer that found it kept (`hit`) or not.
+    /// Counts a `lookup` of `spec` that found what it looked for kept (`hit`) or not.
     pub fn record_lookup(&self, spec: &ResourceSpec, lookup: Lookup, hit: bool) {
         self.payoff.record(spec, lookup, hit);
     }

@@ -10,8 +10,6 @@ use peering_domain::ResourceSpec;
 use peering_filter::Filter;
 use quick_cache::sync::Cache;
 
-use crate::cache::{CachePayoff, Lookup};
-
 /// How many lists' counts are kept (a few dozen bytes each).
 const LISTS_KEPT: usize = 4096;
 
@@ -40,8 +38,6 @@ impl ListKey {
 #[derive(Debug)]
 pub struct Counts {
     kept: Option<Cache<ListKey, (i64, i64)>>,
-    /// Whether looking counts up pays, per resource (`cache_payoff.rs`).
-    payoff: CachePayoff,
 }
 
 impl Counts {
@@ -49,20 +45,11 @@ impl Counts {
     pub fn new(enabled: bool) -> Counts {
         Counts {
             kept: enabled.then(|| Cache::new(LISTS_KEPT)),
-            payoff: CachePayoff::default(),
         }
     }
 
-    /// Whether a list of `spec` should look its count up (and keep it): counts are kept,
-    /// and such lookups have been finding them lately. A lookup waits for a read of the
-    /// tables' versions, which pays only when lists are asked for again before a write.
-    pub fn worth_consulting(&self, spec: &ResourceSpec) -> bool {
-        self.kept.is_some() && self.payoff.worth_consulting(spec, Lookup::Count)
-    }
-
-    /// Counts a lookup of a count of `spec` that found it kept (`hit`) or not.
-    pub fn record_lookup(&self, spec: &ResourceSpec, hit: bool) {
-        self.payoff.record(spec, Lookup::Count, hit);
+    pub fn enabled(&self) -> bool {
+        self.kept.is_some()
     }
 
     /// The count of `list` at `version`, if it was kept at that version.

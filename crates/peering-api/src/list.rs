@@ -17,7 +17,7 @@ use peering_filter::Filter;
 use peering_store::{Error as StoreError, Related, Store, Window};
 use serde_json::json;
 
-use crate::cache::DependsOn;
+use crate::cache::{DependsOn, Lookup};
 use crate::counts::ListKey;
 use crate::error::ApiError;
 use crate::page::PageRequest;
@@ -195,7 +195,7 @@ pub async fn render(
     let counted = counted_list(req, state, spec, &asked.filter).await?;
     let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
     if counted.is_some() {
-        state.counts.record_lookup(spec, known.is_some());
+        (state.responses).record_lookup(spec, Lookup::Count, known.is_some());
     }
     let shape = asked.clone();
     let _turn = match window.limit {
@@ -228,14 +228,16 @@ pub async fn render(
 
 /// The list `filter` selects and the version of its data, read after the request arrived
 /// (so that a count kept under it is never older than a write the client saw finish);
-/// `None` when counts are not kept, or their lookups have not been paying.
+/// `None` when counts are not kept, or their lookups have not been paying (a lookup waits
+/// for a read of the tables' versions, which pays only when a list is asked for again
+/// before a write; scored with the answer cache's lookups, `cache_payoff.rs`).
 async fn counted_list(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
     filter: &Filter,
 ) -> Result<Option<(ListKey, i64)>, ApiError> {
-    if !state.counts.worth_consulting(spec) {
+    if !state.counts.enabled() || !state.responses.worth_consulting(spec, Lookup::Count) {
         return Ok(None);
     }
     let versions = crate::resource::table_versions(state).await?;

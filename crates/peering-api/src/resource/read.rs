@@ -126,11 +126,11 @@ const RECENT_VERSIONS: Duration = Duration::from_millis(20);
 async fn cached(
     req: &HttpRequest,
     state: &AppState,
-    (spec, answer): (&'static ResourceSpec, Lookup),
+    (spec, lookup): (&'static ResourceSpec, Lookup),
     secrets: SecretView,
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<(Bytes, Option<cache::Key>), ApiError> {
-    if !state.responses.worth_consulting(spec, answer) {
+    if !state.responses.worth_consulting(spec, lookup) {
         return Ok((Bytes::from(render.await?), None));
     }
     let depends_on = cache::DependsOn::answer(spec, req.query_string());
@@ -144,14 +144,14 @@ async fn cached(
             let key = cache::Key::new(version, req, secrets);
             if let Some(body) = state.responses.get(&key) {
                 state.metrics.cache_hit();
-                state.responses.record_lookup(spec, answer, true);
+                state.responses.record_lookup(spec, lookup, true);
                 return Ok((body, Some(key)));
             }
             key
         }
     };
     state.metrics.cache_miss();
-    state.responses.record_lookup(spec, answer, false);
+    state.responses.record_lookup(spec, lookup, false);
     let body = Bytes::from(render.await?);
     if recent().is_some_and(|now| version_at(&now) != key.version()) {
         return Ok((body, None));
