@@ -225,6 +225,28 @@ impl Store {
         f(&mut db)
     }
 
+    /// Like [`Store::read`], with every statement of `f` reading the same snapshot of the
+    /// data (a read-only transaction; repeatable read on PostgreSQL), so that a read in
+    /// several statements sees no write that landed between them.
+    fn read_snapshot<T>(
+        &self,
+        f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        if self.reads_give_way {
+            self.write_gate.before_read(gate::MAX_WAIT);
+        }
+        let mut conn = self.pool.get()?;
+        let counter = &self.queries;
+        match &mut *conn {
+            AnyConnection::Sqlite(c) => c.transaction(|c| f(&mut Db::Sqlite(c, counter, None))),
+            AnyConnection::Postgresql(c) => c
+                .build_transaction()
+                .read_only()
+                .repeatable_read()
+                .run(|c| f(&mut Db::Postgres(c, counter, None))),
+        }
+    }
+
     /// Runs `f` in one transaction: everything it writes lands, or nothing does. The data
     /// version changes in the same transaction, last (so that writers never wait on its row
     /// while holding it). On SQLite, the process's writers take turns (`writers.rs`). A

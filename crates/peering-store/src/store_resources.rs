@@ -30,6 +30,24 @@ impl Store {
         self.read(|db| query::list(db, spec, filter, window, relations, known_count))
     }
 
+    /// One page read in slices of `slice` objects, each handed to `each` with the list's
+    /// count before the next is read (for large pages, whose objects all at once would
+    /// take megabytes); returns the count. The page is read in one snapshot of the data.
+    /// `relations` and `known_count` as in [`Store::list`].
+    pub fn page_in_slices(
+        &self,
+        spec: &'static ResourceSpec,
+        (filter, window): (&Filter, Window),
+        (relations, known_count): (bool, Option<i64>),
+        slice: usize,
+        each: &mut dyn FnMut(i64, &[Record], &Related),
+    ) -> Result<i64, Error> {
+        self.read_snapshot(|db| {
+            let asked = (filter, window);
+            query::page_in_slices(db, spec, asked, (relations, known_count), slice, each)
+        })
+    }
+
     /// Every id of a list, in list order (for answers read in slices).
     pub fn list_ids(
         &self,

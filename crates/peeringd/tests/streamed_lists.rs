@@ -122,3 +122,45 @@ fn a_bad_filter_is_refused_before_anything_is_streamed() {
     assert!(indented.text.contains("\n  \"count\": 1234"));
     assert_eq!(indented.json(), s.get(&format!("{AS}?limit=0")).json());
 }
+
+/// Pages above 200 objects are read and rendered in slices of 250 (not streamed): the same
+/// objects, count and links as pages read whole, also across a slice's edge, filtered,
+/// brief, at the end of the list and past it.
+#[test]
+fn a_page_read_in_slices_is_the_page_small_pages_give() {
+    let s = unlimited();
+    fill(&s);
+    for query in [
+        "",
+        "&ordering=-asn&brief=1",
+        "&asn__gte=64600&ordering=name",
+    ] {
+        let large = s.get(&format!("{AS}?limit=600&offset=100{query}"));
+        assert_eq!(large.status, 200, "{}", large.text);
+        assert_ne!(large.header("Transfer-Encoding"), Some("chunked"));
+        let large = large.json();
+        let mut small = Vec::new();
+        for offset in (100..700).step_by(100) {
+            let page = s
+                .get(&format!("{AS}?limit=100&offset={offset}{query}"))
+                .json();
+            assert_eq!(page["count"], large["count"], "{query}");
+            small.extend(results(&page));
+        }
+        assert_eq!(results(&large), small, "{query}");
+        let next = large["next"].as_str().unwrap();
+        assert!(next.contains("offset=700"), "{next}");
+    }
+    let tail = s.get(&format!("{AS}?limit=300&offset=1100")).json();
+    assert_eq!(tail["count"], 1234);
+    assert_eq!(results(&tail).len(), 134);
+    assert_eq!(tail["next"], Json::Null);
+    let past = s.get(&format!("{AS}?limit=300&offset=5000")).json();
+    assert_eq!(past["count"], 1234);
+    assert_eq!(results(&past), Vec::<Json>::new());
+    let none = s.get(&format!("{AS}?limit=300&asn=1")).json();
+    assert_eq!(
+        none,
+        json!({"count": 0, "next": null, "previous": null, "results": []})
+    );
+}

@@ -20,7 +20,7 @@ use crate::schema::{cell_to_value, Table};
 use crate::sql::{DbRow, Sql};
 
 pub(crate) use objects::{by_ids, fill_computed, in_order, shallow_by_ids, shallow_referring};
-pub(crate) use page::{everything, list, list_ids};
+pub(crate) use page::{everything, list, list_ids, page_in_slices};
 pub(crate) use relations::{load_reads, load_related};
 
 /// Objects related to the ones being rendered, by `(table, id)`.

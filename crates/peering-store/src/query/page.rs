@@ -69,6 +69,22 @@ fn where_clause(conditions: &Sql) -> Sql {
 /// From this offset on, a page's skipped rows are walked as ids only.
 const DEFERRED_OFFSET: i64 = 1000;
 
+/// `LIMIT … OFFSET …` of a window.
+fn limit_offset(backend: Backend, window: Window) -> Sql {
+    let mut sql = Sql::default();
+    match (window.limit, backend) {
+        (Some(limit), _) => {
+            sql.push(" LIMIT ").bind(Bind::Int(limit));
+        }
+        (None, Backend::Sqlite) => {
+            sql.push(" LIMIT -1");
+        }
+        (None, Backend::Postgres) => {}
+    }
+    sql.push(" OFFSET ").bind(Bind::Int(window.offset));
+    sql
+}
+
 /// The statements of a page: its total count, and its rows.
 pub(crate) fn page_sql(
     backend: Backend,
@@ -81,17 +97,7 @@ pub(crate) fn page_sql(
     count_sql.append(&where_clause(&conditions));
 
     let order = order_by(table, filter);
-    let mut slice = Sql::default();
-    match (window.limit, backend) {
-        (Some(limit), _) => {
-            slice.push(" LIMIT ").bind(Bind::Int(limit));
-        }
-        (None, Backend::Sqlite) => {
-            slice.push(" LIMIT -1");
-        }
-        (None, Backend::Postgres) => {}
-    }
-    slice.push(" OFFSET ").bind(Bind::Int(window.offset));
+    let slice = limit_offset(backend, window);
     let mut sql = Sql::new(&table.select);
     if window.offset >= DEFERRED_OFFSET && window.limit.is_some() {
         // A deep page: the rows skipped are walked as ids only (through an index in list
@@ -152,6 +158,45 @@ pub(crate) fn list(
         load_reads(db, spec, &page.records, &mut page.related)?;
     }
     Ok(page)
+}
+
+/// Reads one page in slices of `slice` objects: the page's ids first, then each slice's
+/// objects by id, handed to `each` with the list's count before the next slice is read. A
+/// large page then holds one slice's objects at a time instead of all of them. `each` runs
+/// at least once, with no objects when the page is empty. Run in one read transaction
+/// (`Store::read_snapshot`), the page is the one a single statement would have read.
+pub(crate) fn page_in_slices(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+    (relations, known_count): (bool, Option<i64>),
+    slice: usize,
+    each: &mut dyn FnMut(i64, &[Record], &Related),
+) -> Result<i64, Error> {
+    let table = table(spec);
+    let (count_sql, _) = page_sql(db.backend(), table, filter, window);
+    let past_the_end = known_count.is_some_and(|count| count <= window.offset);
+    let ids: Vec<i64> = if past_the_end || window.limit == Some(0) {
+        Vec::new()
+    } else {
+        let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
+        sql.append(&where_clause(&compile_filter(db.backend(), table, filter)))
+            .push(&order_by(table, filter))
+            .append(&limit_offset(db.backend(), window));
+        db.load(&sql)?.iter().map(|row| row.int(0)).collect()
+    };
+    let count = match known_count.or_else(|| window.count_from(ids.len())) {
+        Some(count) => count,
+        None => db.scalar(&count_sql)?.unwrap_or(0),
+    };
+    if ids.is_empty() {
+        each(count, &[], &Related::default());
+    }
+    for slice_ids in ids.chunks(slice.max(1)) {
+        let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
+        each(count, &records, &related);
+    }
+    Ok(count)
 }
 
 /// Every id of a list, in list order: an answer too large to read at once is then read in
