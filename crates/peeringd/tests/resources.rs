@@ -1338,3 +1338,34 @@ fn bulk_writes_check_uniqueness_within_the_batch_and_write_nothing_on_error() {
     );
     assert_eq!(r.json()[0], json!({}));
 }
+
+/// Relation lists come in the order of the linked objects' ids, whatever the order they
+/// were linked in (the links are read unordered and put in order by the server).
+#[test]
+fn relation_lists_are_in_linked_id_order() {
+    let s = TestServer::start();
+    let policies: Vec<i64> = ["a", "b", "c"]
+        .iter()
+        .map(|slug| {
+            let p = s.create(
+                "/api/peering/routing-policies/",
+                json!({"name": slug, "slug": slug, "type": "import-policy"}),
+            );
+            p["id"].as_i64().unwrap()
+        })
+        .collect();
+    let linked = [policies[2], policies[0], policies[1]];
+    let created = s.create(
+        AS,
+        json!({"asn": 64_500, "name": "Peer", "import_routing_policies": linked}),
+    );
+    let path = format!("{AS}{}/", created["id"]);
+    let ids = |o: &Json| -> Vec<i64> {
+        (o["import_routing_policies"].as_array().unwrap().iter())
+            .map(|p| p["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(ids(&s.get(&path).json()), policies);
+    let page = s.get(&format!("{AS}?asn=64500")).json();
+    assert_eq!(ids(&page["results"][0]), policies);
+}
