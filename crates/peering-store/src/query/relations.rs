@@ -130,30 +130,44 @@ pub(super) fn load_links(
 pub(crate) fn links_sql(backend: Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
     let mut links = Sql::default();
     for (fi, field) in spec.fields.iter().enumerate() {
-        let branch = match field.kind {
+        let (select, from, owner) = match field.kind {
             Kind::ManyToMany {
                 table: through,
                 source,
                 target_column,
                 ..
-            } => {
-                let mut sql = Sql::new(&format!(
-                    "SELECT {fi}, th.{source}, th.{target_column} FROM {through} th WHERE "
-                ));
-                sql.in_ids(backend, &format!("th.{source}"), ids);
-                sql
-            }
-            Kind::Tags => {
-                let mut sql = Sql::new(&format!(
-                    "SELECT {fi}, ti.object_id, ti.tag_id FROM tagged_items ti WHERE ti.object_type = "
-                ));
-                sql.bind(Bind::Text(spec.content_type()))
-                    .push(" AND ")
-                    .in_ids(backend, "ti.object_id", ids);
-                sql
-            }
+            } => (
+                format!("SELECT {fi}, th.{source}, th.{target_column} FROM "),
+                format!("{through} th"),
+                format!("th.{source}"),
+            ),
+            Kind::Tags => (
+                format!("SELECT {fi}, ti.object_id, ti.tag_id FROM "),
+                "tagged_items ti".to_string(),
+                "ti.object_id".to_string(),
+            ),
             _ => continue,
         };
+        let mut branch = Sql::new(&select);
+        // On SQLite the ids are read first and each probes the link table's index: as
+        // `IN (SELECT … json_each)`, each branch first copied them into a temporary index.
+        match backend {
+            Backend::Sqlite => {
+                branch.sqlite_ids_joined(ids).push(&from);
+                branch.push(&format!(" ON {owner} = j.value"));
+            }
+            Backend::Postgres => {
+                branch
+                    .push(&from)
+                    .push(" WHERE ")
+                    .in_ids(backend, &owner, ids);
+            }
+        }
+        if matches!(field.kind, Kind::Tags) {
+            branch
+                .push(" AND ti.object_type = ")
+                .bind(Bind::Text(spec.content_type()));
+        }
         if !links.is_empty() {
             links.push(" UNION ALL ");
         }

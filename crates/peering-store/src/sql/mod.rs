@@ -90,6 +90,15 @@ impl Sql {
         self.push(")")
     }
 
+    /// On SQLite, `json_each(?) j CROSS JOIN ` with the ids bound: a table of the ids, read
+    /// first, that the next table's join condition probes through `j.value` (the ids must
+    /// differ, or rows repeat).
+    pub fn sqlite_ids_joined(&mut self, ids: &[i64]) -> &mut Self {
+        self.push("json_each(")
+            .bind(json_ids(ids))
+            .push(") j CROSS JOIN ")
+    }
+
     /// Appends a membership test of `expr` in a set of ids with a single parameter, so the
     /// statement's text (and its cached prepared form) does not depend on the set's size.
     pub fn in_ids(&mut self, backend: Database, expr: &str, ids: &[i64]) -> &mut Self {
@@ -109,13 +118,11 @@ impl Sql {
     fn membership(&mut self, backend: Database, expr: &str, ids: &[i64], any: bool) -> &mut Self {
         let array = || Param::Array(PgArray::Int(ids.iter().map(|&id| Some(id)).collect()));
         match backend {
-            Database::Sqlite => {
-                let list: Vec<String> = ids.iter().map(i64::to_string).collect();
-                self.push(expr)
-                    .push(" IN (SELECT value FROM json_each(")
-                    .bind(Bind::Text(format!("[{}]", list.join(","))))
-                    .push("))")
-            }
+            Database::Sqlite => self
+                .push(expr)
+                .push(" IN (SELECT value FROM json_each(")
+                .bind(json_ids(ids))
+                .push("))"),
             // A few ids: `= ANY(?)`, which the planner serves from an index. Many ids
             // (outside a primary key): a semi-join, because with a generic plan `= ANY` of
             // a parameter may be checked element by element on every row (seconds for
@@ -322,3 +329,9 @@ impl Sql {
 
 #[cfg(test)]
 mod tests;
+
+/// Ids as one JSON array parameter, which SQLite's `json_each` reads as a table.
+fn json_ids(ids: &[i64]) -> Bind {
+    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+    Bind::Text(format!("[{}]", list.join(",")))
+}
