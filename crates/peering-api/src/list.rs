@@ -201,12 +201,13 @@ pub async fn render(
     }
     let shape = asked.clone();
     let large = window.limit.is_some_and(|limit| limit > LARGE_PAGE);
-    let _turn = match large {
-        true => Some(
+    let _turn = if large {
+        Some(
             (state.large_pages.acquire().await)
                 .map_err(|_| ApiError::Internal("page turns closed".into()))?,
-        ),
-        false => None,
+        )
+    } else {
+        None
     };
     let (body, count) = checked_read(state, spec, &asked, move |store, filter| {
         let page = PageWriter {
@@ -216,9 +217,10 @@ pub async fn render(
             base: &base,
             names,
         };
-        let (body, count) = match large {
-            true => page.in_slices(store, (filter, window), known)?,
-            false => page.whole(store, (filter, window), known)?,
+        let (body, count) = if large {
+            page.in_slices(store, (filter, window), known)?
+        } else {
+            page.whole(store, (filter, window), known)?
         };
         Ok(((body, count), count > 0))
     })
@@ -277,7 +279,9 @@ impl PageWriter<'_> {
         let mut written = false;
         let mut each = |count: i64, records: &[Record], related: &Related| {
             if body.is_empty() {
-                let objects = usize::try_from(asked.1.limit.unwrap_or(0)).unwrap_or(0);
+                // Sized for the objects the page holds (none past the list's end).
+                let (limit, offset) = (asked.1.limit.unwrap_or(0), asked.1.offset);
+                let objects = usize::try_from((count - offset).min(limit)).unwrap_or(0);
                 let capacity = objects * self.shape.bytes_per_object();
                 body = self.shape.head(self.list_url, count, capacity);
                 body.push('[');

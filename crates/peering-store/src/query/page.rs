@@ -85,6 +85,13 @@ fn limit_offset(backend: Backend, window: Window) -> Sql {
     sql
 }
 
+/// `SELECT COUNT(*)` of the rows `conditions` select.
+fn count_of(table: &Table, conditions: &Sql) -> Sql {
+    let mut sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", table.spec.table));
+    sql.append(&where_clause(conditions));
+    sql
+}
+
 /// The statements of a page: its total count, and its rows.
 pub(crate) fn page_sql(
     backend: Backend,
@@ -93,8 +100,7 @@ pub(crate) fn page_sql(
     window: Window,
 ) -> (Sql, Sql) {
     let conditions = compile_filter(backend, table, filter);
-    let mut count_sql = Sql::new(&format!("SELECT COUNT(*) FROM {} o", table.spec.table));
-    count_sql.append(&where_clause(&conditions));
+    let count_sql = count_of(table, &conditions);
 
     let order = order_by(table, filter);
     let slice = limit_offset(backend, window);
@@ -174,20 +180,20 @@ pub(crate) fn page_in_slices(
     each: &mut dyn FnMut(i64, &[Record], &Related),
 ) -> Result<i64, Error> {
     let table = table(spec);
-    let (count_sql, _) = page_sql(db.backend(), table, filter, window);
+    let conditions = compile_filter(db.backend(), table, filter);
     let past_the_end = known_count.is_some_and(|count| count <= window.offset);
     let ids: Vec<i64> = if past_the_end || window.limit == Some(0) {
         Vec::new()
     } else {
         let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
-        sql.append(&where_clause(&compile_filter(db.backend(), table, filter)))
+        sql.append(&where_clause(&conditions))
             .push(&order_by(table, filter))
             .append(&limit_offset(db.backend(), window));
         db.load(&sql)?.iter().map(|row| row.int(0)).collect()
     };
     let count = match known_count.or_else(|| window.count_from(ids.len())) {
         Some(count) => count,
-        None => db.scalar(&count_sql)?.unwrap_or(0),
+        None => db.scalar(&count_of(table, &conditions))?.unwrap_or(0),
     };
     if ids.is_empty() {
         each(count, &[], &Related::default());
