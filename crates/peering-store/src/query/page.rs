@@ -132,6 +132,24 @@ pub(crate) fn page_sql(
     (count_sql, sql)
 }
 
+/// Whether a page is known to hold no rows (an empty window, or past the list's known end).
+fn holds_no_rows(window: Window, known_count: Option<i64>) -> bool {
+    window.limit == Some(0) || known_count.is_some_and(|count| count <= window.offset)
+}
+
+/// A list's count: the one known, the one a page of `rows` rows tells, or counted.
+fn page_count(
+    db: &mut Db<'_>,
+    (window, known_count): (Window, Option<i64>),
+    rows: usize,
+    count_sql: &Sql,
+) -> Result<i64, Error> {
+    match known_count.or_else(|| window.count_from(rows)) {
+        Some(count) => Ok(count),
+        None => Ok(db.scalar(count_sql)?.unwrap_or(0)),
+    }
+}
+
 /// Reads one page of a resource's list and its total count (unless `known_count` gives it).
 pub(crate) fn list(
     db: &mut Db<'_>,
@@ -143,16 +161,12 @@ pub(crate) fn list(
 ) -> Result<Page, Error> {
     let table = table(spec);
     let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
-    let past_the_end = known_count.is_some_and(|count| count <= window.offset);
-    let records = if past_the_end || window.limit == Some(0) {
+    let records = if holds_no_rows(window, known_count) {
         Vec::new()
     } else {
         load_records(db, table, &sql)?
     };
-    let count = match known_count.or_else(|| window.count_from(records.len())) {
-        Some(count) => count,
-        None => db.scalar(&count_sql)?.unwrap_or(0),
-    };
+    let count = page_count(db, (window, known_count), records.len(), &count_sql)?;
     let mut page = Page {
         count,
         records,
@@ -181,8 +195,7 @@ pub(crate) fn page_in_slices(
 ) -> Result<i64, Error> {
     let table = table(spec);
     let conditions = compile_filter(db.backend(), table, filter);
-    let past_the_end = known_count.is_some_and(|count| count <= window.offset);
-    let ids: Vec<i64> = if past_the_end || window.limit == Some(0) {
+    let ids: Vec<i64> = if holds_no_rows(window, known_count) {
         Vec::new()
     } else {
         let mut sql = Sql::new(&format!("SELECT o.id FROM {} o", spec.table));
@@ -191,10 +204,12 @@ pub(crate) fn page_in_slices(
             .append(&limit_offset(db.backend(), window));
         db.load(&sql)?.iter().map(|row| row.int(0)).collect()
     };
-    let count = match known_count.or_else(|| window.count_from(ids.len())) {
-        Some(count) => count,
-        None => db.scalar(&count_of(table, &conditions))?.unwrap_or(0),
-    };
+    let count = page_count(
+        db,
+        (window, known_count),
+        ids.len(),
+        &count_of(table, &conditions),
+    )?;
     if ids.is_empty() {
         each(count, &[], &Related::default());
     }
