@@ -13,6 +13,7 @@ use diesel::{Connection, RunQueryDsl};
 use peering_domain::spec::CHANGE_RECORDS;
 
 use crate::error::Error;
+use crate::kept::KeptObjects;
 use crate::sql::{Bind, DbRow, Run, Sql};
 use crate::versions::Written;
 
@@ -147,22 +148,23 @@ pub(crate) fn build_pool(target: Target, size: u32) -> Result<Pool, Error> {
 /// The log target of the statements run (trace level).
 pub const SQL_LOG: &str = "peering_store::sql";
 
-/// A borrowed backend connection on which queries run, counted for tests and metrics; in
-/// a write transaction, with the tables written so far (`versions.rs`).
+/// A borrowed backend connection on which queries run, counted for tests and metrics, with
+/// what it serves (`Mode`).
 pub(crate) enum Db<'a> {
-    Sqlite(
-        &'a mut SqliteConnection,
-        &'a AtomicU64,
-        Option<&'a RefCell<Written>>,
-    ),
-    Postgres(
-        &'a mut PgConnection,
-        &'a AtomicU64,
-        Option<&'a RefCell<Written>>,
-    ),
+    Sqlite(&'a mut SqliteConnection, &'a AtomicU64, Mode<'a>),
+    Postgres(&'a mut PgConnection, &'a AtomicU64, Mode<'a>),
 }
 
-impl Db<'_> {
+/// What a borrowed connection serves.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Mode<'a> {
+    /// Reads, which take related objects from those kept between reads, if given.
+    Read(Option<&'a KeptObjects>),
+    /// A write transaction, with the tables written so far (`versions.rs`).
+    Write(&'a RefCell<Written>),
+}
+
+impl<'a> Db<'a> {
     fn count(&self) {
         let counter = match self {
             Db::Sqlite(_, c, _) | Db::Postgres(_, c, _) => c,
@@ -170,9 +172,24 @@ impl Db<'_> {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn written(&self) -> Option<&RefCell<Written>> {
+    fn mode(&self) -> Mode<'a> {
         match self {
-            Db::Sqlite(_, _, w) | Db::Postgres(_, _, w) => *w,
+            Db::Sqlite(_, _, mode) | Db::Postgres(_, _, mode) => *mode,
+        }
+    }
+
+    fn written(&self) -> Option<&RefCell<Written>> {
+        match self.mode() {
+            Mode::Write(written) => Some(written),
+            Mode::Read(_) => None,
+        }
+    }
+
+    /// The related objects kept between reads, for a read that may take them.
+    pub fn kept(&self) -> Option<&'a KeptObjects> {
+        match self.mode() {
+            Mode::Read(kept) => kept,
+            Mode::Write(_) => None,
         }
     }
 
@@ -243,9 +260,9 @@ impl Db<'_> {
     /// SQLite.
     pub fn insert_object_changes(&mut self, rows: Vec<Vec<Bind>>) -> Result<(), Error> {
         match self {
-            Db::Postgres(c, counter, written) if !rows.is_empty() => {
+            Db::Postgres(c, counter, mode) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
-                if let Some(written) = written {
+                if let Mode::Write(written) = mode {
                     written.borrow_mut().note_table(CHANGE_RECORDS);
                 }
                 crate::copy::object_changes(c, &rows)

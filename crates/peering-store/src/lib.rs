@@ -14,6 +14,7 @@ mod error;
 mod gate;
 mod import;
 mod jobs;
+mod kept;
 mod migrations;
 mod peeringdb;
 mod peeringdb_reads;
@@ -57,7 +58,7 @@ pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, Toke
 pub use versions::TableVersions;
 pub use write::ImportedObject;
 
-use connection::{AnyConnection, Db, Pool};
+use connection::{AnyConnection, Db, Mode, Pool};
 use versions::Written;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
@@ -94,6 +95,8 @@ pub struct Store {
     vacuums: Option<Arc<vacuum::Vacuums>>,
     /// SQLite's writers of this process, in the order they arrived.
     writers: Option<Arc<writers::WriterQueue>>,
+    /// Related objects kept between reads (`kept.rs`).
+    kept: Arc<kept::KeptObjects>,
 }
 
 impl std::fmt::Debug for Store {
@@ -160,6 +163,7 @@ impl Store {
             backend,
             queries: Arc::new(AtomicU64::new(0)),
             version_reads: Arc::new(AtomicU64::new(0)),
+            kept: Arc::default(),
             checkpoints,
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
@@ -219,8 +223,8 @@ impl Store {
     ) -> Result<T, Error> {
         let mut conn = self.pool.get()?;
         let mut db = match &mut *conn {
-            AnyConnection::Sqlite(c) => Db::Sqlite(c, counter, None),
-            AnyConnection::Postgresql(c) => Db::Postgres(c, counter, None),
+            AnyConnection::Sqlite(c) => Db::Sqlite(c, counter, Mode::Read(Some(&self.kept))),
+            AnyConnection::Postgresql(c) => Db::Postgres(c, counter, Mode::Read(Some(&self.kept))),
         };
         f(&mut db)
     }
@@ -237,13 +241,14 @@ impl Store {
         }
         let mut conn = self.pool.get()?;
         let counter = &self.queries;
+        let mode = Mode::Read(Some(&self.kept));
         match &mut *conn {
-            AnyConnection::Sqlite(c) => c.transaction(|c| f(&mut Db::Sqlite(c, counter, None))),
+            AnyConnection::Sqlite(c) => c.transaction(|c| f(&mut Db::Sqlite(c, counter, mode))),
             AnyConnection::Postgresql(c) => c
                 .build_transaction()
                 .read_only()
                 .repeatable_read()
-                .run(|c| f(&mut Db::Postgres(c, counter, None))),
+                .run(|c| f(&mut Db::Postgres(c, counter, mode))),
         }
     }
 
@@ -298,11 +303,11 @@ impl Store {
         let done = match &mut *conn {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
-            AnyConnection::Sqlite(c) => {
-                c.immediate_transaction(|c| versioned(&mut Db::Sqlite(c, counter, Some(&written))))
-            }
+            AnyConnection::Sqlite(c) => c.immediate_transaction(|c| {
+                versioned(&mut Db::Sqlite(c, counter, Mode::Write(&written)))
+            }),
             AnyConnection::Postgresql(c) => {
-                c.transaction(|c| versioned(&mut Db::Postgres(c, counter, Some(&written))))
+                c.transaction(|c| versioned(&mut Db::Postgres(c, counter, Mode::Write(&written))))
             }
         };
         if let Some(checkpoints) = &self.checkpoints {

@@ -143,14 +143,21 @@ pub(crate) fn read_whole(db: &mut Db<'_>) -> Result<i64, Error> {
 /// The versions of every table written since the database was made.
 pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
     let rows = db.load(&Sql::new("SELECT name, version FROM table_versions"))?;
-    let by_table = rows
-        .into_iter()
-        .filter_map(|mut row| {
-            let version = row.int(1);
-            row.take(0).into_text().map(|name| (name, version))
-        })
-        .collect();
-    Ok(TableVersions { by_table })
+    Ok(TableVersions::from_rows(rows))
+}
+
+/// The versions of `tables` alone (and of untracked writes, which every combination
+/// includes), for a read that keys what it keeps by a few tables.
+pub(crate) fn read_of(db: &mut Db<'_>, tables: &[&str]) -> Result<TableVersions, Error> {
+    let mut sql = Sql::new("SELECT name, version FROM table_versions WHERE name IN (");
+    for (i, table) in tables.iter().chain([&UNTRACKED]).enumerate() {
+        if i > 0 {
+            sql.push(", ");
+        }
+        sql.bind(Bind::Text((*table).to_owned()));
+    }
+    sql.push(")");
+    Ok(TableVersions::from_rows(db.load(&sql)?))
 }
 
 /// A snapshot of the tables' versions. A table never written has version 0.
@@ -160,6 +167,18 @@ pub struct TableVersions {
 }
 
 impl TableVersions {
+    /// From rows of (name, version).
+    fn from_rows(rows: Vec<crate::sql::DbRow>) -> TableVersions {
+        let by_table = rows
+            .into_iter()
+            .filter_map(|mut row| {
+                let version = row.int(1);
+                row.take(0).into_text().map(|name| (name, version))
+            })
+            .collect();
+        TableVersions { by_table }
+    }
+
     fn get(&self, name: &str) -> i64 {
         self.by_table.get(name).copied().unwrap_or_default()
     }

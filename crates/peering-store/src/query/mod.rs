@@ -10,6 +10,7 @@ pub(crate) mod relations;
 mod search;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
@@ -18,6 +19,7 @@ use crate::connection::Db;
 use crate::error::Error;
 use crate::schema::{cell_to_value, Table};
 use crate::sql::{DbRow, Sql};
+use crate::versions::TableVersions;
 
 pub(crate) use objects::{by_ids, fill_computed, in_order, shallow_by_ids, shallow_referring};
 pub(crate) use page::{everything, list, list_ids, page_in_slices};
@@ -26,7 +28,17 @@ pub(crate) use relations::{load_reads, load_related};
 /// Objects related to the ones being rendered, by `(table, id)`.
 #[derive(Debug, Default, Clone)]
 pub struct Related {
-    map: HashMap<(&'static str, i64), Record>,
+    map: HashMap<(&'static str, i64), Arc<Record>>,
+    /// The versions under which this read takes and keeps related objects (`kept.rs`),
+    /// once read.
+    kept_at: Option<KeptAt>,
+}
+
+/// The versions of the tables a read may take kept objects of.
+#[derive(Debug, Clone)]
+struct KeptAt {
+    tables: &'static [&'static str],
+    versions: TableVersions,
 }
 
 impl peering_domain::spec::RelatedLookup for Related {
@@ -37,10 +49,14 @@ impl peering_domain::spec::RelatedLookup for Related {
 
 impl Related {
     pub fn get(&self, spec: &ResourceSpec, id: i64) -> Option<&Record> {
-        self.map.get(&(spec.table, id))
+        self.map.get(&(spec.table, id)).map(Arc::as_ref)
     }
 
     fn insert(&mut self, spec: &'static ResourceSpec, record: Record) {
+        self.insert_shared(spec, Arc::new(record));
+    }
+
+    fn insert_shared(&mut self, spec: &'static ResourceSpec, record: Arc<Record>) {
         self.map.insert((spec.table, record.id), record);
     }
 }

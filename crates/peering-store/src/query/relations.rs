@@ -1,24 +1,29 @@
 //! Related objects: relation lists filled from their link tables, and the objects records
 //! point to, each loaded with one query per related resource whatever the number of records.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use peering_domain::resources::group_by_resource;
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
 
 use super::objects::shallow_by_ids;
-use super::Related;
+use super::{KeptAt, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
+use crate::kept::tables_shown_with;
 use crate::sql::{Bind, Sql};
+use crate::versions::{self, TableVersions};
 
 /// Loads the objects that the display rule of `spec` reads (one query per such foreign
-/// key), so that related objects are labelled as they are on their own.
-pub(crate) fn load_reads(
+/// key, none for objects kept between reads), so that related objects are labelled as they
+/// are on their own.
+pub(crate) fn load_reads<R: Borrow<Record>>(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
-    records: &[Record],
+    records: &[R],
     related: &mut Related,
 ) -> Result<(), Error> {
     for name in spec.reads {
@@ -27,12 +32,11 @@ pub(crate) fn load_reads(
         };
         if let Kind::GenericObject { .. } = spec.fields[i].kind {
             // One query per resource type named, whatever the number of records.
-            let named = records.iter().filter_map(|r| r.generic_target(spec));
+            let named = records
+                .iter()
+                .filter_map(|r| r.borrow().generic_target(spec));
             for (target, ids) in group_by_resource::<_, BTreeSet<i64>>(named) {
-                let ids: Vec<i64> = ids.into_iter().collect();
-                for r in shallow_by_ids(db, target, &ids)? {
-                    related.insert(target, r);
-                }
+                load_shallow(db, spec, target, ids.into_iter().collect(), related)?;
             }
             continue;
         }
@@ -42,21 +46,74 @@ pub(crate) fn load_reads(
         let target = target();
         let ids: BTreeSet<i64> = records
             .iter()
-            .filter_map(|r| r.values[i].as_int())
+            .filter_map(|r| r.borrow().values[i].as_int())
             .filter(|&id| not_at_hand(related, spec, target, id))
             .collect();
-        if ids.is_empty() {
-            continue;
-        }
-        let ids: Vec<i64> = ids.into_iter().collect();
-        let loaded = shallow_by_ids(db, target, &ids)?;
-        // What those objects read in turn (declarations form no cycles of reads).
-        load_reads(db, target, &loaded, related)?;
-        for r in loaded {
-            related.insert(target, r);
-        }
+        load_shallow(db, spec, target, ids.into_iter().collect(), related)?;
     }
     Ok(())
+}
+
+/// Puts the objects `ids` of `target`, shown beside objects of `spec`, in `related`, with
+/// what their labels read in turn (declarations form no cycles of reads): those kept
+/// between reads at their table's current version (`kept.rs`), the others read, shallow,
+/// in one query, and kept.
+fn load_shallow(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    target: &'static ResourceSpec,
+    ids: Vec<i64>,
+    related: &mut Related,
+) -> Result<(), Error> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let kept = match db.kept() {
+        Some(kept) => kept_version(db, spec, target, related)?.map(|v| (kept, v)),
+        None => None,
+    };
+    let (mut objects, missing) = match kept {
+        Some((kept, version)) => kept.take(target, version, ids),
+        None => (Vec::new(), ids),
+    };
+    if !missing.is_empty() {
+        let loaded: Vec<Arc<Record>> = (shallow_by_ids(db, target, &missing)?.into_iter())
+            .map(Arc::new)
+            .collect();
+        if let Some((kept, version)) = kept {
+            kept.keep(target, version, &loaded);
+        }
+        objects.extend(loaded);
+    }
+    load_reads(db, target, &objects, related)?;
+    for object in objects {
+        related.insert_shared(target, object);
+    }
+    Ok(())
+}
+
+/// The version of `target`'s table under which this read takes and keeps its objects, the
+/// versions of every table a read of `spec` may show read at the first object wanted;
+/// `None` for a table outside them.
+fn kept_version(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    target: &'static ResourceSpec,
+    related: &mut Related,
+) -> Result<Option<i64>, Error> {
+    let kept_at = match &mut related.kept_at {
+        Some(kept_at) => kept_at,
+        unread => {
+            let tables = tables_shown_with(spec);
+            let versions = if tables.is_empty() {
+                TableVersions::default()
+            } else {
+                versions::read_of(db, tables)?
+            };
+            unread.insert(KeptAt { tables, versions })
+        }
+    };
+    Ok((kept_at.tables.contains(&target.table)).then(|| kept_at.versions.of(&[target.table])))
 }
 
 /// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
@@ -190,14 +247,7 @@ pub(crate) fn load_related(
             .into_iter()
             .filter(|&id| not_at_hand(related, spec, target, id))
             .collect();
-        if ids.is_empty() {
-            continue;
-        }
-        let loaded = shallow_by_ids(db, target, &ids)?;
-        load_reads(db, target, &loaded, related)?;
-        for r in loaded {
-            related.insert(target, r);
-        }
+        load_shallow(db, spec, target, ids, related)?;
     }
     sort_tags(records, &list_fields, related);
     Ok(())

@@ -8,6 +8,8 @@ use peering_domain::input::{Draft, Input, Ref};
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, DIRECT_PEERING_SESSION};
 use serde_json::json;
 
+use crate::connection::Mode;
+
 use super::*;
 
 /// A connection to a database without the store's tables: every lookup fails.
@@ -36,7 +38,7 @@ fn assert_database_failure<T: std::fmt::Debug>(result: Result<T, Error>) {
 fn a_failed_lookup_is_an_error_not_a_field_message() {
     let mut conn = broken();
     let queries = AtomicU64::new(0);
-    let mut db = Db::Sqlite(&mut conn, &queries, None);
+    let mut db = Db::Sqlite(&mut conn, &queries, Mode::Read(None));
     assert_database_failure(lookup_ref(&mut db, &AUTONOMOUS_SYSTEM, &Ref::Id(1)));
     assert_database_failure(lookup_ref(
         &mut db,
@@ -55,7 +57,7 @@ fn a_failed_lookup_is_an_error_not_a_field_message() {
 fn a_failed_lookup_fails_the_whole_draft() {
     let mut conn = broken();
     let queries = AtomicU64::new(0);
-    let mut db = Db::Sqlite(&mut conn, &queries, None);
+    let mut db = Db::Sqlite(&mut conn, &queries, Mode::Read(None));
     let spec = &DIRECT_PEERING_SESSION;
     let mut draft = Draft::empty(spec);
     let (Some(fk), Some(tags)) = (spec.index_of("autonomous_system"), spec.index_of("tags")) else {
