@@ -150,14 +150,19 @@ pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
 /// includes), for a read that keys what it keeps by a few tables.
 pub(crate) fn read_of(db: &mut Db<'_>, tables: &[&str]) -> Result<TableVersions, Error> {
     let mut sql = Sql::new("SELECT name, version FROM table_versions WHERE name IN (");
+    bind_names(&mut sql, tables);
+    sql.push(")");
+    Ok(TableVersions::from_rows(db.load(&sql)?))
+}
+
+/// Binds the names of `tables` and of untracked writes, separated by commas.
+pub(crate) fn bind_names(sql: &mut Sql, tables: &[&str]) {
     for (i, table) in tables.iter().chain([&UNTRACKED]).enumerate() {
         if i > 0 {
             sql.push(", ");
         }
         sql.bind(Bind::Text((*table).to_owned()));
     }
-    sql.push(")");
-    Ok(TableVersions::from_rows(db.load(&sql)?))
 }
 
 /// A snapshot of the tables' versions. A table never written has version 0.
@@ -167,6 +172,17 @@ pub struct TableVersions {
 }
 
 impl TableVersions {
+    /// From `name:version` pairs separated by commas, as one statement lists them.
+    pub(crate) fn from_listed(listed: &str) -> TableVersions {
+        let by_table = (listed.split(','))
+            .filter_map(|pair| {
+                let (name, version) = pair.rsplit_once(':')?;
+                Some((name.to_owned(), version.parse().ok()?))
+            })
+            .collect();
+        TableVersions { by_table }
+    }
+
     /// From rows of (name, version).
     fn from_rows(rows: Vec<crate::sql::DbRow>) -> TableVersions {
         let by_table = rows

@@ -1,13 +1,15 @@
-//! One object read in one statement with the objects its foreign keys point to, and those
-//! their labels read in turn (a session with its AS, its connection and the connection's
-//! exchange), joined to its row. A detail then costs one round trip for what took one per
-//! related resource; its relation lists and what they point to follow as for any read.
-//! Used on PostgreSQL (`objects.rs::by_ids`), where every statement is a round trip.
+//! One object read in one statement: its row, the objects its foreign keys point to and
+//! those their labels read in turn (a session with its AS, its connection and the
+//! connection's exchange) joined to it, and what rows carry (`inline.rs`: its relation
+//! lists, the versions of the tables whose kept objects it shows). A detail whose related
+//! objects are kept then costs one statement, where it took one per related resource, one
+//! for its links and one for the versions.
 
 use peering_domain::resources::PerResource;
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec};
 
+use super::inline::Inline;
 use super::{record_from_row, shallow_record, Related};
 use crate::connection::Db;
 use crate::error::Error;
@@ -17,13 +19,15 @@ use crate::sql::{Bind, Cell, Sql};
 /// At most this many objects are joined to one row.
 const MAX_JOINS: usize = 8;
 
-/// How a resource's object is read with the objects it points to.
+/// How a resource's object is read in one statement.
 #[derive(Debug)]
 pub(crate) struct Plan {
     /// The joined resources, in the order their columns come (before the object's own).
     joined: Vec<&'static ResourceSpec>,
-    /// `SELECT <joined columns>, <the object's columns> FROM … LEFT JOIN …`.
-    select: String,
+    /// `SELECT <joined columns>, <the object's columns>`.
+    head: String,
+    /// ` FROM <table> o LEFT JOIN …`.
+    from: String,
 }
 
 /// The plan of `spec`, or `None` when joining would not save a statement (no foreign key),
@@ -102,18 +106,21 @@ impl Plan {
                 return None;
             }
         }
-        if builder.joined.is_empty() {
+        if builder.joined.is_empty() && !Inline::has_lists(spec) {
             return None;
         }
         let own = table(spec).select.strip_prefix("SELECT ")?;
+        let own = own.strip_suffix(&format!(" FROM {} o", spec.table))?;
         Some(Plan {
-            select: format!("SELECT {}{own}{}", builder.columns, builder.joins),
+            head: format!("SELECT {}{own}", builder.columns),
+            from: format!(" FROM {} o{}", spec.table, builder.joins),
             joined: builder.joined,
         })
     }
 
-    /// Object `id` (none if it does not exist), with the objects it points to put in
-    /// `related`.
+    /// Object `id` (none if it does not exist) with its relation lists, the objects it
+    /// points to put in `related`, and, for a read that may take kept objects, the
+    /// versions they are kept under.
     pub(crate) fn read(
         &self,
         db: &mut Db<'_>,
@@ -121,11 +128,16 @@ impl Plan {
         id: i64,
         related: &mut Related,
     ) -> Result<Vec<Record>, Error> {
-        let mut sql = Sql::new(&self.select);
-        sql.push(" WHERE o.id = ").bind(Bind::Int(id));
+        let inline = Inline::of(db, spec, true);
+        let mut sql = Sql::new(&self.head);
+        sql.append(&inline.columns(db.backend()))
+            .push(&self.from)
+            .push(" WHERE o.id = ")
+            .bind(Bind::Int(id));
         let Some(mut row) = db.load(&sql)?.pop() else {
             return Ok(Vec::new());
         };
+        let carried = inline.take(&mut row);
         let mut offset = 0;
         for target in &self.joined {
             let joined = table(target);
@@ -134,6 +146,8 @@ impl Plan {
             }
             offset += 1 + joined.columns.len();
         }
-        Ok(vec![record_from_row(table(spec), &mut row, offset)])
+        let mut record = record_from_row(table(spec), &mut row, offset);
+        inline.fill(&mut record, carried, related);
+        Ok(vec![record])
     }
 }

@@ -3,6 +3,7 @@
 
 mod column;
 pub(crate) mod filter;
+pub(crate) mod inline;
 mod joined;
 pub(crate) mod objects;
 pub(crate) mod page;

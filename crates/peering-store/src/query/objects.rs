@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use peering_domain::{Record, ResourceSpec, Value};
 
-use super::relations::{attach_relations, load_reads};
+use super::relations::{attach_relations, load_reads, load_related};
 use super::{load_records, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
@@ -42,13 +42,14 @@ pub(crate) fn by_ids(
     if ids.is_empty() {
         return Ok((Vec::new(), related));
     }
-    // Joined on PostgreSQL alone, where each statement is a round trip to the server;
-    // SQLite runs in the process and measured no faster joined.
-    let plan = (db.backend() == Backend::Postgres)
-        .then(|| super::joined::plan(spec))
-        .flatten();
-    let mut records = match (ids, plan) {
-        ([id], Some(plan)) => plan.read(db, spec, *id, &mut related)?,
+    // One object is read in one statement with what it points to and its lists
+    // (`joined.rs`); then only the related objects not kept between reads.
+    let mut records = match (ids, super::joined::plan(spec)) {
+        ([id], Some(plan)) => {
+            let mut records = plan.read(db, spec, *id, &mut related)?;
+            load_related(db, spec, &mut records, &mut related)?;
+            return Ok((records, related));
+        }
         _ => load_by_ids(db, spec, ids, true)?,
     };
     attach_relations(db, spec, &mut records, &mut related)?;

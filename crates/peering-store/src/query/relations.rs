@@ -182,49 +182,81 @@ pub(super) fn load_links(
     Ok(())
 }
 
-/// The links of every list relation of the objects `ids`, in one query: rows of (field
-/// index, owner id, linked id), in no order (empty: no list relation).
-pub(crate) fn links_sql(backend: Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
-    let mut links = Sql::default();
-    for (fi, field) in spec.fields.iter().enumerate() {
-        let (select, from, owner) = match field.kind {
+/// Where the links of a list relation are kept: `from` (a link table, aliased), its
+/// column naming the owner and the one naming the linked object; tags are kept for every
+/// resource in one table, with the owner's content type.
+#[derive(Debug)]
+pub(super) struct LinkTable {
+    pub from: String,
+    pub owner: String,
+    pub linked: String,
+    pub tagged: bool,
+}
+
+impl LinkTable {
+    /// The link table of a list relation, `None` for any other kind of field.
+    pub fn of(kind: &Kind) -> Option<LinkTable> {
+        match *kind {
             Kind::ManyToMany {
                 table: through,
                 source,
                 target_column,
                 ..
-            } => (
-                format!("SELECT {fi}, th.{source}, th.{target_column} FROM "),
-                format!("{through} th"),
-                format!("th.{source}"),
-            ),
-            Kind::Tags => (
-                format!("SELECT {fi}, ti.object_id, ti.tag_id FROM "),
-                "tagged_items ti".to_string(),
-                "ti.object_id".to_string(),
-            ),
-            _ => continue,
+            } => Some(LinkTable {
+                from: format!("{through} th"),
+                owner: format!("th.{source}"),
+                linked: format!("th.{target_column}"),
+                tagged: false,
+            }),
+            Kind::Tags => Some(LinkTable {
+                from: "tagged_items ti".to_string(),
+                owner: "ti.object_id".to_string(),
+                linked: "ti.tag_id".to_string(),
+                tagged: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// ` AND <the owner's content type>` for tags, nothing for others.
+    pub fn and_of_type(&self, sql: &mut Sql, spec: &ResourceSpec) {
+        if self.tagged {
+            sql.push(" AND ti.object_type = ")
+                .bind(Bind::Text(spec.content_type()));
+        }
+    }
+}
+
+/// The links of every list relation of the objects `ids`, in one query: rows of (field
+/// index, owner id, linked id), in no order (empty: no list relation).
+pub(crate) fn links_sql(backend: Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
+    let mut links = Sql::default();
+    for (fi, field) in spec.fields.iter().enumerate() {
+        let Some(link) = LinkTable::of(&field.kind) else {
+            continue;
         };
-        let mut branch = Sql::new(&select);
+        let LinkTable {
+            from,
+            owner,
+            linked,
+            ..
+        } = &link;
+        let mut branch = Sql::new(&format!("SELECT {fi}, {owner}, {linked} FROM "));
         // On SQLite the ids are read first and each probes the link table's index: as
         // `IN (SELECT … json_each)`, each branch first copied them into a temporary index.
         match backend {
             Backend::Sqlite => {
-                branch.sqlite_ids_joined(ids).push(&from);
+                branch.sqlite_ids_joined(ids).push(from);
                 branch.push(&format!(" ON {owner} = j.value"));
             }
             Backend::Postgres => {
                 branch
-                    .push(&from)
+                    .push(from)
                     .push(" WHERE ")
-                    .in_ids(backend, &owner, ids);
+                    .in_ids(backend, owner, ids);
             }
         }
-        if matches!(field.kind, Kind::Tags) {
-            branch
-                .push(" AND ti.object_type = ")
-                .bind(Bind::Text(spec.content_type()));
-        }
+        link.and_of_type(&mut branch, spec);
         if !links.is_empty() {
             links.push(" UNION ALL ");
         }
