@@ -9,7 +9,8 @@ use peering_filter::{split_query, Filter};
 
 use crate::connection::Backend;
 use crate::query::filter::compile_filter;
-use crate::query::objects::by_ids_sql;
+use crate::query::inline::Inline;
+use crate::query::objects::{by_ids_sql, shallow_by_ids_sql};
 use crate::query::page::{order_by, page_sql};
 use crate::query::relations::links_sql;
 use crate::query::Window;
@@ -171,10 +172,11 @@ fn orders() {
     insta::assert_snapshot!("orders", shown);
 }
 
-fn pin_page(name: &str, spec: &ResourceSpec, query: &str, window: Window) {
+fn pin_page(name: &str, spec: &'static ResourceSpec, query: &str, window: Window) {
     let filter = filter(spec, query);
     for backend in BACKENDS {
-        let (count, rows) = page_sql(backend, table(spec), &filter, window);
+        let extra = Inline::new(spec, true, true).columns(backend);
+        let (count, rows) = page_sql(backend, table(spec), (&filter, window), &extra);
         insta::assert_snapshot!(
             format!("{name}@{}", backend.name()),
             format!("{}\n\n{}", count.snapshot(backend), rows.snapshot(backend))
@@ -231,15 +233,17 @@ fn relation_links() {
 #[test]
 fn objects_by_ids() {
     let session = table(&INTERNET_EXCHANGE_PEERING_SESSION);
+    let carried =
+        |backend| Inline::new(&INTERNET_EXCHANGE_PEERING_SESSION, true, true).columns(backend);
     pin("objects_one", |backend| {
-        by_ids_sql(backend, session, &[5], true)
+        by_ids_sql(backend, session, &[5], &carried(backend))
     });
     pin("objects_many", |backend| {
-        by_ids_sql(backend, session, &[1, 2, 3], true)
+        by_ids_sql(backend, session, &[1, 2, 3], &carried(backend))
     });
     let many: Vec<i64> = (1..=150).collect();
     pin("objects_shallow", |backend| {
-        by_ids_sql(backend, table(&AUTONOMOUS_SYSTEM), &many[..3], false)
+        shallow_by_ids_sql(backend, table(&AUTONOMOUS_SYSTEM), &many[..3])
     });
     pin("links_many", |backend| {
         links_sql(backend, &AUTONOMOUS_SYSTEM, &many)

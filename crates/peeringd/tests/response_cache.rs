@@ -193,7 +193,7 @@ fn with_no_memory_for_it_every_read_is_rendered_anew() {
     let (first, _) = cost(&s, AS);
     let (again, _) = cost(&s, AS);
     assert_eq!(first, again);
-    assert!(again > 1);
+    assert!(again > 0, "rendered: at least its rows read");
 }
 
 #[test]
@@ -203,7 +203,7 @@ fn a_write_to_what_a_resource_does_not_read_leaves_its_answers_cached() {
     settle(&s);
     let page = format!("{AS}?limit=50");
     let (first, _) = cost(&s, &page);
-    assert!(first > 1, "{first} queries for a page");
+    assert!(first > 0, "{first} queries for a page");
     cost(&s, &page);
     // BGP groups are no part of an autonomous system's answer.
     let groups = "/api/peering/bgp-groups/";
@@ -216,9 +216,9 @@ fn a_write_to_what_a_resource_does_not_read_leaves_its_answers_cached() {
         "/api/peering/routing-policies/",
         json!({"name": "Out", "slug": "out", "type": "export-policy", "weight": 0}),
     );
-    assert!(cost(&s, &page).0 > 1, "the page is rendered anew");
+    assert!(cost(&s, &page).0 > 0, "the page is rendered anew");
     // and kept the second time it is asked for at the new versions.
-    assert!(cost(&s, &page).0 > 1);
+    assert!(cost(&s, &page).0 > 0);
     served_from_cache(&s, &page);
 }
 

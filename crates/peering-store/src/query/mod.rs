@@ -135,6 +135,27 @@ pub(crate) fn record_from_row(table: &Table, row: &mut DbRow, offset: usize) -> 
     Record { id, values }
 }
 
+/// Records from the rows of `sql`, which carry `inline`'s columns after the objects' own:
+/// their lists filled, the versions kept objects are taken under noted in `related`.
+pub(super) fn load_carrying(
+    db: &mut Db<'_>,
+    table: &Table,
+    sql: &Sql,
+    inline: &inline::Inline,
+    related: &mut Related,
+) -> Result<Vec<Record>, Error> {
+    Ok(db
+        .load(sql)?
+        .into_iter()
+        .map(|mut row| {
+            let carried = inline.take(&mut row);
+            let mut record = record_from_row(table, &mut row, 0);
+            inline.fill(&mut record, carried, related);
+            record
+        })
+        .collect())
+}
+
 pub(super) fn load_records(
     db: &mut Db<'_>,
     table: &Table,

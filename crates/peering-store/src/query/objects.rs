@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use peering_domain::{Record, ResourceSpec, Value};
 
+use super::inline::Inline;
 use super::relations::{attach_relations, load_reads, load_related};
-use super::{load_records, Related};
+use super::{load_carrying, load_records, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::schema::{cell_to_value, table, Table};
@@ -20,12 +21,19 @@ pub(crate) fn in_order(
     ids: &[i64],
     relations: bool,
 ) -> Result<(Vec<Record>, Related), Error> {
-    let mut records = load_by_ids(db, spec, ids, true)?;
+    let mut related = Related::default();
+    let mut records = if ids.is_empty() {
+        Vec::new()
+    } else {
+        let inline = Inline::of(db, spec, relations);
+        let table = table(spec);
+        let sql = by_ids_sql(db.backend(), table, ids, &inline.columns(db.backend()));
+        load_carrying(db, table, &sql, &inline, &mut related)?
+    };
     let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     records.sort_unstable_by_key(|r| position.get(&r.id).copied());
-    let mut related = Related::default();
     if relations {
-        attach_relations(db, spec, &mut records, &mut related)?;
+        load_related(db, spec, &mut records, &mut related)?;
     } else {
         load_reads(db, spec, &records, &mut related)?;
     }
@@ -100,17 +108,26 @@ fn load_by_ids(
         return Ok(Vec::new());
     }
     let table = table(spec);
-    let sql = by_ids_sql(db.backend(), table, ids, counts);
+    let sql = if counts {
+        by_ids_sql(db.backend(), table, ids, &Sql::default())
+    } else {
+        shallow_by_ids_sql(db.backend(), table, ids)
+    };
     load_records(db, table, &sql)
 }
 
-/// Objects by id (not none), in id order; `counts` adds the computed counts and values.
-pub(crate) fn by_ids_sql(backend: Backend, table: &Table, ids: &[i64], counts: bool) -> Sql {
-    let mut sql = Sql::new(if counts {
-        &table.select
-    } else {
-        &table.select_columns
-    });
+/// Objects by id (not none), in id order, with their computed counts and values and the
+/// `extra` columns (`inline.rs`).
+pub(crate) fn by_ids_sql(backend: Backend, table: &Table, ids: &[i64], extra: &Sql) -> Sql {
+    ids_sql(backend, table.select_with(extra), ids)
+}
+
+/// Objects by id (not none), in id order, without their computed counts and values.
+pub(crate) fn shallow_by_ids_sql(backend: Backend, table: &Table, ids: &[i64]) -> Sql {
+    ids_sql(backend, Sql::new(&table.select_columns), ids)
+}
+
+fn ids_sql(backend: Backend, mut sql: Sql, ids: &[i64]) -> Sql {
     if ids.len() == 1 {
         sql.push(" WHERE o.id = ").bind(Bind::Int(ids[0]));
     } else {

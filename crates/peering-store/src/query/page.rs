@@ -5,8 +5,9 @@ use peering_domain::{Record, ResourceSpec};
 use peering_filter::Filter;
 
 use super::filter::compile_filter;
-use super::relations::{attach_relations, load_links, load_reads};
-use super::{load_records, Page, Related, Window};
+use super::inline::Inline;
+use super::relations::{load_links, load_reads, load_related};
+use super::{load_carrying, load_records, Page, Related, Window};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::schema::{table, Table};
@@ -92,25 +93,30 @@ fn count_of(table: &Table, conditions: &Sql) -> Sql {
     sql
 }
 
-/// The statements of a page: its total count, and its rows.
+/// The statements of a page: its total count, and its rows, with `extra` columns after
+/// the objects' own (`inline.rs`).
 pub(crate) fn page_sql(
     backend: Backend,
     table: &Table,
-    filter: &Filter,
-    window: Window,
+    (filter, window): (&Filter, Window),
+    extra: &Sql,
 ) -> (Sql, Sql) {
     let conditions = compile_filter(backend, table, filter);
     let count_sql = count_of(table, &conditions);
 
     let order = order_by(table, filter);
     let slice = limit_offset(backend, window);
-    let mut sql = Sql::new(&table.select);
-    if window.offset >= DEFERRED_OFFSET && window.limit.is_some() {
-        // A deep page: the rows skipped are walked as ids only (through an index in list
-        // order where there is one), then the page's rows are read by id. On PostgreSQL
-        // the ids go through an array, which the planner reads by primary key: as an
-        // `IN` it hashed them against a scan of the whole table (2.5 of 9 ms for a page
-        // of 5,000 autonomous systems).
+    let mut sql = table.select_with(extra);
+    // Extra columns are subqueries: computed for every row a statement walks, the rows an
+    // offset skips and, on SQLite, every row sorted, they are computed for the page's rows
+    // alone when those are found first.
+    let ids_first = window.offset >= DEFERRED_OFFSET || !extra.is_empty();
+    if ids_first && window.limit.is_some() {
+        // The rows skipped are walked as ids only (through an index in list order where
+        // there is one), then the page's rows are read by id. On PostgreSQL the ids go
+        // through an array, which the planner reads by primary key: as an `IN` it hashed
+        // them against a scan of the whole table (2.5 of 9 ms for a deep page of 5,000
+        // autonomous systems).
         let (ids_in, ids_end) = match backend {
             Backend::Sqlite => ("IN (", ")"),
             Backend::Postgres => ("= ANY(ARRAY(", "))"),
@@ -160,20 +166,23 @@ pub(crate) fn list(
     known_count: Option<i64>,
 ) -> Result<Page, Error> {
     let table = table(spec);
-    let (count_sql, sql) = page_sql(db.backend(), table, filter, window);
+    let inline = Inline::of(db, spec, relations);
+    let extra = inline.columns(db.backend());
+    let (count_sql, sql) = page_sql(db.backend(), table, (filter, window), &extra);
+    let mut related = Related::default();
     let records = if holds_no_rows(window, known_count) {
         Vec::new()
     } else {
-        load_records(db, table, &sql)?
+        load_carrying(db, table, &sql, &inline, &mut related)?
     };
     let count = page_count(db, (window, known_count), records.len(), &count_sql)?;
     let mut page = Page {
         count,
         records,
-        related: Related::default(),
+        related,
     };
     if relations {
-        attach_relations(db, spec, &mut page.records, &mut page.related)?;
+        load_related(db, spec, &mut page.records, &mut page.related)?;
     } else {
         load_reads(db, spec, &page.records, &mut page.related)?;
     }

@@ -14,6 +14,8 @@ use std::collections::HashMap;
 use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 
+use crate::sql::Sql;
+
 pub(crate) use columns::Column;
 pub(crate) use paths::{Hop, Path};
 pub(crate) use search::{SearchHow, SearchIndex, SearchTerm};
@@ -50,6 +52,18 @@ fn leak(s: String) -> &'static str {
 }
 
 impl Table {
+    /// `select` with `extra` columns after the object's own (`, (SELECT …)` each).
+    pub fn select_with(&self, extra: &Sql) -> Sql {
+        if extra.is_empty() {
+            return Sql::new(&self.select);
+        }
+        let from = format!(" FROM {} o", self.spec.table);
+        let head = self.select.strip_suffix(&from).unwrap_or(&self.select);
+        let mut sql = Sql::new(head);
+        sql.append(extra).push(&from);
+        sql
+    }
+
     fn build(spec: &'static ResourceSpec) -> Table {
         let columns = columns::columns_of(spec);
         let computed = columns::computed_of(spec);
