@@ -1,13 +1,16 @@
 //! Related objects kept between reads. The objects a read shows beside the ones it was asked
 //! for (an AS's routing policies, communities and tags; a session's exchange and router)
-//! are the same few rows read after read. They are kept here, shallow, per table and under
-//! the version of their table (`versions.rs`), and a read takes them from here while that
-//! version holds: one statement reads the versions of every table the read may need, in
-//! place of one statement per related resource.
+//! are the same few rows read after read. They are kept here, shallow, per table under the
+//! versions of the tables their rows depend on (`key_tables`: their own, and those of what
+//! they point to, whose deletion may clear one of their keys without writing their table;
+//! `versions.rs`), and a read takes them from here while those versions hold: the versions
+//! come with the read's rows (`query/inline.rs`) or in one statement, in place of one
+//! statement per related resource.
 //!
 //! A kept object is never older than its key: the versions are read before the objects
-//! they key, so an object kept under a version was read at that version or after. Reads in
-//! a write transaction neither take nor keep objects: they see what the transaction wrote
+//! they key, so an object kept under a version was read at that version or after (it may
+//! be newer than a read-only snapshot that takes it: a label written meanwhile). Reads in a
+//! write transaction neither take nor keep objects: they see what the transaction wrote
 //! before its versions change.
 
 use std::collections::{BTreeSet, HashMap};
@@ -15,11 +18,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use peering_domain::resources::PerResource;
 use peering_domain::spec::Kind;
-use peering_domain::{Record, ResourceSpec};
+use peering_domain::{Record, ResourceSpec, Value};
 
-/// At most this many objects are kept, all tables together; past it, a table's objects are
-/// read as if none were kept until its version changes. Objects take a kilobyte or two.
-const MOST_KEPT: usize = 2048;
+/// At most about this many bytes of objects are kept, all tables together; past it,
+/// everything kept is dropped and kept anew from the next reads (the objects reads share
+/// come back first).
+const MOST_KEPT_BYTES: usize = 8 << 20;
 
 /// Objects kept between reads, per table, each table's under one version.
 #[derive(Debug, Default)]
@@ -30,8 +34,8 @@ pub(crate) struct KeptObjects {
 #[derive(Debug, Default)]
 struct Tables {
     by_table: HashMap<&'static str, Kept>,
-    /// Objects kept, all tables together.
-    count: usize,
+    /// The approximate size of the objects kept, all tables together.
+    bytes: usize,
 }
 
 #[derive(Debug)]
@@ -69,78 +73,105 @@ impl KeptObjects {
         (found, missing)
     }
 
-    /// Keeps `objects` of `spec`, read at `version` of its table or after. Objects kept
+    /// Keeps `objects` of `spec`, read at `version` of its key or after. Objects kept
     /// under another version are dropped first.
     pub fn keep(&self, spec: &'static ResourceSpec, version: i64, objects: &[Arc<Record>]) {
         if objects.is_empty() {
             return;
         }
+        let adding: usize = objects.iter().map(|o| approximate_bytes(o)).sum();
         let mut tables = self.lock();
-        let Tables { by_table, count } = &mut *tables;
+        if tables.bytes + adding > MOST_KEPT_BYTES {
+            tables.by_table.clear();
+            tables.bytes = 0;
+        }
+        let Tables { by_table, bytes } = &mut *tables;
         let kept = by_table.entry(spec.table).or_insert_with(|| Kept {
             version,
             objects: HashMap::new(),
         });
         if kept.version != version {
-            *count -= kept.objects.len();
+            *bytes -= kept
+                .objects
+                .values()
+                .map(|o| approximate_bytes(o))
+                .sum::<usize>();
             kept.version = version;
             kept.objects.clear();
         }
         for object in objects {
-            if *count >= MOST_KEPT {
-                break;
-            }
             if kept.objects.insert(object.id, Arc::clone(object)).is_none() {
-                *count += 1;
+                *bytes += approximate_bytes(object);
             }
         }
     }
 
-    /// Objects kept, all tables together.
+    /// The approximate size of the objects kept, all tables together.
     #[cfg(test)]
-    pub fn count(&self) -> usize {
-        self.lock().count
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 }
 
-/// The tables whose objects a read of `spec` may show beside its own: those its foreign
-/// keys and relation lists point to, and what their labels read in turn (generic objects
-/// name their resource in each row, and are not kept).
-pub(crate) fn tables_shown_with(spec: &'static ResourceSpec) -> &'static [&'static str] {
-    static TABLES: PerResource<Vec<&'static str>> = PerResource::new(|spec| {
-        let mut tables = BTreeSet::new();
-        for field in spec.fields {
-            match field.kind {
-                Kind::ForeignKey { target, .. } | Kind::ManyToMany { target, .. } => {
-                    add_with_reads(target(), &mut tables);
-                }
-                Kind::Tags => add_with_reads(&peering_domain::resources::TAG, &mut tables),
-                _ => {}
-            }
-        }
-        tables.into_iter().collect()
-    });
+/// About how many bytes `record` holds: its values and the text they own.
+fn approximate_bytes(record: &Record) -> usize {
+    let owned: usize = record.values.iter().map(value_bytes).sum();
+    std::mem::size_of::<Record>() + record.values.len() * std::mem::size_of::<Value>() + owned
+}
+
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::Text(text) => text.len(),
+        Value::Json(json) => json_bytes(json),
+        Value::Ids(ids) => ids.len() * std::mem::size_of::<i64>(),
+        _ => 0,
+    }
+}
+
+fn json_bytes(json: &serde_json::Value) -> usize {
+    let node = std::mem::size_of::<serde_json::Value>();
+    node + match json {
+        serde_json::Value::String(text) => text.len(),
+        serde_json::Value::Array(items) => items.iter().map(json_bytes).sum(),
+        serde_json::Value::Object(map) => map.iter().map(|(k, v)| k.len() + json_bytes(v)).sum(),
+        _ => 0,
+    }
+}
+
+/// The tables whose versions key the kept objects of `spec`: every table its rows and
+/// what they point to are read from, as for the answer cache (a deletion that clears a
+/// foreign key of a kept row writes only the table deleted from).
+pub(crate) fn key_tables(spec: &'static ResourceSpec) -> &'static [&'static str] {
+    static TABLES: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
     TABLES.get(spec).map_or(&[], Vec::as_slice)
 }
 
-/// Adds `spec`'s table and those its display rule reads, in turn.
-fn add_with_reads(spec: &'static ResourceSpec, tables: &mut BTreeSet<&'static str>) {
-    if !tables.insert(spec.table) {
-        return;
-    }
-    for name in spec.reads {
-        let field = spec.index_of(name).map(|i| &spec.fields[i].kind);
-        if let Some(Kind::ForeignKey { target, .. }) = field {
-            add_with_reads(target(), tables);
+/// The tables whose versions key the objects a read of `spec` may show beside its own:
+/// those its foreign keys and relation lists point to, and what their labels read in turn
+/// (generic objects name their resource in each row, and are not kept), sorted.
+pub(crate) fn tables_shown_with(spec: &'static ResourceSpec) -> &'static [&'static str] {
+    static TABLES: PerResource<Vec<&'static str>> = PerResource::new(|spec| {
+        let mut shown = BTreeSet::new();
+        for field in spec.fields {
+            match field.kind {
+                Kind::ForeignKey { target, .. } | Kind::ManyToMany { target, .. } => {
+                    shown.extend(key_tables(target()));
+                }
+                Kind::Tags => shown.extend(key_tables(&peering_domain::resources::TAG)),
+                _ => {}
+            }
         }
-    }
+        shown.into_iter().collect()
+    });
+    TABLES.get(spec).map_or(&[], Vec::as_slice)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use peering_domain::resources::{AUTONOMOUS_SYSTEM, TAG};
-    use peering_domain::Value;
+    use peering_domain::resources::{
+        AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION, ROUTER, TAG,
+    };
 
     fn object(id: i64) -> Arc<Record> {
         Arc::new(Record {
@@ -168,22 +199,29 @@ mod tests {
         let kept = KeptObjects::default();
         kept.keep(&TAG, 1, &[object(1), object(2)]);
         kept.keep(&TAG, 2, &[object(3)]);
-        assert_eq!(kept.count(), 1);
+        assert_eq!(kept.bytes(), approximate_bytes(&object(3)));
         assert_eq!(kept.take(&TAG, 2, vec![1, 3]).1, [1]);
         assert_eq!(kept.take(&TAG, 1, vec![1]).1, [1]);
     }
 
     #[test]
-    fn no_more_than_the_most_kept_are_kept() {
+    fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
         let kept = KeptObjects::default();
-        let many: Vec<_> = (0..MOST_KEPT as i64 + 10).map(object).collect();
+        let big = |id| {
+            Arc::new(Record {
+                id,
+                values: vec![Value::Text("x".repeat(1 << 20))],
+            })
+        };
+        let many: Vec<_> = (0..7).map(big).collect();
         kept.keep(&TAG, 1, &many);
-        kept.keep(&AUTONOMOUS_SYSTEM, 1, &many[..5]);
-        assert_eq!(kept.count(), MOST_KEPT);
-        // Dropped with their version, they leave room for others.
-        kept.keep(&TAG, 2, &many[..3]);
-        kept.keep(&AUTONOMOUS_SYSTEM, 1, &many[..5]);
-        assert_eq!(kept.count(), 8);
+        kept.keep(&AUTONOMOUS_SYSTEM, 1, &[object(1)]);
+        let before = kept.bytes();
+        assert!(before > 7 << 20, "{before}");
+        kept.keep(&TAG, 1, &[big(8), big(9)]);
+        assert!(kept.bytes() < 3 << 20, "{}", kept.bytes());
+        assert_eq!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![1]).1, [1]);
+        assert_eq!(kept.take(&TAG, 1, vec![8, 9, 1]).1, [1]);
     }
 
     #[test]
@@ -191,5 +229,11 @@ mod tests {
         let tables = tables_shown_with(&AUTONOMOUS_SYSTEM);
         assert!(tables.contains(&TAG.table), "{tables:?}");
         assert!(!tables.contains(&AUTONOMOUS_SYSTEM.table), "{tables:?}");
+        // A session shows its connection, keyed by the routers it points to too.
+        let session = tables_shown_with(&INTERNET_EXCHANGE_PEERING_SESSION);
+        for table in key_tables(&CONNECTION) {
+            assert!(session.contains(table), "{table} not in {session:?}");
+        }
+        assert!(key_tables(&CONNECTION).contains(&ROUTER.table));
     }
 }

@@ -77,7 +77,7 @@ fn statements(spec: &'static ResourceSpec, backend: Backend) -> Vec<(String, boo
         offset: 0,
     };
     let mut texts = Vec::new();
-    let extra = Inline::new(spec, true, true).columns(backend);
+    let extra = Inline::of_read_with_relations(spec).columns(backend);
     for (filter, changes) in sample_filters(spec) {
         let (count, rows) = page_sql(backend, t, (&filter, window), &extra);
         texts.push((count.snapshot(backend), changes));

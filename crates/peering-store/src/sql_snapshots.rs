@@ -175,7 +175,7 @@ fn orders() {
 fn pin_page(name: &str, spec: &'static ResourceSpec, query: &str, window: Window) {
     let filter = filter(spec, query);
     for backend in BACKENDS {
-        let extra = Inline::new(spec, true, true).columns(backend);
+        let extra = Inline::of_read_with_relations(spec).columns(backend);
         let (count, rows) = page_sql(backend, table(spec), (&filter, window), &extra);
         insta::assert_snapshot!(
             format!("{name}@{}", backend.name()),
@@ -233,8 +233,9 @@ fn relation_links() {
 #[test]
 fn objects_by_ids() {
     let session = table(&INTERNET_EXCHANGE_PEERING_SESSION);
-    let carried =
-        |backend| Inline::new(&INTERNET_EXCHANGE_PEERING_SESSION, true, true).columns(backend);
+    let carried = |backend| {
+        Inline::of_read_with_relations(&INTERNET_EXCHANGE_PEERING_SESSION).columns(backend)
+    };
     pin("objects_one", |backend| {
         by_ids_sql(backend, session, &[5], &carried(backend))
     });

@@ -149,20 +149,23 @@ pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
 /// The versions of `tables` alone (and of untracked writes, which every combination
 /// includes), for a read that keys what it keeps by a few tables.
 pub(crate) fn read_of(db: &mut Db<'_>, tables: &[&str]) -> Result<TableVersions, Error> {
-    let mut sql = Sql::new("SELECT name, version FROM table_versions WHERE name IN (");
-    bind_names(&mut sql, tables);
-    sql.push(")");
+    let mut sql = Sql::default();
+    select_named(&mut sql, "tv.name, tv.version", tables);
     Ok(TableVersions::from_rows(db.load(&sql)?))
 }
 
-/// Binds the names of `tables` and of untracked writes, separated by commas.
-pub(crate) fn bind_names(sql: &mut Sql, tables: &[&str]) {
+/// `SELECT <what> FROM table_versions tv` for the rows of `tables` and of untracked writes.
+pub(crate) fn select_named(sql: &mut Sql, what: &str, tables: &[&str]) {
+    sql.push(&format!(
+        "SELECT {what} FROM table_versions tv WHERE tv.name IN ("
+    ));
     for (i, table) in tables.iter().chain([&UNTRACKED]).enumerate() {
         if i > 0 {
             sql.push(", ");
         }
         sql.bind(Bind::Text((*table).to_owned()));
     }
+    sql.push(")");
 }
 
 /// A snapshot of the tables' versions. A table never written has version 0.

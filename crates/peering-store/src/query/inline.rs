@@ -26,7 +26,7 @@ pub(crate) struct Inline {
 }
 
 /// The relation lists of `spec` with their link tables.
-fn lists_of(spec: &'static ResourceSpec) -> &'static [(usize, LinkTable)] {
+pub(super) fn lists_of(spec: &'static ResourceSpec) -> &'static [(usize, LinkTable)] {
     static LISTS: PerResource<Vec<(usize, LinkTable)>> = PerResource::new(|spec| {
         (spec.fields.iter().enumerate())
             .filter_map(|(i, f)| LinkTable::of(&f.kind).map(|link| (i, link)))
@@ -41,10 +41,17 @@ impl Inline {
         Inline::new(spec, relations, db.kept().is_some())
     }
 
+    /// What the rows of a read with its relations that takes kept objects carry (the
+    /// statements the tests pin).
+    #[cfg(test)]
+    pub fn of_read_with_relations(spec: &'static ResourceSpec) -> Inline {
+        Inline::new(spec, true, true)
+    }
+
     /// What rows of `spec` carry: their lists with their `relations`, and the versions when
     /// the read may take kept objects (`kept`) and will want related objects (with its
     /// relations, or for what its labels read).
-    pub fn new(spec: &'static ResourceSpec, relations: bool, kept: bool) -> Inline {
+    fn new(spec: &'static ResourceSpec, relations: bool, kept: bool) -> Inline {
         let wants_related = relations || !spec.reads.is_empty();
         Inline {
             spec,
@@ -75,12 +82,10 @@ impl Inline {
             sql.push(")");
         }
         if !self.versions.is_empty() {
-            let pairs = listed(backend, "name || ':' || version");
-            sql.push(&format!(
-                ", (SELECT {pairs} FROM table_versions WHERE name IN ("
-            ));
-            versions::bind_names(&mut sql, self.versions);
-            sql.push("))");
+            let pairs = listed(backend, "tv.name || ':' || tv.version");
+            sql.push(", (");
+            versions::select_named(&mut sql, &pairs, self.versions);
+            sql.push(")");
         }
         sql
     }

@@ -109,8 +109,7 @@ impl Plan {
         if builder.joined.is_empty() && !Inline::has_lists(spec) {
             return None;
         }
-        let own = table(spec).select.strip_prefix("SELECT ")?;
-        let own = own.strip_suffix(&format!(" FROM {} o", spec.table))?;
+        let own = table(spec).select_head.strip_prefix("SELECT ")?;
         Some(Plan {
             head: format!("SELECT {}{own}", builder.columns),
             from: format!(" FROM {} o{}", spec.table, builder.joins),

@@ -9,11 +9,12 @@ use peering_domain::resources::group_by_resource;
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
 
+use super::inline::lists_of;
 use super::objects::shallow_by_ids;
 use super::{KeptAt, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::kept::tables_shown_with;
+use crate::kept::{key_tables, tables_shown_with};
 use crate::sql::{Bind, Sql};
 use crate::versions::{self, TableVersions};
 
@@ -92,9 +93,9 @@ fn load_shallow(
     Ok(())
 }
 
-/// The version of `target`'s table under which this read takes and keeps its objects, the
-/// versions of every table a read of `spec` may show read at the first object wanted;
-/// `None` for a table outside them.
+/// The version under which this read takes and keeps objects of `target` (`kept.rs`), or
+/// `None` when they are not kept. The versions are read once per read: carried by its rows,
+/// or read here, at the first object wanted, for every table a read of `spec` may show.
 fn kept_version(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -113,7 +114,9 @@ fn kept_version(
             unread.insert(KeptAt { tables, versions })
         }
     };
-    Ok((kept_at.tables.contains(&target.table)).then(|| kept_at.versions.of(&[target.table])))
+    let key = key_tables(target);
+    let known = key.iter().all(|t| kept_at.tables.binary_search(t).is_ok());
+    Ok(known.then(|| kept_at.versions.of(key)))
 }
 
 /// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
@@ -167,12 +170,8 @@ pub(super) fn load_links(
                 }
             }
         }
-        let lists: Vec<usize> = (spec.fields.iter().enumerate())
-            .filter(|(_, f)| matches!(f.kind, Kind::ManyToMany { .. } | Kind::Tags))
-            .map(|(fi, _)| fi)
-            .collect();
         for record in records.iter_mut() {
-            for &fi in &lists {
+            for &(fi, _) in lists_of(spec) {
                 if let Some(Value::Ids(list)) = record.values.get_mut(fi) {
                     list.sort_unstable();
                 }

@@ -55,8 +55,8 @@ pub(super) fn computed_of(spec: &ResourceSpec) -> Vec<(usize, &'static str)> {
         .collect()
 }
 
-/// `SELECT o.id, <columns>, <counts>, <computed> FROM <table> o`, and the same without
-/// the counts and computed values.
+/// `SELECT o.id, <columns>, <counts>, <computed>` (without its `FROM`), and
+/// `SELECT o.id, <columns> FROM <table> o`, without the counts and computed values.
 pub(super) fn select_lists(
     spec: &ResourceSpec,
     columns: &[Column],
@@ -79,6 +79,5 @@ pub(super) fn select_lists(
     for (_, expression) in computed {
         select.push_str(&format!(", {expression}"));
     }
-    select.push_str(&format!(" FROM {} o", spec.table));
     (select, select_columns)
 }

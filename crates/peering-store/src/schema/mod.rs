@@ -29,6 +29,8 @@ pub(crate) struct Table {
     pub columns: Vec<Column>,
     /// `SELECT o.id, <columns>, <counts>, <computed> FROM <table> o`.
     pub select: String,
+    /// `select` without its `FROM`, for statements that add columns or joins.
+    pub select_head: String,
     /// The computed fields (index, expression), in the order `select` lists them.
     pub computed: Vec<(usize, &'static str)>,
     /// `SELECT o.id, <columns> FROM <table> o`: without the computed counts, for related
@@ -54,23 +56,20 @@ fn leak(s: String) -> &'static str {
 impl Table {
     /// `select` with `extra` columns after the object's own (`, (SELECT …)` each).
     pub fn select_with(&self, extra: &Sql) -> Sql {
-        if extra.is_empty() {
-            return Sql::new(&self.select);
-        }
-        let from = format!(" FROM {} o", self.spec.table);
-        let head = self.select.strip_suffix(&from).unwrap_or(&self.select);
-        let mut sql = Sql::new(head);
-        sql.append(extra).push(&from);
+        let mut sql = Sql::new(&self.select_head);
+        sql.append(extra)
+            .push(&format!(" FROM {} o", self.spec.table));
         sql
     }
 
     fn build(spec: &'static ResourceSpec) -> Table {
         let columns = columns::columns_of(spec);
         let computed = columns::computed_of(spec);
-        let (select, select_columns) = columns::select_lists(spec, &columns, &computed);
+        let (select_head, select_columns) = columns::select_lists(spec, &columns, &computed);
         Table {
             spec,
-            select,
+            select: format!("{select_head} FROM {} o", spec.table),
+            select_head,
             select_columns,
             targets: targets::targets_of(spec, &columns, &computed),
             search: search::terms_of(spec),
