@@ -1,11 +1,11 @@
 //! Related objects kept between reads. The objects a read shows beside the ones it was asked
 //! for (an AS's routing policies, communities and tags; a session's exchange and router)
 //! are the same few rows read after read. They are kept here, shallow, per table under the
-//! versions of the tables their rows depend on (`key_tables`: their own, and those of what
-//! they point to, whose deletion may clear one of their keys without writing their table;
-//! `versions.rs`), and a read takes them from here while those versions hold: the versions
-//! come with the read's rows (`query/inline.rs`) or in one statement, in place of one
-//! statement per related resource.
+//! version of their table (`versions.rs`; a deletion whose foreign keys the database
+//! clears notes the referring tables as written, `delete.rs`), and a read takes them from
+//! here while that version holds: the versions come with the read's rows
+//! (`query/inline.rs`) or in one statement, in place of one statement per related
+//! resource.
 //!
 //! A kept object is never older than its key: the versions are read before the objects
 //! they key, so an object kept under a version was read at that version or after (it may
@@ -138,12 +138,24 @@ fn json_bytes(json: &serde_json::Value) -> usize {
     }
 }
 
-/// The tables whose versions key the kept objects of `spec`: every table its rows and
-/// what they point to are read from, as for the answer cache (a deletion that clears a
-/// foreign key of a kept row writes only the table deleted from).
+/// The tables whose versions key the kept objects of `spec`: its own. (What it points to
+/// is kept apart, under its own table's version; a deletion that clears one of its keys
+/// writes its table, `delete.rs::note_keys_cleared`.)
 pub(crate) fn key_tables(spec: &'static ResourceSpec) -> &'static [&'static str] {
-    static TABLES: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
-    TABLES.get(spec).map_or(&[], Vec::as_slice)
+    std::slice::from_ref(&spec.table)
+}
+
+/// Adds `spec`'s table and those its display rule reads, in turn.
+fn add_with_reads(spec: &'static ResourceSpec, tables: &mut BTreeSet<&'static str>) {
+    if !tables.insert(spec.table) {
+        return;
+    }
+    for name in spec.reads {
+        let field = spec.index_of(name).map(|i| &spec.fields[i].kind);
+        if let Some(Kind::ForeignKey { target, .. }) = field {
+            add_with_reads(target(), tables);
+        }
+    }
 }
 
 /// The tables whose versions key the objects a read of `spec` may show beside its own:
@@ -155,9 +167,9 @@ pub(crate) fn tables_shown_with(spec: &'static ResourceSpec) -> &'static [&'stat
         for field in spec.fields {
             match field.kind {
                 Kind::ForeignKey { target, .. } | Kind::ManyToMany { target, .. } => {
-                    shown.extend(key_tables(target()));
+                    add_with_reads(target(), &mut shown);
                 }
-                Kind::Tags => shown.extend(key_tables(&peering_domain::resources::TAG)),
+                Kind::Tags => add_with_reads(&peering_domain::resources::TAG, &mut shown),
                 _ => {}
             }
         }
@@ -229,11 +241,9 @@ mod tests {
         let tables = tables_shown_with(&AUTONOMOUS_SYSTEM);
         assert!(tables.contains(&TAG.table), "{tables:?}");
         assert!(!tables.contains(&AUTONOMOUS_SYSTEM.table), "{tables:?}");
-        // A session shows its connection, keyed by the routers it points to too.
+        // A session shows its connection, and the router the connection's label reads.
         let session = tables_shown_with(&INTERNET_EXCHANGE_PEERING_SESSION);
-        for table in key_tables(&CONNECTION) {
-            assert!(session.contains(table), "{table} not in {session:?}");
-        }
-        assert!(key_tables(&CONNECTION).contains(&ROUTER.table));
+        assert!(session.contains(&CONNECTION.table), "{session:?}");
+        assert!(session.contains(&ROUTER.table), "{session:?}");
     }
 }

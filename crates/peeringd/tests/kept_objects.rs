@@ -121,3 +121,27 @@ fn a_related_object_written_is_shown_anew_whichever_instance_wrote() {
 fn policy_id(s: &TestServer) -> Json {
     s.get(&format!("{POLICIES}?slug=imp")).json()["results"][0]["id"].clone()
 }
+
+#[test]
+fn a_key_the_database_clears_on_a_deletion_is_seen_at_once() {
+    let s = without_answer_cache();
+    let network = common::network::network(&s);
+    let sessions = "/api/peering/internet-exchange-peering-sessions/";
+    let found = s.get(&format!("{sessions}?ip_address=192.0.2.20")).json();
+    let detail = format!("{sessions}{}/", found["results"][0]["id"]);
+    let label = |s: &TestServer| s.get(&detail).json()["ixp_connection"]["display"].clone();
+    // The connection is kept, with its router.
+    assert_eq!(label(&s), "Example IX on edge1");
+    assert_eq!(label(&s), "Example IX on edge1");
+    // Deleting the router clears the connection's key (ON DELETE SET NULL): the label no
+    // longer names it, kept or not.
+    let deleted = s.delete(
+        &format!("{}{}/", common::network::ROUTERS, network.junos),
+        None,
+    );
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    assert_eq!(label(&s), "Example IX");
+    let connection = s.get(&format!("{sessions}?ip_address=192.0.2.20")).json();
+    let connection = &connection["results"][0]["ixp_connection"];
+    assert_eq!(connection["display"], "Example IX");
+}
