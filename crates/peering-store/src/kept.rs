@@ -138,13 +138,6 @@ fn json_bytes(json: &serde_json::Value) -> usize {
     }
 }
 
-/// The tables whose versions key the kept objects of `spec`: its own. (What it points to
-/// is kept apart, under its own table's version; a deletion that clears one of its keys
-/// writes its table, `delete.rs::note_keys_cleared`.)
-pub(crate) fn key_tables(spec: &'static ResourceSpec) -> &'static [&'static str] {
-    std::slice::from_ref(&spec.table)
-}
-
 /// Adds `spec`'s table and those its display rule reads, in turn.
 fn add_with_reads(spec: &'static ResourceSpec, tables: &mut BTreeSet<&'static str>) {
     if !tables.insert(spec.table) {

@@ -14,7 +14,7 @@ use super::objects::shallow_by_ids;
 use super::{KeptAt, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::kept::{key_tables, tables_shown_with};
+use crate::kept::tables_shown_with;
 use crate::sql::{Bind, Sql};
 use crate::versions::{self, TableVersions};
 
@@ -114,9 +114,8 @@ fn kept_version(
             unread.insert(KeptAt { tables, versions })
         }
     };
-    let key = key_tables(target);
-    let known = key.iter().all(|t| kept_at.tables.binary_search(t).is_ok());
-    Ok(known.then(|| kept_at.versions.of(key)))
+    let known = kept_at.tables.binary_search(&target.table).is_ok();
+    Ok(known.then(|| kept_at.versions.of(&[target.table])))
 }
 
 /// Whether a related object must be read: it is not at hand, or it is of `spec` itself,
