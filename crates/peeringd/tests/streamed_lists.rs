@@ -25,8 +25,20 @@ fn fill(s: &TestServer) {
     let items: Vec<Json> = (0..1234)
         .map(|i| {
             let asn = 64_512 + (i * 7919) % 1234;
-            json!({"asn": asn, "name": format!("n{asn}"), "tags": [{"slug": "t"}],
-                   "import_routing_policies": [{"slug": "p"}]})
+            // Lists that differ between neighbours: a slice that gave one object's
+            // lists to another would show.
+            let tags = if i % 2 == 0 {
+                json!([{"slug": "t"}])
+            } else {
+                json!([])
+            };
+            let policies = if i % 3 == 0 {
+                json!([{"slug": "p"}])
+            } else {
+                json!([])
+            };
+            json!({"asn": asn, "name": format!("n{asn}"), "tags": tags,
+                   "import_routing_policies": policies})
         })
         .collect();
     s.create(AS, Json::Array(items));

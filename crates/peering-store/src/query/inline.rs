@@ -64,6 +64,17 @@ impl Inline {
         }
     }
 
+    /// The same without the relation lists, for a read that takes them from the links
+    /// query instead (`relations.rs::load_links`).
+    pub fn without_lists(self) -> Inline {
+        Inline { lists: &[], ..self }
+    }
+
+    /// Whether the rows carry their relation lists.
+    pub fn carries_lists(&self) -> bool {
+        !self.lists.is_empty()
+    }
+
     /// Whether `spec` has relation lists to carry.
     pub fn has_lists(spec: &'static ResourceSpec) -> bool {
         !lists_of(spec).is_empty()

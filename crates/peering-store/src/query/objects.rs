@@ -6,12 +6,17 @@ use std::collections::HashMap;
 use peering_domain::{Record, ResourceSpec, Value};
 
 use super::inline::Inline;
-use super::relations::{attach_relations, load_reads, load_related};
+use super::relations::{attach_relations, load_links, load_reads, load_related};
 use super::{load_carrying, load_records, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::schema::{cell_to_value, table, Table};
 use crate::sql::{Bind, Sql};
+
+/// Up to this many objects read by id carry their relation lists in their rows; more take
+/// them from one links statement. A list subquery runs once per row, and for a slice of a
+/// large page the batched statement costs less (docs/performance.md, nineteenth round).
+const LISTS_CARRIED_UP_TO: usize = 50;
 
 /// Objects by id in the order given (ids of objects deleted since are skipped), with their
 /// relations, or only what their labels read.
@@ -25,10 +30,17 @@ pub(crate) fn in_order(
     let mut records = if ids.is_empty() {
         Vec::new()
     } else {
-        let inline = Inline::of(db, spec, relations);
+        let mut inline = Inline::of(db, spec, relations);
+        if ids.len() > LISTS_CARRIED_UP_TO {
+            inline = inline.without_lists();
+        }
         let table = table(spec);
         let sql = by_ids_sql(db.backend(), table, ids, &inline.columns(db.backend()));
-        load_carrying(db, table, &sql, &inline, &mut related)?
+        let mut records = load_carrying(db, table, &sql, &inline, &mut related)?;
+        if relations && !inline.carries_lists() {
+            load_links(db, spec, &mut records)?;
+        }
+        records
     };
     let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     records.sort_unstable_by_key(|r| position.get(&r.id).copied());
