@@ -315,7 +315,13 @@ async fn counted_list(
         return Ok(None);
     }
     let versions = crate::resource::table_versions(state).await?;
-    let version = DependsOn::answer(spec, req.query_string()).version(&versions);
+    // The whole list counts its table's rows, which updates leave as they are; a filtered
+    // list may gain or lose rows with any write to what it reads.
+    let version = if filter.predicates.is_empty() && filter.search.is_none() {
+        versions.rows_of(spec.table)
+    } else {
+        DependsOn::answer(spec, req.query_string()).version(&versions)
+    };
     Ok(Some((ListKey::new(spec, filter), version)))
 }
 

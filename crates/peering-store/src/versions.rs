@@ -5,7 +5,9 @@
 //! before). A statement whose target cannot be told (none of ours, but a safe default)
 //! changes `#untracked`, which every combination includes. Caches of answers key them by
 //! the versions of the tables they read ([`TableVersions::of`]), so that writing sessions
-//! leaves pages of autonomous systems valid.
+//! leaves pages of autonomous systems valid. A table's rows also have a version of their
+//! own (`<table>#rows`), which only statements that add or remove rows change: a list's
+//! total count holds while its table is only updated ([`TableVersions::rows_of`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -18,11 +20,15 @@ use crate::sql::{Bind, Sql};
 const WHOLE: &str = "*";
 /// The row a write to a table that cannot be told changes.
 const UNTRACKED: &str = "#untracked";
+/// What ends the name of the row of a table's set of rows.
+const ROWS: &str = "#rows";
 
 /// The tables a transaction has written so far.
 #[derive(Debug, Default)]
 pub(crate) struct Written {
     tables: BTreeSet<String>,
+    /// The tables some of whose rows were added or removed (a subset of `tables`).
+    rows_changed: BTreeSet<String>,
     untracked: bool,
 }
 
@@ -31,9 +37,12 @@ impl Written {
     pub fn note(&mut self, text: &str) {
         match statement_target(text) {
             Target::Reads => {}
-            Target::Writes(table) => {
+            Target::Writes(table, changes_rows) => {
                 if !self.tables.contains(table) {
                     self.tables.insert(table.to_owned());
+                }
+                if changes_rows && !self.rows_changed.contains(table) {
+                    self.rows_changed.insert(table.to_owned());
                 }
             }
             Target::Unknown => self.untracked = true,
@@ -53,13 +62,14 @@ impl Written {
 
     /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
     /// writers lock them in one order): always the whole database's.
-    fn rows(&self) -> BTreeSet<&str> {
-        let mut rows: BTreeSet<&str> = self.tables.iter().map(String::as_str).collect();
-        rows.insert(WHOLE);
+    fn rows(&self) -> BTreeSet<String> {
+        let mut rows: BTreeSet<String> = self.tables.iter().cloned().collect();
+        rows.extend(self.rows_changed.iter().map(|table| rows_row(table)));
+        rows.insert(WHOLE.to_owned());
         // A transaction that said it changed something but wrote through no statement
         // we saw is counted as untracked, too.
         if self.untracked || self.tables.is_empty() {
-            rows.insert(UNTRACKED);
+            rows.insert(UNTRACKED.to_owned());
         }
         rows
     }
@@ -68,8 +78,14 @@ impl Written {
 #[derive(Debug, PartialEq)]
 enum Target<'a> {
     Reads,
-    Writes(&'a str),
+    /// A table written, and whether rows are added or removed (`INSERT`, `DELETE`).
+    Writes(&'a str, bool),
     Unknown,
+}
+
+/// The name of the row of `table_versions` that the rows of `table` change.
+fn rows_row(table: &str) -> String {
+    format!("{table}{ROWS}")
 }
 
 /// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
@@ -98,7 +114,9 @@ fn statement_target(text: &str) -> Target<'_> {
         None
     };
     match table {
-        Some(name) if is_table_name(name) => Target::Writes(name),
+        Some(name) if is_table_name(name) => {
+            Target::Writes(name, !verb.eq_ignore_ascii_case("UPDATE"))
+        }
         _ => Target::Unknown,
     }
 }
@@ -119,7 +137,7 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
     let mut sql = Sql::new("INSERT INTO table_versions (name, version) VALUES ");
     for (i, name) in rows.iter().enumerate() {
         sql.push(if i == 0 { "(" } else { ", (" })
-            .bind(Bind::Text((*name).to_owned()))
+            .bind(Bind::Text(name.clone()))
             .push(", ")
             .bind(Bind::Int(high as i64))
             .push(")");
@@ -207,6 +225,13 @@ impl TableVersions {
         self.get(WHOLE)
     }
 
+    /// One value for the set of rows of `table` (and untracked writes): equal values mean
+    /// that no row was added to it nor removed from it in between, so that the count of
+    /// its whole list holds.
+    pub fn rows_of(&self, table: &str) -> i64 {
+        self.of(&[&rows_row(table)])
+    }
+
     /// One value for the versions of `tables` (and of untracked writes): equal values mean
     /// that none of them was written in between.
     pub fn of(&self, tables: &[&str]) -> i64 {
@@ -231,19 +256,19 @@ mod tests {
         assert_eq!(statement_target("SELECT 1 FROM t"), Target::Reads);
         assert_eq!(
             statement_target("INSERT INTO tagged_items (a) VALUES (?)"),
-            Target::Writes("tagged_items")
+            Target::Writes("tagged_items", true)
         );
         assert_eq!(
             statement_target("insert into t(a) values (1)"),
-            Target::Writes("t")
+            Target::Writes("t", true)
         );
         assert_eq!(
             statement_target("UPDATE autonomous_systems SET name = ?"),
-            Target::Writes("autonomous_systems")
+            Target::Writes("autonomous_systems", false)
         );
         assert_eq!(
             statement_target("DELETE FROM jobs WHERE id = ?"),
-            Target::Writes("jobs")
+            Target::Writes("jobs", true)
         );
         assert_eq!(
             statement_target("WITH x AS (SELECT 1) DELETE FROM t"),
@@ -263,8 +288,11 @@ mod tests {
         written.note("INSERT INTO a (x) VALUES (1)");
         assert_eq!(
             written.rows().into_iter().collect::<Vec<_>>(),
-            ["*", "a", "b"]
+            ["*", "a", "a#rows", "b"],
+            "an update leaves the set of rows of b as it was"
         );
+        written.note("DELETE FROM b WHERE x = 1");
+        assert!(written.rows().contains("b#rows"));
         written.note("VACUUM");
         assert!(written.rows().contains(UNTRACKED));
         assert!(Written::default().rows().contains(UNTRACKED));
@@ -286,5 +314,20 @@ mod tests {
             TableVersions::default().of(&["a"]),
             TableVersions::default().of(&["a"])
         );
+    }
+
+    #[test]
+    fn a_set_of_rows_changes_with_rows_added_or_removed_only() {
+        let versions = |pairs: &[(&str, i64)]| TableVersions {
+            by_table: pairs.iter().map(|(t, v)| ((*t).to_owned(), *v)).collect(),
+        };
+        let before = versions(&[("a", 1), ("a#rows", 2)]);
+        let updated = versions(&[("a", 3), ("a#rows", 2)]);
+        let inserted = versions(&[("a", 4), ("a#rows", 5)]);
+        let untracked = versions(&[("a", 1), ("a#rows", 2), (UNTRACKED, 6)]);
+        assert_eq!(before.rows_of("a"), updated.rows_of("a"));
+        assert_ne!(before.rows_of("a"), inserted.rows_of("a"));
+        assert_ne!(before.rows_of("a"), untracked.rows_of("a"));
+        assert_ne!(before.rows_of("a"), before.rows_of("b"));
     }
 }
