@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
 
-use crate::connection::Pool;
+use crate::connection::{Pool, BUSY_TIMEOUT_MS};
 use crate::error::Error;
 
 /// How often the log is checked for writes to copy back.
@@ -47,11 +47,18 @@ impl Checkpoints {
 /// Copies the log into the database file; whether it did.
 fn checkpoint(pool: &Pool) -> bool {
     // PASSIVE copies the log without holding up anyone; RESTART then copies what was
-    // written meanwhile (holding writers back only for that) and has the next write
-    // start the log from its beginning, so that it stops growing.
-    let both = "PRAGMA wal_checkpoint(PASSIVE); PRAGMA wal_checkpoint(RESTART);";
+    // written meanwhile and has the next write start the log from its beginning, so that
+    // it stops growing. RESTART holds writers back while it waits for readers of the log
+    // to finish, sleeping in the busy handler's steps of up to 100 ms: under a steady
+    // stream of reads, writes stalled for half a second (docs/performance.md, nineteenth
+    // round). It is tried without waiting, and left to the next round when readers hold
+    // the log.
+    let both = format!(
+        "PRAGMA wal_checkpoint(PASSIVE); PRAGMA busy_timeout = 0; \
+         PRAGMA wal_checkpoint(RESTART); PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
+    );
     match pool.get() {
-        Ok(mut conn) => match conn.batch_execute(both) {
+        Ok(mut conn) => match conn.batch_execute(&both) {
             Ok(()) => true,
             Err(e) => {
                 log::warn!("checkpoint failed: {e}");

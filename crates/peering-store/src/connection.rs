@@ -102,6 +102,9 @@ impl ManageConnection for Manager {
     }
 }
 
+/// How long a SQLite statement waits for a lock another connection holds.
+pub(crate) const BUSY_TIMEOUT_MS: u32 = 5000;
+
 /// Session settings applied to every new connection.
 #[derive(Debug)]
 pub(crate) struct Setup;
@@ -117,16 +120,16 @@ impl CustomizeConnection<AnyConnection, r2d2::Error> for Setup {
             // more than halves the cost of a bulk write. The log is checkpointed by the
             // store's own thread (`checkpoint.rs`), not by the write that fills it, and cut
             // back to 64 MiB once copied.
-            AnyConnection::Sqlite(_) => {
-                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; \
+            AnyConnection::Sqlite(_) => format!(
+                "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; \
                  PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
                  PRAGMA cache_size = -1024; PRAGMA cache_spill = OFF; \
                  PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 0; \
                  PRAGMA journal_size_limit = 67108864;"
-            }
-            AnyConnection::Postgresql(_) => "SET TIME ZONE 'UTC'",
+            ),
+            AnyConnection::Postgresql(_) => "SET TIME ZONE 'UTC'".to_owned(),
         };
-        conn.batch_execute(statements)
+        conn.batch_execute(&statements)
             .map_err(r2d2::Error::QueryError)
     }
 }
