@@ -317,7 +317,7 @@ async fn counted_list(
     let versions = crate::resource::table_versions(state).await?;
     // The whole list counts its table's rows, which updates leave as they are; a filtered
     // list may gain or lose rows with any write to what it reads.
-    let version = if filter.predicates.is_empty() && filter.search.is_none() {
+    let version = if filter.selects_all() {
         versions.rows_of(spec.table)
     } else {
         DependsOn::answer(spec, req.query_string()).version(&versions)

@@ -77,6 +77,12 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// Whether the query neither filters nor searches: every object of the resource is in
+    /// its list.
+    pub fn selects_all(&self) -> bool {
+        self.predicates.is_empty() && self.search.is_none()
+    }
+
     /// Whether the query neither filters, searches nor orders.
     pub fn is_empty(&self) -> bool {
         self.predicates.is_empty() && self.search.is_none() && self.ordering.is_empty()

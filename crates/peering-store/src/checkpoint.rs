@@ -51,22 +51,24 @@ fn checkpoint(pool: &Pool) -> bool {
     // it stops growing. RESTART holds writers back while it waits for readers of the log
     // to finish, sleeping in the busy handler's steps of up to 100 ms: under a steady
     // stream of reads, writes stalled for half a second (docs/performance.md, nineteenth
-    // round). It is tried without waiting, and left to the next round when readers hold
-    // the log.
-    let both = format!(
-        "PRAGMA wal_checkpoint(PASSIVE); PRAGMA busy_timeout = 0; \
-         PRAGMA wal_checkpoint(RESTART); PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
-    );
-    match pool.get() {
-        Ok(mut conn) => match conn.batch_execute(&both) {
-            Ok(()) => true,
-            Err(e) => {
-                log::warn!("checkpoint failed: {e}");
-                false
-            }
-        },
+    // round). It is tried without waiting; when readers hold the log, the next write
+    // starts it over itself once every frame is copied and no reader needs it.
+    let copy = "PRAGMA wal_checkpoint(PASSIVE); PRAGMA busy_timeout = 0; \
+                PRAGMA wal_checkpoint(RESTART);";
+    let mut conn = match pool.get() {
+        Ok(conn) => conn,
         Err(e) => {
             log::warn!("no connection to checkpoint with: {e}");
+            return false;
+        }
+    };
+    let copied = conn.batch_execute(copy);
+    // Restored whatever the copy did: the connection goes back to the pool.
+    let restored = conn.batch_execute(&format!("PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"));
+    match copied.and(restored) {
+        Ok(()) => true,
+        Err(e) => {
+            log::warn!("checkpoint failed: {e}");
             false
         }
     }

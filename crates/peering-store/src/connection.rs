@@ -273,7 +273,7 @@ impl<'a> Db<'a> {
             Db::Postgres(c, counter, mode) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
                 if let Mode::Write(written) = mode {
-                    written.borrow_mut().note_table(CHANGE_RECORDS);
+                    written.borrow_mut().note_rows_changed(CHANGE_RECORDS);
                 }
                 crate::copy::object_changes(c, &rows)
             }

@@ -11,6 +11,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use peering_domain::resources::ALL;
+use peering_domain::spec::{Kind, OnDelete};
 
 use crate::connection::Db;
 use crate::error::Error;
@@ -22,6 +26,16 @@ const WHOLE: &str = "*";
 const UNTRACKED: &str = "#untracked";
 /// What ends the name of the row of a table's set of rows.
 const ROWS: &str = "#rows";
+
+/// What a statement does to the rows of the table it writes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum RowChange {
+    Updates,
+    Adds,
+    /// Removes rows, and with them, through the database's `ON DELETE CASCADE`, the rows
+    /// of other tables that no statement names.
+    Removes,
+}
 
 /// The tables a transaction has written so far.
 #[derive(Debug, Default)]
@@ -37,15 +51,23 @@ impl Written {
     pub fn note(&mut self, text: &str) {
         match statement_target(text) {
             Target::Reads => {}
-            Target::Writes(table, changes_rows) => {
-                if !self.tables.contains(table) {
-                    self.tables.insert(table.to_owned());
-                }
-                if changes_rows && !self.rows_changed.contains(table) {
-                    self.rows_changed.insert(table.to_owned());
+            Target::Writes(table, RowChange::Updates) => self.note_table(table),
+            Target::Writes(table, RowChange::Adds) => self.note_rows_changed(table),
+            Target::Writes(table, RowChange::Removes) => {
+                self.note_rows_changed(table);
+                for &cascaded in tables_deleted_with(table) {
+                    self.note_rows_changed(cascaded);
                 }
             }
             Target::Unknown => self.untracked = true,
+        }
+    }
+
+    /// Notes `table` as written, its rows added or removed.
+    pub fn note_rows_changed(&mut self, table: &str) {
+        self.note_table(table);
+        if !self.rows_changed.contains(table) {
+            self.rows_changed.insert(table.to_owned());
         }
     }
 
@@ -56,15 +78,18 @@ impl Written {
         self.tables.iter().map(String::as_str).chain(versions)
     }
 
+    /// Notes `table` as written, its rows updated.
     pub fn note_table(&mut self, table: &str) {
-        self.tables.insert(table.to_owned());
+        if !self.tables.contains(table) {
+            self.tables.insert(table.to_owned());
+        }
     }
 
     /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
     /// writers lock them in one order): always the whole database's.
     fn rows(&self) -> BTreeSet<String> {
         let mut rows: BTreeSet<String> = self.tables.iter().cloned().collect();
-        rows.extend(self.rows_changed.iter().map(|table| rows_row(table)));
+        rows.extend(self.rows_changed.iter().map(|table| rows_key(table)));
         rows.insert(WHOLE.to_owned());
         // A transaction that said it changed something but wrote through no statement
         // we saw is counted as untracked, too.
@@ -78,14 +103,47 @@ impl Written {
 #[derive(Debug, PartialEq)]
 enum Target<'a> {
     Reads,
-    /// A table written, and whether rows are added or removed (`INSERT`, `DELETE`).
-    Writes(&'a str, bool),
+    /// A table written, and what happens to its rows.
+    Writes(&'a str, RowChange),
     Unknown,
 }
 
-/// The name of the row of `table_versions` that the rows of `table` change.
-fn rows_row(table: &str) -> String {
+/// The name of the row of `table_versions` that adding or removing rows of `table` changes.
+fn rows_key(table: &str) -> String {
     format!("{table}{ROWS}")
+}
+
+/// The tables whose rows the database deletes with those of `table`, through `ON DELETE
+/// CASCADE` declared by the resources' foreign keys, however deep.
+fn tables_deleted_with(table: &str) -> &'static [&'static str] {
+    static CASCADES: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    let cascades = CASCADES.get_or_init(|| {
+        let children = |parent: &str| -> Vec<&'static str> {
+            (ALL.iter())
+                .filter(|child| {
+                    child.fields.iter().any(|f| {
+                        matches!(f.kind, Kind::ForeignKey { target, on_delete: OnDelete::Cascade }
+                            if target().table == parent)
+                    })
+                })
+                .map(|child| child.table)
+                .collect()
+        };
+        let mut cascades = HashMap::new();
+        for spec in ALL {
+            let mut reached: Vec<&'static str> = Vec::new();
+            let mut pending = children(spec.table);
+            while let Some(table) = pending.pop() {
+                if !reached.contains(&table) {
+                    reached.push(table);
+                    pending.extend(children(table));
+                }
+            }
+            cascades.insert(spec.table, reached);
+        }
+        cascades
+    });
+    cascades.get(table).map_or(&[], Vec::as_slice)
 }
 
 /// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
@@ -114,9 +172,16 @@ fn statement_target(text: &str) -> Target<'_> {
         None
     };
     match table {
-        Some(name) if is_table_name(name) => {
-            Target::Writes(name, !verb.eq_ignore_ascii_case("UPDATE"))
-        }
+        Some(name) if is_table_name(name) => Target::Writes(
+            name,
+            if verb.eq_ignore_ascii_case("UPDATE") {
+                RowChange::Updates
+            } else if verb.eq_ignore_ascii_case("INSERT") {
+                RowChange::Adds
+            } else {
+                RowChange::Removes
+            },
+        ),
         _ => Target::Unknown,
     }
 }
@@ -143,7 +208,7 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
             .push(")");
     }
     sql.push(" ON CONFLICT (name) DO UPDATE SET version = excluded.version");
-    if rows.len() > 4 {
+    if rows.len() > 8 {
         // One prepared statement per count of rows would fill the statement cache.
         sql.uncacheable();
     }
@@ -229,7 +294,7 @@ impl TableVersions {
     /// that no row was added to it nor removed from it in between, so that the count of
     /// its whole list holds.
     pub fn rows_of(&self, table: &str) -> i64 {
-        self.of(&[&rows_row(table)])
+        self.of(&[&rows_key(table)])
     }
 
     /// One value for the versions of `tables` (and of untracked writes): equal values mean
@@ -256,19 +321,19 @@ mod tests {
         assert_eq!(statement_target("SELECT 1 FROM t"), Target::Reads);
         assert_eq!(
             statement_target("INSERT INTO tagged_items (a) VALUES (?)"),
-            Target::Writes("tagged_items", true)
+            Target::Writes("tagged_items", RowChange::Adds)
         );
         assert_eq!(
             statement_target("insert into t(a) values (1)"),
-            Target::Writes("t", true)
+            Target::Writes("t", RowChange::Adds)
         );
         assert_eq!(
             statement_target("UPDATE autonomous_systems SET name = ?"),
-            Target::Writes("autonomous_systems", false)
+            Target::Writes("autonomous_systems", RowChange::Updates)
         );
         assert_eq!(
             statement_target("DELETE FROM jobs WHERE id = ?"),
-            Target::Writes("jobs", true)
+            Target::Writes("jobs", RowChange::Removes)
         );
         assert_eq!(
             statement_target("WITH x AS (SELECT 1) DELETE FROM t"),
@@ -329,5 +394,20 @@ mod tests {
         assert_ne!(before.rows_of("a"), inserted.rows_of("a"));
         assert_ne!(before.rows_of("a"), untracked.rows_of("a"));
         assert_ne!(before.rows_of("a"), before.rows_of("b"));
+    }
+
+    #[test]
+    fn removing_rows_changes_the_sets_of_rows_the_database_deletes_with_them() {
+        // An organisation's networks go with it, and their contacts with them.
+        let mut written = Written::default();
+        written.note("DELETE FROM peeringdb_organizations WHERE id = 1");
+        let rows = written.rows();
+        for table in ["peeringdb_networks", "peeringdb_network_contacts"] {
+            assert!(rows.contains(&rows_key(table)), "{table}: {rows:?}");
+            assert!(rows.contains(table), "{table}: {rows:?}");
+        }
+        let mut updated = Written::default();
+        updated.note("UPDATE peeringdb_organizations SET name = 'x'");
+        assert!(!updated.rows().contains(&rows_key("peeringdb_networks")));
     }
 }

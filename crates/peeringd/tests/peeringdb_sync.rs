@@ -64,6 +64,14 @@ fn a_first_sync_copies_everything_then_changes_come_incrementally() {
         .unwrap()
         .starts_with("Organisation "));
 
+    // Counted (and kept) before the exchange goes: its LANs go with it through the
+    // database's cascade, which no statement names, and must leave the count.
+    let lans = count(&s, "ixlans");
+    assert_eq!(count(&s, "ixlans"), lans);
+    let of_2 = s.get("/api/peeringdb/ixlans/?ix_id=2&limit=1");
+    let lans_of_2 = of_2.json()["count"].as_i64().expect(&of_2.text);
+    assert!(lans_of_2 > 0);
+
     let later = peeringdb_fake_time() + 3600;
     fake.edit(|d| {
         d.change("net", 5, later, |o| o["name"] = json!("Renamed network"));
@@ -92,8 +100,13 @@ fn a_first_sync_copies_everything_then_changes_come_incrementally() {
     assert_eq!(s.get("/api/peeringdb/network-ixlans/1/").status, 404);
     // The exchange's LANs and their members went with it.
     assert_eq!(s.get("/api/peeringdb/internet-exchanges/2/").status, 404);
-    let lans = s.get("/api/peeringdb/ixlans/?ix=2");
-    assert_eq!(lans.status, 400, "no exchange 2 any more: {}", lans.text);
+    let lans_left = s.get("/api/peeringdb/ixlans/?ix_id=2");
+    assert_eq!(
+        lans_left.status, 400,
+        "no exchange 2 any more: {}",
+        lans_left.text
+    );
+    assert_eq!(count(&s, "ixlans"), lans - lans_of_2);
     let named = s.get("/api/peeringdb/organizations/?name=Newcomer").json();
     assert_eq!(named["count"], 1);
     assert_eq!(count(&s, "synchronisations"), 2);
@@ -227,6 +240,14 @@ fn a_sync_killed_mid_way_leaves_the_previous_copy_whole() {
     let out = sync(&db.url, &fake);
     assert!(out.status.success(), "{}", output_text(&out));
     let s = TestServer::start_on(db, Default::default());
+    // Counted (and kept) before the exchange goes: its LANs go with it through the
+    // database's cascade, which no statement names, and must leave the count.
+    let lans = count(&s, "ixlans");
+    assert_eq!(count(&s, "ixlans"), lans);
+    let of_2 = s.get("/api/peeringdb/ixlans/?ix_id=2&limit=1");
+    let lans_of_2 = of_2.json()["count"].as_i64().expect(&of_2.text);
+    assert!(lans_of_2 > 0);
+
     let later = peeringdb_fake_time() + 3600;
     fake.edit(|d| {
         for id in 1..=sizes.net as i64 {
