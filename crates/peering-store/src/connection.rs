@@ -196,13 +196,6 @@ impl<'a> Db<'a> {
         }
     }
 
-    /// Notes `table` as written by the transaction, for a change no statement names.
-    pub fn note_table(&self, table: &str) {
-        if let Some(written) = self.written() {
-            written.borrow_mut().note_table(table);
-        }
-    }
-
     /// Notes the table `sql` writes, in a write transaction.
     fn note(&self, sql: &Sql) {
         if let Some(written) = self.written() {

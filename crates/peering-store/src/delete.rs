@@ -278,31 +278,10 @@ impl Doomed {
                 let mut rows = Sql::new(&format!("DELETE FROM {} WHERE ", spec.table));
                 rows.in_primary_key(db.backend(), "id", &ids);
                 db.execute(&rows)?;
-                note_keys_cleared(db, spec);
             }
         }
         Ok(())
     }
-}
-
-/// Notes as written the tables whose foreign keys to `spec` the database clears when its
-/// rows go (`ON DELETE SET NULL`): no statement of ours names them, yet their rows change,
-/// and what is kept of them (`kept.rs`) is keyed by their versions.
-fn note_keys_cleared(db: &Db<'_>, spec: &'static ResourceSpec) {
-    for table in tables_whose_keys_clear(spec) {
-        db.note_table(table);
-    }
-}
-
-/// The tables with a foreign key to `spec` that the database sets to NULL on deletion.
-fn tables_whose_keys_clear(spec: &'static ResourceSpec) -> impl Iterator<Item = &'static str> {
-    ALL.iter().copied().filter_map(move |other| {
-        let clears = other.fields.iter().any(|f| {
-            matches!(f.kind, Kind::ForeignKey { target, on_delete: OnDelete::SetNull }
-                if std::ptr::eq(target(), spec))
-        });
-        clears.then_some(other.table)
-    })
 }
 
 /// Loads what the display rules of `objects` read (their labels), one query per resource
@@ -318,19 +297,4 @@ fn load_labels<'r>(
         load_reads(db, spec, &records, related)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tables_whose_keys_clear;
-    use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONNECTION, ROUTER};
-
-    #[test]
-    fn deleting_a_router_clears_the_keys_of_its_connections() {
-        let cleared: Vec<_> = tables_whose_keys_clear(&ROUTER).collect();
-        assert!(cleared.contains(&CONNECTION.table), "{cleared:?}");
-        assert!(!cleared.contains(&ROUTER.table), "{cleared:?}");
-        let by_peer: Vec<_> = tables_whose_keys_clear(&AUTONOMOUS_SYSTEM).collect();
-        assert!(!by_peer.contains(&CONNECTION.table), "{by_peer:?}");
-    }
 }

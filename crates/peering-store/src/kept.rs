@@ -42,6 +42,8 @@ struct Tables {
 struct Kept {
     version: i64,
     objects: HashMap<i64, Arc<Record>>,
+    /// The approximate size of `objects`, dropped at once when the version changes.
+    bytes: usize,
 }
 
 impl KeptObjects {
@@ -79,7 +81,8 @@ impl KeptObjects {
         if objects.is_empty() {
             return;
         }
-        let adding: usize = objects.iter().map(|o| approximate_bytes(o)).sum();
+        let sizes: Vec<usize> = objects.iter().map(|o| approximate_bytes(o)).collect();
+        let adding: usize = sizes.iter().sum();
         let mut tables = self.lock();
         if tables.bytes + adding > MOST_KEPT_BYTES {
             tables.by_table.clear();
@@ -89,19 +92,18 @@ impl KeptObjects {
         let kept = by_table.entry(spec.table).or_insert_with(|| Kept {
             version,
             objects: HashMap::new(),
+            bytes: 0,
         });
         if kept.version != version {
-            *bytes -= kept
-                .objects
-                .values()
-                .map(|o| approximate_bytes(o))
-                .sum::<usize>();
+            *bytes -= kept.bytes;
+            kept.bytes = 0;
             kept.version = version;
             kept.objects.clear();
         }
-        for object in objects {
+        for (object, size) in objects.iter().zip(sizes) {
             if kept.objects.insert(object.id, Arc::clone(object)).is_none() {
-                *bytes += approximate_bytes(object);
+                kept.bytes += size;
+                *bytes += size;
             }
         }
     }

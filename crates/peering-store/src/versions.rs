@@ -54,9 +54,13 @@ impl Written {
             Target::Writes(table, RowChange::Updates) => self.note_table(table),
             Target::Writes(table, RowChange::Adds) => self.note_rows_changed(table),
             Target::Writes(table, RowChange::Removes) => {
-                self.note_rows_changed(table);
-                for &cascaded in tables_deleted_with(table) {
-                    self.note_rows_changed(cascaded);
+                // The database deletes or updates rows no statement names: those of the
+                // tables it empties with `table` and the keys it clears in others.
+                for &removed in [table].iter().chain(tables_deleted_with(table)) {
+                    self.note_rows_changed(removed);
+                    for cleared in tables_referring(removed, OnDelete::SetNull) {
+                        self.note_table(cleared);
+                    }
                 }
             }
             Target::Unknown => self.untracked = true,
@@ -113,30 +117,33 @@ fn rows_key(table: &str) -> String {
     format!("{table}{ROWS}")
 }
 
+/// The tables with a foreign key to `table` whose rows the database treats by `rule` when
+/// rows of `table` go, as the resources declare them.
+fn tables_referring(table: &str, rule: OnDelete) -> impl Iterator<Item = &'static str> + '_ {
+    (ALL.iter())
+        .filter(move |other| {
+            other.fields.iter().any(|f| {
+                matches!(f.kind, Kind::ForeignKey { target, on_delete }
+                    if on_delete == rule && target().table == table)
+            })
+        })
+        .map(|other| other.table)
+}
+
 /// The tables whose rows the database deletes with those of `table`, through `ON DELETE
 /// CASCADE` declared by the resources' foreign keys, however deep.
 fn tables_deleted_with(table: &str) -> &'static [&'static str] {
     static CASCADES: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
     let cascades = CASCADES.get_or_init(|| {
-        let children = |parent: &str| -> Vec<&'static str> {
-            (ALL.iter())
-                .filter(|child| {
-                    child.fields.iter().any(|f| {
-                        matches!(f.kind, Kind::ForeignKey { target, on_delete: OnDelete::Cascade }
-                            if target().table == parent)
-                    })
-                })
-                .map(|child| child.table)
-                .collect()
-        };
         let mut cascades = HashMap::new();
         for spec in ALL {
             let mut reached: Vec<&'static str> = Vec::new();
-            let mut pending = children(spec.table);
+            let mut pending: Vec<&'static str> =
+                tables_referring(spec.table, OnDelete::Cascade).collect();
             while let Some(table) = pending.pop() {
                 if !reached.contains(&table) {
                     reached.push(table);
-                    pending.extend(children(table));
+                    pending.extend(tables_referring(table, OnDelete::Cascade));
                 }
             }
             cascades.insert(spec.table, reached);
@@ -409,5 +416,19 @@ mod tests {
         let mut updated = Written::default();
         updated.note("UPDATE peeringdb_organizations SET name = 'x'");
         assert!(!updated.rows().contains(&rows_key("peeringdb_networks")));
+    }
+
+    #[test]
+    fn deleting_a_router_clears_the_keys_of_its_connections() {
+        use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONNECTION, ROUTER};
+        let cleared: Vec<_> = tables_referring(ROUTER.table, OnDelete::SetNull).collect();
+        assert!(cleared.contains(&CONNECTION.table), "{cleared:?}");
+        assert!(!cleared.contains(&ROUTER.table), "{cleared:?}");
+        let by_peer: Vec<_> =
+            tables_referring(AUTONOMOUS_SYSTEM.table, OnDelete::SetNull).collect();
+        assert!(!by_peer.contains(&CONNECTION.table), "{by_peer:?}");
+        let mut written = Written::default();
+        written.note("DELETE FROM routers WHERE id = 1");
+        assert!(written.rows().contains(CONNECTION.table));
     }
 }
