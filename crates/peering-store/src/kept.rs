@@ -2,7 +2,7 @@
 //! for (an AS's routing policies, communities and tags; a session's exchange and router)
 //! are the same few rows read after read. They are kept here, shallow, per table under the
 //! version of their table (`versions.rs`; a deletion whose foreign keys the database
-//! clears notes the referring tables as written, `delete.rs`), and a read takes them from
+//! clears or cascades notes the referring tables as written), and a read takes them from
 //! here while that version holds: the versions come with the read's rows
 //! (`query/inline.rs`) or in one statement, in place of one statement per related
 //! resource.
