@@ -186,8 +186,13 @@ impl AppState {
             .enabled()
             .then(|| {
                 let store = store.clone();
+                // The last versions read, given again while no write lands.
+                let last = std::sync::Mutex::new(None);
                 version::VersionProbe::spawn(move || {
-                    store.table_versions().map(std::sync::Arc::new)
+                    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                    let versions = store.table_versions_since(last.as_ref())?;
+                    *last = Some(std::sync::Arc::clone(&versions));
+                    Ok(versions)
                 })
                 .inspect_err(|e| log::warn!("data version thread: {e}"))
                 .ok()

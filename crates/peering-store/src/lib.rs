@@ -330,4 +330,21 @@ impl Store {
     pub fn table_versions(&self) -> Result<TableVersions, Error> {
         self.read_counted(&self.version_reads, versions::read)
     }
+
+    /// [`Store::table_versions`], or `previous` itself when no write has landed since it
+    /// was read. A busy server reads the versions many times between two writes: this
+    /// reads no row of them then, and builds no new set.
+    pub fn table_versions_since(
+        &self,
+        previous: Option<&Arc<TableVersions>>,
+    ) -> Result<Arc<TableVersions>, Error> {
+        let Some(previous) = previous else {
+            return self.table_versions().map(Arc::new);
+        };
+        let whole = previous.whole();
+        let changed = self.read_counted(&self.version_reads, |db| {
+            versions::read_if_changed(db, whole)
+        })?;
+        Ok(changed.map_or_else(|| Arc::clone(previous), Arc::new))
+    }
 }

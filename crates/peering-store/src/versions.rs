@@ -236,6 +236,21 @@ pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
     Ok(TableVersions::from_rows(rows))
 }
 
+/// The versions of every table, unless the whole database's is still `whole` (no write
+/// has landed since the versions that carried it were read): then none. One statement
+/// either way, and no row to read while nothing is written.
+pub(crate) fn read_if_changed(db: &mut Db<'_>, whole: i64) -> Result<Option<TableVersions>, Error> {
+    let mut sql = Sql::new(
+        "SELECT name, version FROM table_versions \
+         WHERE COALESCE((SELECT w.version FROM table_versions w WHERE w.name = ",
+    );
+    sql.bind(Bind::Text(WHOLE.to_owned()))
+        .push("), 0) <> ")
+        .bind(Bind::Int(whole));
+    let rows = db.load(&sql)?;
+    Ok((!rows.is_empty()).then(|| TableVersions::from_rows(rows)))
+}
+
 /// The versions of `tables` alone (and of untracked writes, which every combination
 /// includes), for a read that keys what it keeps by a few tables.
 pub(crate) fn read_of(db: &mut Db<'_>, tables: &[&str]) -> Result<TableVersions, Error> {
@@ -430,5 +445,32 @@ mod tests {
         let mut written = Written::default();
         written.note("DELETE FROM routers WHERE id = 1");
         assert!(written.rows().contains(CONNECTION.table));
+    }
+}
+
+#[cfg(test)]
+mod read_again {
+    use std::sync::Arc;
+
+    use crate::testing::TestDatabase;
+    use crate::Store;
+
+    #[test]
+    fn versions_read_again_are_the_same_set_until_a_write_lands() {
+        let db = TestDatabase::new();
+        let store = Store::open(&db.url, 2).unwrap();
+        let mut previous = store.table_versions_since(None).unwrap();
+        for name in ["first", "second"] {
+            let again = store.table_versions_since(Some(&previous)).unwrap();
+            assert!(Arc::ptr_eq(&previous, &again), "nothing written since");
+            store.create_user(name, "a long password", false).unwrap();
+            let after = store.table_versions_since(Some(&previous)).unwrap();
+            assert_ne!(after.whole(), previous.whole(), "{name} written");
+            assert_ne!(after.of(&["users"]), previous.of(&["users"]));
+            let fresh = store.table_versions().unwrap();
+            assert_eq!(after.of(&["users"]), fresh.of(&["users"]));
+            assert_eq!(after.whole(), fresh.whole());
+            previous = after;
+        }
     }
 }
