@@ -21,6 +21,7 @@ mod peeringdb_reads;
 mod query;
 #[cfg(test)]
 mod reads_check;
+mod removals;
 mod schema;
 mod sql;
 #[cfg(test)]

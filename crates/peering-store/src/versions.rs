@@ -11,13 +11,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
-
-use peering_domain::resources::ALL;
-use peering_domain::spec::{Kind, OnDelete};
 
 use crate::connection::Db;
 use crate::error::Error;
+use crate::removals::removal_of;
 use crate::sql::{Bind, Sql};
 
 /// The row every write changes.
@@ -56,11 +53,13 @@ impl Written {
             Target::Writes(table, RowChange::Removes) => {
                 // The database deletes or updates rows no statement names: those of the
                 // tables it empties with `table` and the keys it clears in others.
-                for &removed in [table].iter().chain(tables_deleted_with(table)) {
+                self.note_rows_changed(table);
+                let removal = removal_of(table);
+                for &removed in &removal.deleted_with {
                     self.note_rows_changed(removed);
-                    for cleared in tables_referring(removed, OnDelete::SetNull) {
-                        self.note_table(cleared);
-                    }
+                }
+                for &cleared in &removal.keys_cleared {
+                    self.note_table(cleared);
                 }
             }
             Target::Unknown => self.untracked = true,
@@ -115,42 +114,6 @@ enum Target<'a> {
 /// The name of the row of `table_versions` that adding or removing rows of `table` changes.
 fn rows_key(table: &str) -> String {
     format!("{table}{ROWS}")
-}
-
-/// The tables with a foreign key to `table` whose rows the database treats by `rule` when
-/// rows of `table` go, as the resources declare them.
-fn tables_referring(table: &str, rule: OnDelete) -> impl Iterator<Item = &'static str> + '_ {
-    (ALL.iter())
-        .filter(move |other| {
-            other.fields.iter().any(|f| {
-                matches!(f.kind, Kind::ForeignKey { target, on_delete }
-                    if on_delete == rule && target().table == table)
-            })
-        })
-        .map(|other| other.table)
-}
-
-/// The tables whose rows the database deletes with those of `table`, through `ON DELETE
-/// CASCADE` declared by the resources' foreign keys, however deep.
-fn tables_deleted_with(table: &str) -> &'static [&'static str] {
-    static CASCADES: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
-    let cascades = CASCADES.get_or_init(|| {
-        let mut cascades = HashMap::new();
-        for spec in ALL {
-            let mut reached: Vec<&'static str> = Vec::new();
-            let mut pending: Vec<&'static str> =
-                tables_referring(spec.table, OnDelete::Cascade).collect();
-            while let Some(table) = pending.pop() {
-                if !reached.contains(&table) {
-                    reached.push(table);
-                    pending.extend(tables_referring(table, OnDelete::Cascade));
-                }
-            }
-            cascades.insert(spec.table, reached);
-        }
-        cascades
-    });
-    cascades.get(table).map_or(&[], Vec::as_slice)
 }
 
 /// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
@@ -435,13 +398,7 @@ mod tests {
 
     #[test]
     fn deleting_a_router_clears_the_keys_of_its_connections() {
-        use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONNECTION, ROUTER};
-        let cleared: Vec<_> = tables_referring(ROUTER.table, OnDelete::SetNull).collect();
-        assert!(cleared.contains(&CONNECTION.table), "{cleared:?}");
-        assert!(!cleared.contains(&ROUTER.table), "{cleared:?}");
-        let by_peer: Vec<_> =
-            tables_referring(AUTONOMOUS_SYSTEM.table, OnDelete::SetNull).collect();
-        assert!(!by_peer.contains(&CONNECTION.table), "{by_peer:?}");
+        use peering_domain::resources::CONNECTION;
         let mut written = Written::default();
         written.note("DELETE FROM routers WHERE id = 1");
         assert!(written.rows().contains(CONNECTION.table));
