@@ -56,7 +56,8 @@ impl Target {
             return Ok(Target::Sqlite(path.to_string()));
         }
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Ok(Target::Postgres(url.to_string()));
+            let url = crate::pg_tls::plain_on_loopback(url, crate::pg_tls::set_in_environment);
+            return Ok(Target::Postgres(url.into_owned()));
         }
         Err(Error::Config(format!(
             "unsupported database URL {url:?}: use sqlite://PATH or postgres://…"

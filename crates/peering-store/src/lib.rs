@@ -18,6 +18,7 @@ mod kept;
 mod migrations;
 mod peeringdb;
 mod peeringdb_reads;
+mod pg_tls;
 mod query;
 #[cfg(test)]
 mod reads_check;

@@ -45,7 +45,11 @@ pub fn measure(
         super::database::random_u64()
     ));
     std::fs::write(&path, &script_text).map_err(|e| format!("{}: {e}", path.display()))?;
+    // The server connects to a PostgreSQL on loopback without TLS unless its URL says
+    // otherwise (`peering-store`'s `pg_tls.rs`); pgbench, on the same URL, does the same,
+    // so that both pay for the same connections.
     let output = Command::new("pgbench")
+        .env("PGSSLMODE", "allow")
         .args(["-n", "-M", "prepared", "-j", "2"])
         .arg(format!("-c{connections}"))
         .arg(format!("-T{duration_s}"))
