@@ -89,6 +89,11 @@ impl Key {
         self.version
     }
 
+    /// The key of the same request's answer at `version` (its address is not built again).
+    pub fn at(self, version: i64) -> Key {
+        Key { version, ..self }
+    }
+
     /// The key of the same answer compressed with `encoding`.
     pub fn encoded(&self, encoding: &str) -> Key {
         Key {

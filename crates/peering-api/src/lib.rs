@@ -369,6 +369,15 @@ fn cors(settings: &Settings) -> Option<actix_cors::Cors> {
     Some(cors)
 }
 
+/// A scope for routes below `prefix` (fixed, without a trailing slash) whose patterns have
+/// variables: actix matches such a pattern with a regular expression, run over the path of
+/// every request that reaches it, where a scope's fixed prefix is compared first (the three
+/// patterns with a variable took 4% of a cached list page's time in front of a scope). What
+/// the scope's routes do not take goes on to the generic routes, as it did without it.
+pub(crate) fn routes_below(prefix: &str) -> actix_web::Scope {
+    web::scope(prefix).default_service(web::to(dispatch))
+}
+
 /// Registers every route of the API on an actix app.
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     let cors = cors(&state.settings);
@@ -391,12 +400,12 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             .service(read_only("/api/status/", root::status))
             // Before the generic routes, which would take `schema` and `docs` for apps.
             .configure(openapi::configure)
-            .route("/api/users/tokens/", web::route().to(tokens::collection))
-            .route(
-                "/api/users/tokens/provision/",
-                web::route().to(tokens::provision),
+            .service(
+                routes_below("/api/users/tokens")
+                    .route("/", web::route().to(tokens::collection))
+                    .route("/provision/", web::route().to(tokens::provision))
+                    .route("/{id}/", web::route().to(tokens::detail)),
             )
-            .route("/api/users/tokens/{id}/", web::route().to(tokens::detail))
             .route("/api/users/userpref/", web::route().to(tokens::preferences))
             // `/api/{app}/…`, then the fallback (`api_path.rs`).
             .default_service(web::to(dispatch)),

@@ -759,3 +759,26 @@ fn pages_carry_security_headers() {
         .unwrap();
     assert_eq!(init.status(), 200);
 }
+
+#[test]
+fn paths_below_routes_of_their_own_that_none_takes_get_the_generic_answers() {
+    let s = TestServer::start();
+    // The token routes, the token pages and the schema's UI each sit in a scope: what their
+    // routes do not take goes on to the generic routes, as it would without the scope.
+    for path in [
+        "/api/users/tokens/1/nothing/",
+        "/api/schema/swagger-ui/a/b/",
+    ] {
+        let r = s.get(path);
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.json()["detail"].is_string(), "{path}: a JSON error");
+    }
+    let users = s.get("/api/users/users/");
+    assert_eq!(users.status, 200, "a generic route beside the token routes");
+    let page = s.request("GET", "/user/api-tokens/1/delete/", None, None, &[]);
+    assert_eq!(
+        page.status,
+        s.get("/user/nothing/").status,
+        "as any other page"
+    );
+}

@@ -83,13 +83,15 @@ async fn file(name: web::Path<String>) -> Result<HttpResponse, ApiError> {
         .body(*bytes))
 }
 
-/// Registers the page and its files.
+/// Registers the page and its files, in a scope of their own: a pattern with a variable
+/// runs a regular expression over the path of every request tried against it, which a
+/// scope's fixed prefix spares the requests outside it (`crate::routes_below`).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route(UI, web::get().to(index))
-        .route(&format!("{UI}index.html"), web::get().to(index))
-        .route(
-            &format!("{UI}swagger-initializer.js"),
-            web::get().to(initializer),
-        )
-        .route(&format!("{UI}{{name}}"), web::get().to(file));
+    cfg.service(
+        crate::routes_below(UI.trim_end_matches('/'))
+            .route("/", web::get().to(index))
+            .route("/index.html", web::get().to(index))
+            .route("/swagger-initializer.js", web::get().to(initializer))
+            .route("/{name}", web::get().to(file)),
+    );
 }

@@ -30,11 +30,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/login/", web::post().to(login::submit))
         .route("/logout/", web::get().to(login::logout_page))
         .route("/logout/", web::post().to(login::logout))
-        .route("/user/api-tokens/", web::get().to(tokens::page))
-        .route("/user/api-tokens/", web::post().to(tokens::create))
-        .route(
-            "/user/api-tokens/{id}/delete/",
-            web::post().to(tokens::revoke),
+        .service(
+            crate::routes_below("/user/api-tokens")
+                .route("/", web::get().to(tokens::page))
+                .route("/", web::post().to(tokens::create))
+                .route("/{id}/delete/", web::post().to(tokens::revoke)),
         );
 }
 

@@ -139,9 +139,12 @@ async fn cached(
     let recent_key = recent().map(|v| cache::Key::new(version_at(&v), req, secrets));
     let key = match recent_key {
         Some(key) if !state.responses.holds(&key) => key,
-        _ => {
+        recent_key => {
             let version = version_at(&*table_versions(state).await?);
-            let key = cache::Key::new(version, req, secrets);
+            let key = match recent_key {
+                Some(recent) => recent.at(version),
+                None => cache::Key::new(version, req, secrets),
+            };
             if let Some(body) = state.responses.get(&key) {
                 state.metrics.cache_hit();
                 state.responses.record_lookup(spec, lookup, true);
