@@ -10,7 +10,8 @@
 use std::borrow::Cow;
 
 /// The parameters and environment variables through which an operator chooses how libpq
-/// encrypts (a service file may set `sslmode` too, so naming one counts as a choice).
+/// encrypts (a service file may set `sslmode` too, so naming one counts as a choice), or
+/// names hosts outside the URL's address (`host`, `hostaddr`), which are left as written.
 const CHOSEN_IN_URL: [&str; 5] = ["sslmode", "requiressl", "service", "host", "hostaddr"];
 const CHOSEN_IN_ENV: [&str; 3] = ["PGSSLMODE", "PGREQUIRESSL", "PGSERVICE"];
 
