@@ -23,8 +23,13 @@ pub(crate) fn plain_on_loopback(url: &str, env_chose: impl Fn(&str) -> bool) -> 
     if chosen || !hosts_are_loopback(url) {
         return Cow::Borrowed(url);
     }
+    Cow::Owned(with_parameter(url, "sslmode=allow"))
+}
+
+/// `url` with `parameter` (`key=value`) added to its query.
+fn with_parameter(url: &str, parameter: &str) -> String {
     let separator = if url.contains('?') { '&' } else { '?' };
-    Cow::Owned(format!("{url}{separator}sslmode=allow"))
+    format!("{url}{separator}{parameter}")
 }
 
 /// Whether libpq's environment variable `name` is set in this process.
@@ -146,8 +151,7 @@ mod tests {
         );
         let store = crate::Store::open(&db.url, 1).unwrap();
         if store.read(|db| db.scalar(&sql)).unwrap() == Some(1) {
-            let separator = if db.url.contains('?') { '&' } else { '?' };
-            let required = format!("{}{separator}sslmode=require", db.url);
+            let required = with_parameter(&db.url, "sslmode=require");
             assert_eq!(encrypted(&required), 1, "the operator's choice kept");
         }
     }
