@@ -20,6 +20,8 @@ use peering_domain::resources::PerResource;
 use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
 
+use crate::orders::KeptOrders;
+
 /// At most about this many bytes of objects are kept, all tables together; past it,
 /// everything kept is dropped and kept anew from the next reads (the objects reads share
 /// come back first).
@@ -29,6 +31,8 @@ const MOST_KEPT_BYTES: usize = 8 << 20;
 #[derive(Debug, Default)]
 pub(crate) struct KeptObjects {
     tables: Mutex<Tables>,
+    /// Lists' orders, kept between reads like the objects (`orders.rs`).
+    orders: KeptOrders,
 }
 
 #[derive(Debug, Default)]
@@ -106,6 +110,11 @@ impl KeptObjects {
                 *bytes += size;
             }
         }
+    }
+
+    /// The lists' orders kept between reads.
+    pub fn orders(&self) -> &KeptOrders {
+        &self.orders
     }
 
     /// The approximate size of the objects kept, all tables together.

@@ -16,6 +16,7 @@ mod import;
 mod jobs;
 mod kept;
 mod migrations;
+mod orders;
 mod peeringdb;
 mod peeringdb_reads;
 mod pg_tls;
@@ -317,6 +318,12 @@ impl Store {
         }
         if let (Some(vacuums), Ok(_)) = (&self.vacuums, &done) {
             vacuums.wrote(written.borrow().tables());
+        }
+        if done.is_ok() {
+            // Reads after this one would find the orders of the tables written changed;
+            // forgotten now, they are read again at once (`orders.rs`).
+            let written = written.borrow();
+            (self.kept.orders()).forget_written(|table| written.may_have_written(table));
         }
         done
     }

@@ -81,6 +81,11 @@ impl Written {
         self.tables.iter().map(String::as_str).chain(versions)
     }
 
+    /// Whether `table` may have been written (an untracked write may have written any).
+    pub fn may_have_written(&self, table: &str) -> bool {
+        self.untracked || self.tables.contains(table)
+    }
+
     /// Notes `table` as written, its rows updated.
     pub fn note_table(&mut self, table: &str) {
         if !self.tables.contains(table) {

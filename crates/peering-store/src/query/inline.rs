@@ -93,10 +93,7 @@ impl Inline {
             sql.push(")");
         }
         if !self.versions.is_empty() {
-            let pairs = listed(backend, "tv.name || ':' || tv.version");
-            sql.push(", (");
-            versions::select_named(&mut sql, &pairs, self.versions);
-            sql.push(")");
+            sql.append(&versions_column(backend, self.versions));
         }
         sql
     }
@@ -133,8 +130,18 @@ pub(crate) struct Carried {
     versions: Option<String>,
 }
 
+/// An extra column, `, (SELECT …)`, listing the versions of `tables` as `name:version`
+/// pairs (`TableVersions::from_listed` reads them back).
+pub(super) fn versions_column(backend: Backend, tables: &[&str]) -> Sql {
+    let pairs = listed(backend, "tv.name || ':' || tv.version");
+    let mut sql = Sql::new(", (");
+    versions::select_named(&mut sql, &pairs, tables);
+    sql.push(")");
+    sql
+}
+
 /// `expression` of every row, as text separated by commas (NULL for no row).
-fn listed(backend: Backend, expression: &str) -> String {
+pub(super) fn listed(backend: Backend, expression: &str) -> String {
     match backend {
         Backend::Sqlite => format!("group_concat({expression}, ',')"),
         Backend::Postgres => format!("string_agg(({expression})::text, ',')"),

@@ -6,6 +6,7 @@ pub(crate) mod filter;
 pub(crate) mod inline;
 mod joined;
 pub(crate) mod objects;
+mod ordered;
 pub(crate) mod page;
 pub(crate) mod relations;
 mod search;
@@ -144,16 +145,46 @@ pub(super) fn load_carrying(
     inline: &inline::Inline,
     related: &mut Related,
 ) -> Result<Vec<Record>, Error> {
-    Ok(db
-        .load(sql)?
-        .into_iter()
+    let rows = db.load(sql)?;
+    Ok(records_carrying(table, rows, inline, related))
+}
+
+/// The same, for rows that end with one more column, the same in every row (versions
+/// listed, `inline::versions_column`): the records, and that column's text (`None` for
+/// no row).
+pub(super) fn load_checked(
+    db: &mut Db<'_>,
+    table: &Table,
+    sql: &Sql,
+    inline: &inline::Inline,
+    related: &mut Related,
+) -> Result<(Vec<Record>, Option<String>), Error> {
+    let mut rows = db.load(sql)?;
+    let mut last = None;
+    for row in &mut rows {
+        last = row.0.pop();
+    }
+    let records = records_carrying(table, rows, inline, related);
+    Ok((
+        records,
+        last.map(|cell| cell.into_text().unwrap_or_default()),
+    ))
+}
+
+fn records_carrying(
+    table: &Table,
+    rows: Vec<DbRow>,
+    inline: &inline::Inline,
+    related: &mut Related,
+) -> Vec<Record> {
+    (rows.into_iter())
         .map(|mut row| {
             let carried = inline.take(&mut row);
             let mut record = record_from_row(table, &mut row, 0);
             inline.fill(&mut record, carried, related);
             record
         })
-        .collect())
+        .collect()
 }
 
 pub(super) fn load_records(

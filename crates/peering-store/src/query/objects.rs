@@ -5,13 +5,14 @@ use std::collections::HashMap;
 
 use peering_domain::{Record, ResourceSpec, Value};
 
-use super::inline::Inline;
+use super::inline::{versions_column, Inline};
 use super::relations::{attach_relations, load_links, load_reads, load_related};
-use super::{load_carrying, load_records, Related};
+use super::{load_carrying, load_checked, load_records, Related};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::schema::{cell_to_value, table, Table};
 use crate::sql::{Bind, Sql};
+use crate::versions::TableVersions;
 
 /// Up to this many objects read by id carry their relation lists in their rows; more take
 /// them from one links statement. A list subquery runs once per row, and for a slice of a
@@ -26,7 +27,21 @@ pub(crate) fn in_order(
     ids: &[i64],
     relations: bool,
 ) -> Result<(Vec<Record>, Related), Error> {
+    let (records, related, _) = in_order_checked(db, spec, ids, relations, &[])?;
+    Ok((records, related))
+}
+
+/// The same, with the versions of `checked` (as one value, `TableVersions::of`) read by
+/// the statement that reads the objects, when there are any and an object was found.
+pub(crate) fn in_order_checked(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    relations: bool,
+    checked: &[&str],
+) -> Result<(Vec<Record>, Related, Option<i64>), Error> {
     let mut related = Related::default();
+    let mut version = None;
     let mut records = if ids.is_empty() {
         Vec::new()
     } else {
@@ -35,8 +50,17 @@ pub(crate) fn in_order(
             inline = inline.without_lists();
         }
         let table = table(spec);
-        let sql = by_ids_sql(db.backend(), table, ids, &inline.columns(db.backend()));
-        let mut records = load_carrying(db, table, &sql, &inline, &mut related)?;
+        let mut extra = inline.columns(db.backend());
+        let mut records = if checked.is_empty() {
+            let sql = by_ids_sql(db.backend(), table, ids, &extra);
+            load_carrying(db, table, &sql, &inline, &mut related)?
+        } else {
+            extra.append(&versions_column(db.backend(), checked));
+            let sql = by_ids_sql(db.backend(), table, ids, &extra);
+            let (records, listed) = load_checked(db, table, &sql, &inline, &mut related)?;
+            version = listed.map(|listed| TableVersions::from_listed(&listed).of(checked));
+            records
+        };
         if relations && !inline.carries_lists() {
             load_links(db, spec, &mut records)?;
         }
@@ -49,7 +73,7 @@ pub(crate) fn in_order(
     } else {
         load_reads(db, spec, &records, &mut related)?;
     }
-    Ok((records, related))
+    Ok((records, related, version))
 }
 
 /// Reads objects by id, with their relations, in id order.

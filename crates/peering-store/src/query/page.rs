@@ -6,6 +6,7 @@ use peering_filter::Filter;
 
 use super::filter::compile_filter;
 use super::inline::Inline;
+use super::ordered;
 use super::relations::{load_links, load_reads, load_related};
 use super::{load_carrying, load_records, Page, Related, Window};
 use crate::connection::{Backend, Db};
@@ -165,6 +166,9 @@ pub(crate) fn list(
     relations: bool,
     known_count: Option<i64>,
 ) -> Result<Page, Error> {
+    if let Some(page) = ordered::page(db, spec, (filter, window), relations)? {
+        return Ok(page);
+    }
     let table = table(spec);
     let inline = Inline::of(db, spec, relations);
     let extra = inline.columns(db.backend());
@@ -202,6 +206,27 @@ pub(crate) fn page_in_slices(
     slice: usize,
     each: &mut dyn FnMut(i64, &[Record], &Related),
 ) -> Result<i64, Error> {
+    let (ids, count) = match ordered::ids_in_snapshot(db, spec, (filter, window))? {
+        Some(through_kept_order) => through_kept_order,
+        None => page_ids(db, spec, (filter, window), known_count)?,
+    };
+    if ids.is_empty() {
+        each(count, &[], &Related::default());
+    }
+    for slice_ids in ids.chunks(slice.max(1)) {
+        let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
+        each(count, &records, &related);
+    }
+    Ok(count)
+}
+
+/// The ids of a page, walking the rows before its offset, and the list's count.
+fn page_ids(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+    known_count: Option<i64>,
+) -> Result<(Vec<i64>, i64), Error> {
     let table = table(spec);
     let conditions = compile_filter(db.backend(), table, filter);
     let ids: Vec<i64> = if holds_no_rows(window, known_count) {
@@ -219,14 +244,7 @@ pub(crate) fn page_in_slices(
         ids.len(),
         &count_of(table, &conditions),
     )?;
-    if ids.is_empty() {
-        each(count, &[], &Related::default());
-    }
-    for slice_ids in ids.chunks(slice.max(1)) {
-        let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
-        each(count, &records, &related);
-    }
-    Ok(count)
+    Ok((ids, count))
 }
 
 /// Every id of a list, in list order: an answer too large to read at once is then read in

@@ -9,6 +9,8 @@ mod search;
 mod targets;
 mod values;
 
+pub(crate) use order::ORDER_KEYS;
+
 use std::collections::HashMap;
 
 use peering_domain::resources::PerResource;

@@ -17,7 +17,19 @@ pub(crate) struct OrderKey {
     pub table: &'static str,
     pub field: &'static str,
     pub column: &'static str,
+    /// The tables whose rows the key's value is copied from (by the triggers, when they
+    /// change): a list ordered by it changes order when they are written.
+    pub copied_from: &'static [&'static str],
 }
+
+/// What a session's connection rank is copied from: the connection's exchange, its router,
+/// and their local autonomous systems' numbers.
+const CONNECTION_RANK_SOURCES: &[&str] = &[
+    "connections",
+    "internet_exchanges",
+    "routers",
+    "autonomous_systems",
+];
 
 /// The order keys the migrations keep.
 pub(crate) const ORDER_KEYS: &[OrderKey] = &[
@@ -25,21 +37,25 @@ pub(crate) const ORDER_KEYS: &[OrderKey] = &[
         table: "internet_exchange_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
+        copied_from: &["autonomous_systems"],
     },
     OrderKey {
         table: "internet_exchange_peering_sessions",
         field: "ixp_connection",
         column: "connection_rank",
+        copied_from: CONNECTION_RANK_SOURCES,
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "local_autonomous_system",
         column: "local_asn",
+        copied_from: &["autonomous_systems"],
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
+        copied_from: &["autonomous_systems"],
     },
 ];
 

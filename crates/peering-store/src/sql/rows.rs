@@ -44,7 +44,7 @@ impl Cell {
 }
 
 /// A row of any shape.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct DbRow(pub Vec<Cell>);
 
 impl DbRow {

@@ -311,6 +311,22 @@ impl TestServer {
         req
     }
 
+    /// Sends a request as the admin to `instance`, another server on this database, and
+    /// asserts that it succeeded.
+    #[allow(dead_code)]
+    pub fn send_to(
+        &self,
+        instance: &Instance,
+        method: &str,
+        path: &str,
+        body: Option<Json>,
+    ) -> Response {
+        let url = format!("{}{path}", instance.base);
+        let r = self.send(method, &url, body.as_ref(), Some(&self.key), &[]);
+        assert!(r.status < 300, "{method} {path}: {} {}", r.status, r.text);
+        r
+    }
+
     /// Sends a request, unchecked.
     pub fn send(
         &self,

@@ -1,0 +1,281 @@
+//! Lists' orders kept between reads. A page of a list neither filtered nor searched is a
+//! slice of one sequence of ids, the table's rows in the list's order; read with `LIMIT …
+//! OFFSET …`, every page walks the rows before it again (on PostgreSQL, most of a deep
+//! page's time). The sequence is kept here, per table and order, under the versions of the
+//! tables the order reads (`query/ordered.rs`), and a page takes its ids from it.
+//!
+//! A kept order is only a guess of what the database holds: every read through it also
+//! reads those versions in the statement that reads its rows, and is used only when they
+//! are the ones the order was read at (then the rows are exactly the ones the order saw).
+//! A write of this process forgets the orders of the tables it wrote as it ends, so that
+//! reads after it do not guess wrong first; writes of other processes are caught by the
+//! versions alone.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The most ids an order is kept with; a longer list is read with its offset.
+pub(crate) const MOST_IDS_PER_ORDER: usize = 200_000;
+/// The most ids kept, all orders together (8 bytes each); past it, everything kept is
+/// dropped and kept anew from the next reads.
+const MOST_KEPT_IDS: usize = 500_000;
+/// How long a list found longer than [`MOST_IDS_PER_ORDER`] is not read whole again.
+const TOO_LONG_FOR: Duration = Duration::from_secs(60);
+/// How many pages of a list whose order was forgotten are read with their offsets before
+/// its order is read whole again. Reading it costs about as much as a few pages' offsets
+/// (each walks half the list on average): under writes faster than pages are asked for,
+/// the list is then read at most a few times as slowly as with offsets alone.
+const PAGES_BEFORE_READING_AGAIN: u32 = 4;
+/// The most lists known, kept or not (orders are as many as the orderings asked for).
+const MOST_LISTS: usize = 1024;
+
+/// One list's order: its table and its `ORDER BY` clause.
+pub(crate) type OrderKey = (&'static str, String);
+
+/// A list's ids in order, read at `version` of the tables the order reads.
+#[derive(Debug)]
+pub(crate) struct KeptOrder {
+    pub version: i64,
+    pub ids: Vec<i64>,
+    /// The tables whose versions `version` combines.
+    pub tables: &'static [&'static str],
+}
+
+/// What is known of one list's order.
+#[derive(Debug)]
+enum Entry {
+    Kept(Arc<KeptOrder>),
+    /// Being read by one reader; the others read their page with its offset meanwhile.
+    Reading,
+    /// Found too long to keep, at this instant.
+    TooLong(Instant),
+    /// Forgotten after a write, with the pages read with their offsets since.
+    Forgotten(u32),
+}
+
+/// Orders kept between reads, by list.
+#[derive(Debug, Default)]
+pub(crate) struct KeptOrders {
+    lists: Mutex<Lists>,
+}
+
+#[derive(Debug, Default)]
+struct Lists {
+    by_key: HashMap<OrderKey, Entry>,
+    /// The ids kept, all orders together.
+    ids: usize,
+}
+
+/// What a reader of a page does about its list's order.
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// Takes its ids from this order (if the versions its rows carry agree).
+    Kept(Arc<KeptOrder>),
+    /// Reads the order whole, then keeps it ([`KeptOrders::keep`] or
+    /// [`KeptOrders::give_up`] end the reading).
+    Read,
+    /// Reads its page with its offset: another reader is reading the order, or it is too
+    /// long to keep.
+    Offset,
+}
+
+impl KeptOrders {
+    fn lock(&self) -> MutexGuard<'_, Lists> {
+        // A map of immutable orders: a panic cannot leave one half-updated.
+        self.lists.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What a reader of a page of `key` does: take the kept order, read it (the first
+    /// reader to find none), or read with its offset.
+    pub fn find(&self, key: &OrderKey) -> Found {
+        let mut lists = self.lock();
+        let full = lists.by_key.len() >= MOST_LISTS;
+        match lists.by_key.get_mut(key) {
+            Some(Entry::Kept(order)) => return Found::Kept(Arc::clone(order)),
+            Some(Entry::Reading) => return Found::Offset,
+            Some(Entry::TooLong(at)) if at.elapsed() < TOO_LONG_FOR => return Found::Offset,
+            Some(Entry::Forgotten(pages)) if *pages < PAGES_BEFORE_READING_AGAIN => {
+                *pages += 1;
+                return Found::Offset;
+            }
+            Some(_) => {}
+            None if full => lists.clear(),
+            None => {}
+        }
+        lists.by_key.insert(key.clone(), Entry::Reading);
+        Found::Read
+    }
+
+    /// Keeps `order`, read by the reader [`KeptOrders::find`] told to, and gives it
+    /// back, or notes it too long to keep.
+    pub fn keep(&self, key: OrderKey, order: KeptOrder) -> Option<Arc<KeptOrder>> {
+        let mut lists = self.lock();
+        if order.ids.len() > MOST_IDS_PER_ORDER {
+            lists.by_key.insert(key, Entry::TooLong(Instant::now()));
+            return None;
+        }
+        if lists.ids + order.ids.len() > MOST_KEPT_IDS {
+            lists.clear();
+        }
+        lists.ids += order.ids.len();
+        let order = Arc::new(order);
+        let replaced = lists.by_key.insert(key, Entry::Kept(Arc::clone(&order)));
+        if let Some(Entry::Kept(old)) = replaced {
+            lists.ids -= old.ids.len();
+        }
+        Some(order)
+    }
+
+    /// Ends a reading that kept nothing (its statement failed), so that another reader
+    /// may try.
+    pub fn give_up(&self, key: &OrderKey) {
+        let mut lists = self.lock();
+        if let Some(Entry::Reading) = lists.by_key.get(key) {
+            lists.by_key.remove(key);
+        }
+    }
+
+    /// Forgets the order of `key` read at `version`: a read found the data changed since.
+    pub fn forget(&self, key: &OrderKey, version: i64) {
+        let mut lists = self.lock();
+        let Lists { by_key, ids } = &mut *lists;
+        if let Some(entry) = by_key.get_mut(key) {
+            if matches!(entry, Entry::Kept(order) if order.version == version) {
+                forget_entry(entry, ids);
+            }
+        }
+    }
+
+    /// Forgets every order that reads a table `written` says was written.
+    pub fn forget_written(&self, written: impl Fn(&str) -> bool) {
+        let mut lists = self.lock();
+        let Lists { by_key, ids } = &mut *lists;
+        for entry in by_key.values_mut() {
+            if matches!(entry, Entry::Kept(order) if order.tables.iter().any(|t| written(t))) {
+                forget_entry(entry, ids);
+            }
+        }
+    }
+
+    /// The ids kept, all orders together.
+    #[cfg(test)]
+    pub fn ids(&self) -> usize {
+        self.lock().ids
+    }
+}
+
+impl Lists {
+    fn clear(&mut self) {
+        self.by_key.clear();
+        self.ids = 0;
+    }
+}
+
+/// Replaces a kept order by a forgotten one, its ids no longer counted.
+fn forget_entry(entry: &mut Entry, ids: &mut usize) {
+    if let Entry::Kept(order) = entry {
+        *ids -= order.ids.len();
+    }
+    *entry = Entry::Forgotten(0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(order: &str) -> OrderKey {
+        ("autonomous_systems", order.to_owned())
+    }
+
+    fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
+        KeptOrder {
+            version,
+            ids,
+            tables: &["autonomous_systems", "tags"],
+        }
+    }
+
+    fn kept_version(orders: &KeptOrders, key: &OrderKey) -> Option<i64> {
+        match orders.find(key) {
+            Found::Kept(order) => Some(order.version),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn one_reader_reads_a_missing_order_while_the_others_use_offsets() {
+        let orders = KeptOrders::default();
+        assert!(matches!(orders.find(&key("a")), Found::Read));
+        assert!(matches!(orders.find(&key("a")), Found::Offset));
+        // Another order of the same table is its own.
+        assert!(matches!(orders.find(&key("b")), Found::Read));
+        orders.keep(key("a"), order(7, vec![3, 1, 2]));
+        assert_eq!(kept_version(&orders, &key("a")), Some(7));
+        orders.give_up(&key("b"));
+        assert!(matches!(orders.find(&key("b")), Found::Read));
+    }
+
+    #[test]
+    fn an_order_is_forgotten_at_its_version_or_when_a_table_it_reads_is_written() {
+        let orders = KeptOrders::default();
+        orders.keep(key("a"), order(7, vec![1, 2]));
+        orders.forget(&key("a"), 6);
+        assert_eq!(kept_version(&orders, &key("a")), Some(7));
+        orders.forget(&key("a"), 7);
+        assert_eq!(orders.ids(), 0);
+        read_after_offsets(&orders, &key("a"));
+        orders.keep(key("a"), order(8, vec![1, 2]));
+        orders.forget_written(|table| table == "routers");
+        assert_eq!(kept_version(&orders, &key("a")), Some(8));
+        orders.forget_written(|table| table == "tags");
+        assert_eq!(orders.ids(), 0);
+        read_after_offsets(&orders, &key("a"));
+    }
+
+    /// A forgotten order is read again after a few pages read with their offsets.
+    fn read_after_offsets(orders: &KeptOrders, key: &OrderKey) {
+        for _ in 0..PAGES_BEFORE_READING_AGAIN {
+            assert!(matches!(orders.find(key), Found::Offset));
+        }
+        assert!(matches!(orders.find(key), Found::Read));
+        assert!(matches!(orders.find(key), Found::Offset));
+    }
+
+    #[test]
+    fn the_lists_known_are_bounded() {
+        let orders = KeptOrders::default();
+        orders.keep(key("kept"), order(1, vec![1, 2, 3]));
+        for n in 0..MOST_LISTS {
+            orders.find(&key(&n.to_string()));
+        }
+        // The next list found drops everything known, the kept orders too.
+        assert!(matches!(orders.find(&key("new")), Found::Read));
+        assert_eq!(orders.ids(), 0);
+        assert!(matches!(orders.find(&key("kept")), Found::Read));
+    }
+
+    #[test]
+    fn a_list_too_long_is_not_kept_nor_read_whole_again_soon() {
+        let orders = KeptOrders::default();
+        assert!(matches!(orders.find(&key("a")), Found::Read));
+        orders.keep(key("a"), order(1, vec![0; MOST_IDS_PER_ORDER + 1]));
+        assert_eq!(orders.ids(), 0);
+        assert!(matches!(orders.find(&key("a")), Found::Offset));
+    }
+
+    #[test]
+    fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
+        let orders = KeptOrders::default();
+        let many = MOST_IDS_PER_ORDER;
+        orders.keep(key("a"), order(1, vec![0; many]));
+        orders.keep(key("b"), order(1, vec![0; many]));
+        assert_eq!(orders.ids(), 2 * many);
+        orders.keep(key("c"), order(1, vec![0; many]));
+        assert_eq!(orders.ids(), many);
+        assert_eq!(kept_version(&orders, &key("c")), Some(1));
+        // Replacing an order counts its ids once.
+        orders.keep(key("c"), order(2, vec![0; 10]));
+        assert_eq!(orders.ids(), 10);
+    }
+}

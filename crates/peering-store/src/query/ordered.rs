@@ -1,0 +1,237 @@
+//! Pages of a list neither filtered nor searched, read through the list's order kept
+//! between reads (`orders.rs`): the page's ids are a slice of it, read by id, instead of a
+//! statement walking every row before the page's offset again. The order is keyed by the
+//! versions of the tables it reads: the list's own and those whose values the migrations
+//! copy into its order keys (`schema/order.rs`). A page uses it only when the statement
+//! reading its rows reads those same versions, so it shows what an offset would have.
+
+use std::sync::Arc;
+
+use peering_domain::resources::PerResource;
+use peering_domain::ResourceSpec;
+use peering_filter::Filter;
+
+use super::inline::{listed, versions_column};
+use super::objects::in_order_checked;
+use super::page::order_by;
+use super::{Page, Window};
+use crate::connection::Db;
+use crate::error::Error;
+use crate::orders::{Found, KeptOrder, KeptOrders, OrderKey, MOST_IDS_PER_ORDER};
+use crate::schema::{table, Table, ORDER_KEYS};
+use crate::sql::{Bind, Cell, Sql};
+use crate::versions::{self, TableVersions};
+
+/// The tables whose versions key `spec`'s orders: its own, and those its order keys are
+/// copied from.
+pub(crate) fn order_tables(spec: &'static ResourceSpec) -> &'static [&'static str] {
+    static TABLES: PerResource<Vec<&'static str>> = PerResource::new(|spec| {
+        let mut tables = vec![spec.table];
+        for key in ORDER_KEYS.iter().filter(|k| k.table == spec.table) {
+            tables.extend(key.copied_from);
+        }
+        tables.sort_unstable();
+        tables.dedup();
+        tables
+    });
+    TABLES.get(spec).map_or(&[], Vec::as_slice)
+}
+
+/// A page of `spec` through its kept order, or `None` when it is read with its offset
+/// instead: the list is filtered or searched, ordered by a related object's value, not
+/// kept (being read by another reader, too long), changed since it was kept, or the page
+/// is past its end.
+pub(crate) fn page(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+    relations: bool,
+) -> Result<Option<Page>, Error> {
+    let Some((orders, key)) = list_order(db, spec, filter, window) else {
+        return Ok(None);
+    };
+    let Some((order, _)) = kept_or_read(db, spec, orders, &key)? else {
+        return Ok(None);
+    };
+    let ids = slice_of(&order.ids, window);
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let (records, related, version) = in_order_checked(db, spec, ids, relations, order.tables)?;
+    if version != Some(order.version) {
+        orders.forget(&key, order.version);
+        return Ok(None);
+    }
+    let count = order.ids.len() as i64;
+    Ok(Some(Page {
+        count,
+        records,
+        related,
+    }))
+}
+
+/// The ids of a page of `spec` and the list's count, through its kept order, for a read
+/// in one snapshot (`Store::read_snapshot`), whose versions are read apart; `None` as for
+/// [`page`].
+pub(crate) fn ids_in_snapshot(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+) -> Result<Option<(Vec<i64>, i64)>, Error> {
+    let Some((orders, key)) = list_order(db, spec, filter, window) else {
+        return Ok(None);
+    };
+    let Some((order, read_now)) = kept_or_read(db, spec, orders, &key)? else {
+        return Ok(None);
+    };
+    // An order read in this snapshot is its order; one kept before, only if no table it
+    // reads was written since.
+    if !read_now && versions_now(db, order.tables)? != order.version {
+        orders.forget(&key, order.version);
+        return Ok(None);
+    }
+    let count = order.ids.len() as i64;
+    Ok(Some((slice_of(&order.ids, window).to_vec(), count)))
+}
+
+/// Where `spec`'s orders are kept and the key of the one `filter` asks for, when a page
+/// of `window` may be read through it.
+fn list_order<'a>(
+    db: &Db<'a>,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+    window: Window,
+) -> Option<(&'a KeptOrders, OrderKey)> {
+    let orders = db.kept()?.orders();
+    let table = table(spec);
+    let keepable = window.limit.is_some() && filter.selects_all() && by_own_columns(table, filter);
+    keepable.then(|| (orders, (spec.table, order_by(table, filter))))
+}
+
+/// Whether every term of the list's order is a column of its own rows (a default ordering
+/// that follows foreign keys reads other tables' rows, whose versions do not key it).
+fn by_own_columns(table: &Table, filter: &Filter) -> bool {
+    if filter.ordering.is_empty() {
+        let term = |t: &&'static str| t.trim_start_matches('-');
+        (table.spec.ordering.iter().map(term)).all(|t| table.order_columns.contains_key(t))
+    } else {
+        (filter.ordering.iter()).all(|t| table.order_columns.contains_key(t.field.as_str()))
+    }
+}
+
+/// The kept order of `key`, or the one read now (then `true`), if this reader is to use
+/// one.
+fn kept_or_read(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    orders: &KeptOrders,
+    key: &OrderKey,
+) -> Result<Option<(Arc<KeptOrder>, bool)>, Error> {
+    match orders.find(key) {
+        Found::Kept(order) => Ok(Some((order, false))),
+        Found::Offset => Ok(None),
+        Found::Read => match read_order(db, spec, &key.1) {
+            Ok(order) => Ok(orders.keep(key.clone(), order).map(|kept| (kept, true))),
+            Err(e) => {
+                orders.give_up(key);
+                Err(e)
+            }
+        },
+    }
+}
+
+/// Every id of `spec`'s list in the order `order_by` gives (one more than are kept, at
+/// most), with the versions of the tables the order reads, in one statement. The ids come
+/// as one text, in the order of the subquery the aggregate reads (a row each would cost a
+/// few megabytes of rows for a moment on a large list).
+fn read_order(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    order_by: &str,
+) -> Result<KeptOrder, Error> {
+    let tables = order_tables(spec);
+    let backend = db.backend();
+    let mut sql = Sql::new("SELECT (SELECT ");
+    sql.push(&listed(backend, "s.id"))
+        .push(&format!(" FROM (SELECT o.id FROM {} o", spec.table))
+        .push(order_by)
+        .push(" LIMIT ")
+        .bind(Bind::Int(MOST_IDS_PER_ORDER as i64 + 1))
+        .push(") s)")
+        .append(&versions_column(backend, tables));
+    let mut row = db.load(&sql)?.pop().unwrap_or_default();
+    let ids = row.take(0).into_text().unwrap_or_default();
+    let versions = row.take(1).into_text().unwrap_or_default();
+    Ok(KeptOrder {
+        version: TableVersions::from_listed(&versions).of(tables),
+        ids: ids.split(',').filter_map(|id| id.parse().ok()).collect(),
+        tables,
+    })
+}
+
+/// The versions of `tables` as one value, read now.
+fn versions_now(db: &mut Db<'_>, tables: &[&str]) -> Result<i64, Error> {
+    let mut sql = Sql::default();
+    let pairs = listed(db.backend(), "tv.name || ':' || tv.version");
+    versions::select_named(&mut sql, &pairs, tables);
+    let listed = db.load(&sql)?.pop().map(|mut row| row.take(0));
+    let listed = listed.and_then(Cell::into_text).unwrap_or_default();
+    Ok(TableVersions::from_listed(&listed).of(tables))
+}
+
+/// The ids of `window`'s page of `ids`.
+fn slice_of(ids: &[i64], window: Window) -> &[i64] {
+    let start = usize::try_from(window.offset)
+        .unwrap_or(usize::MAX)
+        .min(ids.len());
+    let limit = window.limit.unwrap_or(i64::MAX);
+    let end = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
+    &ids[start..end.min(ids.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use peering_domain::resources::{
+        AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
+    };
+
+    #[test]
+    fn a_window_slices_the_ids_it_covers() {
+        let ids: Vec<i64> = (10..20).collect();
+        let window = |limit, offset| Window { limit, offset };
+        assert_eq!(slice_of(&ids, window(Some(3), 0)), [10, 11, 12]);
+        assert_eq!(slice_of(&ids, window(Some(5), 8)), [18, 19]);
+        assert!(slice_of(&ids, window(Some(5), 10)).is_empty());
+        assert!(slice_of(&ids, window(Some(5), i64::MAX)).is_empty());
+        assert_eq!(slice_of(&ids, window(Some(i64::MAX), 9)), [19]);
+        assert_eq!(slice_of(&ids, window(None, 7)), [17, 18, 19]);
+    }
+
+    #[test]
+    fn sessions_orders_are_keyed_by_the_tables_their_keys_are_copied_from() {
+        assert_eq!(order_tables(&AUTONOMOUS_SYSTEM), ["autonomous_systems"]);
+        let sessions = order_tables(&INTERNET_EXCHANGE_PEERING_SESSION);
+        for table in [
+            "internet_exchange_peering_sessions",
+            "autonomous_systems",
+            "connections",
+            "internet_exchanges",
+            "routers",
+        ] {
+            assert!(sessions.contains(&table), "{sessions:?}");
+        }
+    }
+
+    #[test]
+    fn only_orders_by_a_lists_own_columns_are_kept() {
+        let none = Filter::default();
+        assert!(by_own_columns(table(&AUTONOMOUS_SYSTEM), &none));
+        assert!(by_own_columns(
+            table(&INTERNET_EXCHANGE_PEERING_SESSION),
+            &none
+        ));
+        // Connections order by their exchange's values, read from other rows.
+        assert!(!by_own_columns(table(&CONNECTION), &none));
+    }
+}

@@ -1,0 +1,136 @@
+//! Lists' orders kept between reads: a page of a list neither filtered nor searched takes
+//! its ids from the list's order, kept while the tables it reads are unchanged. Every page
+//! must be the one an offset would have read, whatever was written meanwhile and whichever
+//! instance wrote it. The answer cache is off, so every request reads.
+
+mod common;
+
+use common::{TestServer, AS};
+use peering_api::Settings;
+use serde_json::{json, Value as Json};
+
+const SESSIONS: &str = "/api/peering/internet-exchange-peering-sessions/";
+
+fn no_answer_cache() -> Settings {
+    Settings {
+        response_cache_bytes: 0,
+        ..Settings::default()
+    }
+}
+
+fn without_answer_cache() -> TestServer {
+    let s = TestServer::start_with(no_answer_cache());
+    assert!(
+        s.await_token_last_use(),
+        "the token's last use was never written"
+    );
+    s
+}
+
+/// `list` read page by page (`size` objects each, `query` added): each object's value at
+/// `path` (a field, or a field of a nested object), and every count the pages gave.
+fn paged(s: &TestServer, list: &str, size: usize, path: &[&str]) -> (Vec<Json>, Vec<i64>) {
+    let (mut values, mut counts) = (Vec::new(), Vec::new());
+    for offset in (0..).step_by(size) {
+        let r = s.get(&format!("{list}?limit={size}&offset={offset}"));
+        assert_eq!(r.status, 200, "{}", r.text);
+        let body = r.json();
+        counts.push(body["count"].as_i64().unwrap_or(-1));
+        let page = body["results"].as_array().cloned().unwrap_or_default();
+        if page.is_empty() {
+            break;
+        }
+        for object in page {
+            values.push(path.iter().fold(object, |v, key| v[key].clone()));
+        }
+    }
+    (values, counts)
+}
+
+/// The numbers of `asns`, sorted as the list orders them.
+fn sorted(asns: &[i64]) -> Vec<Json> {
+    let mut asns = asns.to_vec();
+    asns.sort_unstable();
+    asns.into_iter().map(Json::from).collect()
+}
+
+fn id_of(s: &TestServer, asn: i64) -> Json {
+    s.get(&format!("{AS}?asn={asn}")).json()["results"][0]["id"].clone()
+}
+
+#[test]
+fn pages_follow_the_lists_order_whichever_instance_writes() {
+    let s = without_answer_cache();
+    let other = s.another_instance(no_answer_cache());
+    let mut asns: Vec<i64> = (0..40).map(|i| 65_000 + (i * 17) % 40 * 10).collect();
+    let bodies: Vec<Json> = (asns.iter())
+        .map(|asn| json!({"asn": asn, "name": format!("AS{asn}")}))
+        .collect();
+    s.create(AS, Json::from(bodies));
+    let check = |s: &TestServer, asns: &[i64]| {
+        let (values, counts) = paged(s, AS, 7, &["asn"]);
+        assert_eq!(values, sorted(asns));
+        assert!(counts.iter().all(|&c| c == asns.len() as i64), "{counts:?}");
+    };
+    check(&s, &asns);
+    // Read again through the kept order: one statement a page.
+    let before = s.store.queries_executed();
+    assert_eq!(s.get(&format!("{AS}?limit=7&offset=14")).status, 200);
+    assert_eq!(s.store.queries_executed() - before, 1);
+
+    // Another instance adds one in the middle, moves one to the end and removes one:
+    // this instance's kept order is not told, and must not be used.
+    let send = |method: &str, path: String, body: Option<Json>| {
+        s.send_to(&other, method, &path, body);
+    };
+    send(
+        "POST",
+        AS.into(),
+        Some(json!({"asn": 65_105, "name": "Middle"})),
+    );
+    asns.push(65_105);
+    send(
+        "PATCH",
+        format!("{AS}{}/", id_of(&s, 65_000)),
+        Some(json!({"asn": 65_999})),
+    );
+    asns.retain(|&a| a != 65_000);
+    asns.push(65_999);
+    send("DELETE", format!("{AS}{}/", id_of(&s, 65_200)), None);
+    asns.retain(|&a| a != 65_200);
+    check(&s, &asns);
+
+    // The same written through this instance.
+    s.create(AS, json!({"asn": 65_001, "name": "First"}));
+    asns.push(65_001);
+    assert_eq!(
+        s.delete(&format!("{AS}{}/", id_of(&s, 65_390)), None)
+            .status,
+        204
+    );
+    asns.retain(|&a| a != 65_390);
+    check(&s, &asns);
+    // Past the end: no objects, the count still right.
+    let past = s.get(&format!("{AS}?limit=7&offset=500")).json();
+    assert_eq!(past["count"], asns.len() as i64);
+    assert_eq!(past["results"], json!([]));
+}
+
+#[test]
+fn sessions_follow_their_peers_numbers_changed_by_another_instance() {
+    let s = without_answer_cache();
+    let other = s.another_instance(no_answer_cache());
+    let network = common::network::network(&s);
+    let peers = |s: &TestServer| paged(s, SESSIONS, 1, &["autonomous_system", "asn"]).0;
+    // Ordered by peer (the key the migrations copy from its AS), then address.
+    assert_eq!(peers(&s), [65_001, 65_001, 65_002].map(Json::from));
+    assert_eq!(peers(&s), [65_001, 65_001, 65_002].map(Json::from));
+
+    // The peer's number changes through the other instance: the sessions' copied key
+    // changes with it, in a table no statement named.
+    let peer = format!("{AS}{}/", network.peer);
+    s.send_to(&other, "PATCH", &peer, Some(json!({"asn": 65_003})));
+    assert_eq!(peers(&s), [65_002, 65_003, 65_003].map(Json::from));
+    let (_, counts) = paged(&s, SESSIONS, 2, &["id"]);
+    assert_eq!(counts, [3, 3, 3]);
+}
