@@ -33,11 +33,64 @@ const MOST_LISTS: usize = 1024;
 /// One list's order: its table and its `ORDER BY` clause.
 pub(crate) type OrderKey = (&'static str, String);
 
+/// How many ids a chunk of an order holds (8 KiB).
+const IDS_PER_CHUNK: usize = 1024;
+
+/// A list's ids in order, in chunks of a few kilobytes. An order lives as long as its
+/// tables are unchanged, and is read on whichever thread a page ran on: kept whole, each
+/// would hold a block of the allocator's larger size classes on that thread, which kept
+/// the server's memory about 8 MiB higher under the benchmark's 1,000-session pages.
+#[derive(Debug, Default)]
+pub(crate) struct OrderIds {
+    chunks: Vec<Box<[i64]>>,
+    len: usize,
+}
+
+impl OrderIds {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The ids from `start` to `end` (both clamped to the list).
+    pub fn slice(&self, start: usize, end: usize) -> Vec<i64> {
+        let end = end.min(self.len);
+        let mut ids = Vec::with_capacity(end.saturating_sub(start));
+        let mut at = start;
+        while at < end {
+            let chunk = &self.chunks[at / IDS_PER_CHUNK];
+            let from = at % IDS_PER_CHUNK;
+            let to = chunk.len().min(from + (end - at));
+            ids.extend_from_slice(&chunk[from..to]);
+            at += to - from;
+        }
+        ids
+    }
+}
+
+impl FromIterator<i64> for OrderIds {
+    fn from_iter<I: IntoIterator<Item = i64>>(ids: I) -> OrderIds {
+        let mut order = OrderIds::default();
+        let mut chunk = Vec::with_capacity(IDS_PER_CHUNK);
+        for id in ids {
+            chunk.push(id);
+            if chunk.len() == IDS_PER_CHUNK {
+                let full = std::mem::replace(&mut chunk, Vec::with_capacity(IDS_PER_CHUNK));
+                order.chunks.push(full.into_boxed_slice());
+            }
+        }
+        order.len = order.chunks.len() * IDS_PER_CHUNK + chunk.len();
+        if !chunk.is_empty() {
+            order.chunks.push(chunk.into_boxed_slice());
+        }
+        order
+    }
+}
+
 /// A list's ids in order, read at `version` of the tables the order reads.
 #[derive(Debug)]
 pub(crate) struct KeptOrder {
     pub version: i64,
-    pub ids: Vec<i64>,
+    pub ids: OrderIds,
     /// The tables whose versions `version` combines.
     pub tables: &'static [&'static str],
 }
@@ -191,7 +244,7 @@ mod tests {
     fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
         KeptOrder {
             version,
-            ids,
+            ids: ids.into_iter().collect(),
             tables: &["autonomous_systems", "tags"],
         }
     }
@@ -200,6 +253,39 @@ mod tests {
         match orders.find(key) {
             Found::Kept(order) => Some(order.version),
             _ => None,
+        }
+    }
+
+    #[test]
+    fn ids_in_chunks_are_sliced_as_one_list() {
+        for len in [
+            0,
+            1,
+            IDS_PER_CHUNK - 1,
+            IDS_PER_CHUNK,
+            3 * IDS_PER_CHUNK + 5,
+        ] {
+            let all: Vec<i64> = (0..len as i64).map(|i| i * 3).collect();
+            let ids: OrderIds = all.iter().copied().collect();
+            assert_eq!(ids.len(), len);
+            let edges = [
+                0,
+                1,
+                IDS_PER_CHUNK - 1,
+                IDS_PER_CHUNK,
+                IDS_PER_CHUNK + 1,
+                len,
+            ];
+            for start in edges.into_iter().filter(|&s| s <= len) {
+                for size in [0, 1, 50, IDS_PER_CHUNK, 2 * IDS_PER_CHUNK + 7, usize::MAX] {
+                    let end = start.saturating_add(size);
+                    assert_eq!(
+                        ids.slice(start, end),
+                        all[start..end.min(len)],
+                        "{len} {start} {size}"
+                    );
+                }
+            }
         }
     }
 

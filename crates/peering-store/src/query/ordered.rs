@@ -17,7 +17,7 @@ use super::page::order_by;
 use super::{Page, Window};
 use crate::connection::Db;
 use crate::error::Error;
-use crate::orders::{Found, KeptOrder, KeptOrders, OrderKey, MOST_IDS_PER_ORDER};
+use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey, MOST_IDS_PER_ORDER};
 use crate::schema::{table, Table, ORDER_KEYS};
 use crate::sql::{Bind, Cell, Sql};
 use crate::versions::{self, TableVersions};
@@ -57,7 +57,7 @@ pub(crate) fn page(
     if ids.is_empty() {
         return Ok(None);
     }
-    let (records, related, version) = in_order_checked(db, spec, ids, relations, order.tables)?;
+    let (records, related, version) = in_order_checked(db, spec, &ids, relations, order.tables)?;
     if version != Some(order.version) {
         orders.forget(&key, order.version);
         return Ok(None);
@@ -91,7 +91,7 @@ pub(crate) fn ids_in_snapshot(
         return Ok(None);
     }
     let count = order.ids.len() as i64;
-    Ok(Some((slice_of(&order.ids, window).to_vec(), count)))
+    Ok(Some((slice_of(&order.ids, window), count)))
 }
 
 /// Where `spec`'s orders are kept and the key of the one `filter` asks for, when a page
@@ -180,13 +180,13 @@ fn versions_now(db: &mut Db<'_>, tables: &[&str]) -> Result<i64, Error> {
 }
 
 /// The ids of `window`'s page of `ids`.
-fn slice_of(ids: &[i64], window: Window) -> &[i64] {
-    let start = usize::try_from(window.offset)
-        .unwrap_or(usize::MAX)
-        .min(ids.len());
+fn slice_of(ids: &OrderIds, window: Window) -> Vec<i64> {
+    let start = usize::try_from(window.offset).unwrap_or(usize::MAX);
     let limit = window.limit.unwrap_or(i64::MAX);
-    let end = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX));
-    &ids[start..end.min(ids.len())]
+    ids.slice(
+        start,
+        start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX)),
+    )
 }
 
 #[cfg(test)]
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn a_window_slices_the_ids_it_covers() {
-        let ids: Vec<i64> = (10..20).collect();
+        let ids: OrderIds = (10..20).collect();
         let window = |limit, offset| Window { limit, offset };
         assert_eq!(slice_of(&ids, window(Some(3), 0)), [10, 11, 12]);
         assert_eq!(slice_of(&ids, window(Some(5), 8)), [18, 19]);
