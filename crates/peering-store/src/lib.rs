@@ -320,8 +320,8 @@ impl Store {
             vacuums.wrote(written.borrow().tables());
         }
         if done.is_ok() {
-            // Reads after this one would find the orders of the tables written changed;
-            // forgotten now, they are read again at once (`orders.rs`).
+            // Reads after this write would find the orders of the tables it wrote out of
+            // date: forgotten now, they are not tried first (`orders.rs`).
             let written = written.borrow();
             (self.kept.orders()).forget_written(|table| written.may_have_written(table));
         }

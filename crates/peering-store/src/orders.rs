@@ -181,7 +181,7 @@ impl KeptOrders {
     }
 
     /// Ends a reading that kept nothing (its statement failed), so that another reader
-    /// may try.
+    /// may try; nothing once the order was kept (or found too long).
     pub fn give_up(&self, key: &OrderKey) {
         let mut lists = self.lock();
         if let Some(Entry::Reading) = lists.by_key.get(key) {
@@ -297,6 +297,8 @@ mod tests {
         // Another order of the same table is its own.
         assert!(matches!(orders.find(&key("b")), Found::Read));
         orders.keep(key("a"), order(7, vec![3, 1, 2]));
+        // The reader's giving up after keeping changes nothing.
+        orders.give_up(&key("a"));
         assert_eq!(kept_version(&orders, &key("a")), Some(7));
         orders.give_up(&key("b"));
         assert!(matches!(orders.find(&key("b")), Found::Read));

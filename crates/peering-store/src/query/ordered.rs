@@ -130,13 +130,22 @@ fn kept_or_read(
     match orders.find(key) {
         Found::Kept(order) => Ok(Some((order, false))),
         Found::Offset => Ok(None),
-        Found::Read => match read_order(db, spec, &key.1) {
-            Ok(order) => Ok(orders.keep(key.clone(), order).map(|kept| (kept, true))),
-            Err(e) => {
-                orders.give_up(key);
-                Err(e)
-            }
-        },
+        Found::Read => {
+            // However the reading ends (an error, a panic), another reader may try next;
+            // once kept, the order is no longer being read and this does nothing.
+            let _reading = Reading(orders, key);
+            let order = read_order(db, spec, &key.1)?;
+            Ok(orders.keep(key.clone(), order).map(|kept| (kept, true)))
+        }
+    }
+}
+
+/// An order being read by this reader, given up when dropped unless kept.
+struct Reading<'a>(&'a KeptOrders, &'a OrderKey);
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.0.give_up(self.1);
     }
 }
 
