@@ -51,12 +51,13 @@ pub(crate) fn in_order_checked(
         }
         let table = table(spec);
         let mut extra = inline.columns(db.backend());
+        if !checked.is_empty() {
+            extra.append(&versions_column(db.backend(), checked));
+        }
+        let sql = by_ids_sql(db.backend(), table, ids, &extra);
         let mut records = if checked.is_empty() {
-            let sql = by_ids_sql(db.backend(), table, ids, &extra);
             load_carrying(db, table, &sql, &inline, &mut related)?
         } else {
-            extra.append(&versions_column(db.backend(), checked));
-            let sql = by_ids_sql(db.backend(), table, ids, &extra);
             let (records, listed) = load_checked(db, table, &sql, &inline, &mut related)?;
             version = listed.map(|listed| TableVersions::from_listed(&listed).of(checked));
             records

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey, MOST_IDS_PER_ORDER};
 use crate::schema::{table, Table, ORDER_KEYS};
 use crate::sql::{Bind, Cell, Sql};
-use crate::versions::{self, TableVersions};
+use crate::versions::TableVersions;
 
 /// The tables whose versions key `spec`'s orders: its own, and those its order keys are
 /// copied from.
@@ -178,12 +178,11 @@ fn read_order(
     })
 }
 
-/// The versions of `tables` as one value, read now.
+/// The versions of `tables` as one value, read now (the column pages carry, alone).
 fn versions_now(db: &mut Db<'_>, tables: &[&str]) -> Result<i64, Error> {
-    let mut sql = Sql::default();
-    let pairs = listed(db.backend(), "tv.name || ':' || tv.version");
-    versions::select_named(&mut sql, &pairs, tables);
-    let listed = db.load(&sql)?.pop().map(|mut row| row.take(0));
+    let mut sql = Sql::new("SELECT 0");
+    sql.append(&versions_column(db.backend(), tables));
+    let listed = db.load(&sql)?.pop().map(|mut row| row.take(1));
     let listed = listed.and_then(Cell::into_text).unwrap_or_default();
     Ok(TableVersions::from_listed(&listed).of(tables))
 }
