@@ -134,3 +134,38 @@ fn sessions_follow_their_peers_numbers_changed_by_another_instance() {
     let (_, counts) = paged(&s, SESSIONS, 2, &["id"]);
     assert_eq!(counts, [3, 3, 3]);
 }
+
+#[test]
+fn large_pages_read_in_slices_follow_the_order_another_instance_changed() {
+    let s = without_answer_cache();
+    let other = s.another_instance(no_answer_cache());
+    // More than a large page's first slice (250 objects), so that the page reads two.
+    let mut asns: Vec<i64> = (0..300).map(|i| 64_600 + (i * 7) % 300).collect();
+    let bodies: Vec<Json> = (asns.iter())
+        .map(|asn| json!({"asn": asn, "name": format!("AS{asn}")}))
+        .collect();
+    s.create(AS, Json::from(bodies));
+    let large_page = |s: &TestServer| {
+        let body = s.get(&format!("{AS}?limit=280&offset=10")).json();
+        let asns = body["results"].as_array().cloned().unwrap_or_default();
+        let asns: Vec<Json> = asns.iter().map(|a| a["asn"].clone()).collect();
+        (asns, body["count"].clone())
+    };
+    let expected = |asns: &[i64]| (sorted(asns)[10..290].to_vec(), Json::from(asns.len()));
+    assert_eq!(large_page(&s), expected(&asns));
+    // Kept now: read through the order.
+    assert_eq!(large_page(&s), expected(&asns));
+
+    // The other instance moves the first one of the page (in the first slice) to the end,
+    // and adds one before the page: every object of the page shifts by one.
+    let first = id_of(&s, 64_610);
+    let moved = Some(json!({"asn": 65_999}));
+    s.send_to(&other, "PATCH", &format!("{AS}{first}/"), moved);
+    asns.retain(|&a| a != 64_610);
+    asns.push(65_999);
+    let added = Some(json!({"asn": 64_000, "name": "Before"}));
+    s.send_to(&other, "POST", AS, added);
+    asns.push(64_000);
+    assert_eq!(large_page(&s), expected(&asns));
+    assert_eq!(large_page(&s), expected(&asns));
+}
