@@ -15,7 +15,7 @@ use peering_domain::spec::CHANGE_RECORDS;
 use crate::error::Error;
 use crate::kept::KeptObjects;
 use crate::sql::{Bind, DbRow, Run, Sql};
-use crate::versions::Written;
+use crate::written::Written;
 
 /// The connection every part of the store uses, whichever database is configured.
 #[derive(diesel::MultiConnection)]

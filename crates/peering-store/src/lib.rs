@@ -25,6 +25,7 @@ mod query;
 mod reads_check;
 mod removals;
 mod schema;
+mod set_columns;
 mod sql;
 #[cfg(test)]
 mod sql_snapshots;
@@ -37,6 +38,7 @@ mod vacuum;
 mod versions;
 mod write;
 mod writers;
+mod written;
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,7 +64,7 @@ pub use versions::TableVersions;
 pub use write::ImportedObject;
 
 use connection::{AnyConnection, Db, Mode, Pool};
-use versions::Written;
+use written::Written;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -296,10 +298,22 @@ impl Store {
         let mut conn = self.write_pool.get()?;
         let counter = &self.queries;
         let written = RefCell::new(Written::default());
+        let orders = self.kept.orders();
+        // The versions before and after the write, when an order it may keep reads a
+        // table it wrote (`orders.rs`).
+        let around = RefCell::new(None);
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
-                versions::advance(db, &written.borrow())?;
+                let read_before = orders.any_reading(|t| written.borrow().may_have_written(t));
+                let before = read_before
+                    .then(|| versions::read_before_advance(db))
+                    .transpose()?;
+                let version = versions::advance(db, &written.borrow())?;
+                let after = before
+                    .as_ref()
+                    .map(|b| b.advanced(&written.borrow(), version));
+                *around.borrow_mut() = before.zip(after);
             }
             Ok(out)
         };
@@ -321,9 +335,11 @@ impl Store {
         }
         if done.is_ok() {
             // Reads after this write would find the orders of the tables it wrote out of
-            // date: forgotten now, they are not tried first (`orders.rs`).
-            let written = written.borrow();
-            (self.kept.orders()).forget_written(|table| written.may_have_written(table));
+            // date: forgotten now, they are not tried first, unless the write changed
+            // nothing they are read from (`orders.rs`).
+            let around = around.borrow();
+            let versions = around.as_ref().map(|(before, after)| (before, after));
+            orders.after_write(&written.borrow(), versions);
         }
         done
     }

@@ -8,12 +8,17 @@
 //! reads those versions in the statement that reads its rows, and is used only when they
 //! are the ones the order was read at (then the rows are exactly the ones the order saw).
 //! A write of this process forgets the orders of the tables it wrote as it ends, so that
-//! reads after it do not guess wrong first; writes of other processes are caught by the
-//! versions alone.
+//! reads after it do not guess wrong first, unless it set none of the columns an order is
+//! read from and added or removed no row of its tables: then the order is kept under the
+//! versions the write left, if it was read at those the write found (no other write came
+//! between). Writes of other processes are caught by the versions alone.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
+
+use crate::versions::TableVersions;
+use crate::written::Written;
 
 /// The most ids an order is kept with; a longer list is read with its offset.
 pub(crate) const MOST_IDS_PER_ORDER: usize = 200_000;
@@ -90,9 +95,29 @@ impl FromIterator<i64> for OrderIds {
 #[derive(Debug)]
 pub(crate) struct KeptOrder {
     pub version: i64,
-    pub ids: OrderIds,
+    pub ids: Arc<OrderIds>,
     /// The tables whose versions `version` combines.
     pub tables: &'static [&'static str],
+    /// The columns (table, column) whose values decide the order.
+    pub reads: Arc<[(&'static str, &'static str)]>,
+}
+
+impl KeptOrder {
+    /// Whether `written` may have changed the order: rows of its tables added or removed,
+    /// or a column it is read from set.
+    fn changed_by(&self, written: &Written) -> bool {
+        (self.reads.iter()).any(|(table, column)| written.may_have_changed(table, column))
+    }
+
+    /// The same order under other versions.
+    fn at(&self, version: i64) -> KeptOrder {
+        KeptOrder {
+            version,
+            ids: Arc::clone(&self.ids),
+            tables: self.tables,
+            reads: Arc::clone(&self.reads),
+        }
+    }
 }
 
 /// What is known of one list's order.
@@ -200,13 +225,39 @@ impl KeptOrders {
         }
     }
 
-    /// Forgets every order that reads a table `written` says was written.
-    pub fn forget_written(&self, written: impl Fn(&str) -> bool) {
+    /// Whether an order is kept that reads a table `written` says was written.
+    pub fn any_reading(&self, written: impl Fn(&str) -> bool) -> bool {
+        let lists = self.lock();
+        (lists.by_key.values()).any(
+            |entry| matches!(entry, Entry::Kept(order) if order.tables.iter().any(|t| written(t))),
+        )
+    }
+
+    /// After a write of this process: every order that reads a table it wrote is
+    /// forgotten, unless the write changed nothing it is read from and `versions` (before
+    /// and after the write, read in its transaction) show that it was read at the versions
+    /// the write found: then it is kept under those the write left.
+    pub fn after_write(
+        &self,
+        written: &Written,
+        versions: Option<(&TableVersions, &TableVersions)>,
+    ) {
         let mut lists = self.lock();
         let Lists { by_key, ids } = &mut *lists;
         for entry in by_key.values_mut() {
-            if matches!(entry, Entry::Kept(order) if order.tables.iter().any(|t| written(t))) {
-                forget_entry(entry, ids);
+            let Entry::Kept(order) = entry else {
+                continue;
+            };
+            if !order.tables.iter().any(|t| written.may_have_written(t)) {
+                continue;
+            }
+            match versions {
+                Some((before, after))
+                    if !order.changed_by(written) && before.of(order.tables) == order.version =>
+                {
+                    *order = Arc::new(order.at(after.of(order.tables)));
+                }
+                _ => forget_entry(entry, ids),
             }
         }
     }
@@ -244,9 +295,19 @@ mod tests {
     fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
         KeptOrder {
             version,
-            ids: ids.into_iter().collect(),
+            ids: Arc::new(ids.into_iter().collect()),
             tables: &["autonomous_systems", "tags"],
+            reads: Arc::new([("autonomous_systems", "asn")]),
         }
+    }
+
+    /// What a transaction of `statements` wrote.
+    fn written(statements: &[&str]) -> Written {
+        let mut written = Written::default();
+        for statement in statements {
+            written.note(statement);
+        }
+        written
     }
 
     fn kept_version(orders: &KeptOrders, key: &OrderKey) -> Option<i64> {
@@ -314,11 +375,56 @@ mod tests {
         assert_eq!(orders.ids(), 0);
         read_after_offsets(&orders, &key("a"));
         orders.keep(key("a"), order(8, vec![1, 2]));
-        orders.forget_written(|table| table == "routers");
+        orders.after_write(&written(&["UPDATE routers SET name = $1"]), None);
         assert_eq!(kept_version(&orders, &key("a")), Some(8));
-        orders.forget_written(|table| table == "tags");
+        orders.after_write(&written(&["UPDATE tags SET name = $1"]), None);
         assert_eq!(orders.ids(), 0);
         read_after_offsets(&orders, &key("a"));
+    }
+
+    #[test]
+    fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left() {
+        let orders = KeptOrders::default();
+        let tables = order(0, vec![]).tables;
+        let versions = |a: i64, t: i64| {
+            TableVersions::from_listed(&format!("autonomous_systems:{a},tags:{t}"))
+        };
+        let (before, after) = (versions(1, 2), versions(3, 2));
+        let comments = written(&["UPDATE autonomous_systems SET comments = $1 WHERE id = $2"]);
+        let kept_at = |orders: &KeptOrders| kept_version(orders, &key("a"));
+
+        orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+        orders.after_write(&comments, Some((&before, &after)));
+        assert_eq!(kept_at(&orders), Some(after.of(tables)));
+        assert_eq!(orders.ids(), 2);
+
+        // Read at other versions than the write found: another write came between.
+        let other = versions(5, 2);
+        orders.after_write(&comments, Some((&other, &after)));
+        assert_eq!(orders.ids(), 0);
+
+        // A column the order reads set, rows added, an unreadable update, no versions.
+        for (statements, versions) in [
+            (
+                &["UPDATE autonomous_systems SET comments = $1, asn = $2"][..],
+                Some((&before, &after)),
+            ),
+            (
+                &["INSERT INTO autonomous_systems (asn) VALUES ($1)"],
+                Some((&before, &after)),
+            ),
+            (
+                &["UPDATE autonomous_systems SET (asn) = ROW($1)"],
+                Some((&before, &after)),
+            ),
+            (&["VACUUM"], Some((&before, &after))),
+            (&["UPDATE autonomous_systems SET comments = $1"], None),
+        ] {
+            orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+            orders.after_write(&written(statements), versions);
+            assert_eq!(orders.ids(), 0, "{statements:?}");
+            assert_eq!(kept_at(&orders), None, "{statements:?}");
+        }
     }
 
     /// A forgotten order is read again after a few pages read with their offsets.

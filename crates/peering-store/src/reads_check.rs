@@ -35,7 +35,7 @@ fn tables_named(text: &str) -> Vec<String> {
         .windows(2)
         .filter(|pair| pair[0].eq_ignore_ascii_case("FROM") || pair[0].eq_ignore_ascii_case("JOIN"))
         .map(|pair| pair[1].trim_end_matches([',', ')']))
-        .filter(|name| crate::versions::is_table_name(name))
+        .filter(|name| crate::written::is_table_name(name))
         .map(str::to_owned)
         .collect()
 }

@@ -69,7 +69,7 @@ impl Vacuums {
 }
 
 /// The statement that vacuums `tables` (names as our statements write them, checked by
-/// `versions::is_table_name`: nothing to quote).
+/// `written::is_table_name`: nothing to quote).
 fn vacuum_sql(tables: &BTreeSet<String>) -> String {
     let names: Vec<&str> = tables.iter().map(String::as_str).collect();
     format!("VACUUM (SKIP_LOCKED, TRUNCATE false) {}", names.join(", "))

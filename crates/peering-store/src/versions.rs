@@ -1,5 +1,5 @@
 //! Data versions per table. Every write transaction notes the tables its statements write
-//! (`Written`, fed by `Db::execute` and `Db::load`), and its last statement gives each of
+//! (`written.rs`, fed by `Db::execute` and `Db::load`), and its last statement gives each of
 //! them, and the whole database (`*`), a new random value in `table_versions` (random, not
 //! a counter, so that a database restored from a backup does not repeat a value seen
 //! before). A statement whose target cannot be told (none of ours, but a safe default)
@@ -9,169 +9,29 @@
 //! own (`<table>#rows`), which only statements that add or remove rows change: a list's
 //! total count holds while its table is only updated ([`TableVersions::rows_of`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use crate::connection::Db;
 use crate::error::Error;
-use crate::removals::removal_of;
 use crate::sql::{Bind, Sql};
+use crate::written::Written;
 
 /// The row every write changes.
-const WHOLE: &str = "*";
+pub(crate) const WHOLE: &str = "*";
 /// The row a write to a table that cannot be told changes.
-const UNTRACKED: &str = "#untracked";
+pub(crate) const UNTRACKED: &str = "#untracked";
 /// What ends the name of the row of a table's set of rows.
 const ROWS: &str = "#rows";
 
-/// What a statement does to the rows of the table it writes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum RowChange {
-    Updates,
-    Adds,
-    /// Removes rows, and with them, through the database's `ON DELETE CASCADE`, the rows
-    /// of other tables that no statement names.
-    Removes,
-}
-
-/// The tables a transaction has written so far.
-#[derive(Debug, Default)]
-pub(crate) struct Written {
-    tables: BTreeSet<String>,
-    /// The tables some of whose rows were added or removed (a subset of `tables`).
-    rows_changed: BTreeSet<String>,
-    untracked: bool,
-}
-
-impl Written {
-    /// Notes what the statement `text` writes, if anything.
-    pub fn note(&mut self, text: &str) {
-        match statement_target(text) {
-            Target::Reads => {}
-            Target::Writes(table, RowChange::Updates) => self.note_table(table),
-            Target::Writes(table, RowChange::Adds) => self.note_rows_changed(table),
-            Target::Writes(table, RowChange::Removes) => {
-                // The database deletes or updates rows no statement names: those of the
-                // tables it empties with `table` and the keys it clears in others.
-                self.note_rows_changed(table);
-                let removal = removal_of(table);
-                for &removed in &removal.deleted_with {
-                    self.note_rows_changed(removed);
-                }
-                for &cleared in &removal.keys_cleared {
-                    self.note_table(cleared);
-                }
-            }
-            Target::Unknown => self.untracked = true,
-        }
-    }
-
-    /// Notes `table` as written, its rows added or removed.
-    pub fn note_rows_changed(&mut self, table: &str) {
-        self.note_table(table);
-        if !self.rows_changed.contains(table) {
-            self.rows_changed.insert(table.to_owned());
-        }
-    }
-
-    /// The tables written, with `table_versions` when there are any (which the write's
-    /// end changes).
-    pub fn tables(&self) -> impl Iterator<Item = &str> {
-        let versions = (!self.tables.is_empty()).then_some("table_versions");
-        self.tables.iter().map(String::as_str).chain(versions)
-    }
-
-    /// Whether `table` may have been written (an untracked write may have written any).
-    pub fn may_have_written(&self, table: &str) -> bool {
-        self.untracked || self.tables.contains(table)
-    }
-
-    /// Notes `table` as written, its rows updated.
-    pub fn note_table(&mut self, table: &str) {
-        if !self.tables.contains(table) {
-            self.tables.insert(table.to_owned());
-        }
-    }
-
-    /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
-    /// writers lock them in one order): always the whole database's.
-    fn rows(&self) -> BTreeSet<String> {
-        let mut rows: BTreeSet<String> = self.tables.iter().cloned().collect();
-        rows.extend(self.rows_changed.iter().map(|table| rows_key(table)));
-        rows.insert(WHOLE.to_owned());
-        // A transaction that said it changed something but wrote through no statement
-        // we saw is counted as untracked, too.
-        if self.untracked || self.tables.is_empty() {
-            rows.insert(UNTRACKED.to_owned());
-        }
-        rows
-    }
-}
-
-#[derive(Debug, PartialEq)]
-enum Target<'a> {
-    Reads,
-    /// A table written, and what happens to its rows.
-    Writes(&'a str, RowChange),
-    Unknown,
-}
-
 /// The name of the row of `table_versions` that adding or removing rows of `table` changes.
-fn rows_key(table: &str) -> String {
+pub(crate) fn rows_key(table: &str) -> String {
     format!("{table}{ROWS}")
 }
 
-/// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
-/// `DELETE FROM t`); a `SELECT` writes nothing; anything else is unknown.
-fn statement_target(text: &str) -> Target<'_> {
-    let mut words = text
-        .split(|c: char| c.is_whitespace() || c == '(')
-        .filter(|w| !w.is_empty());
-    let verb = words.next().unwrap_or_default();
-    let table = if verb.eq_ignore_ascii_case("SELECT") {
-        return Target::Reads;
-    } else if verb.eq_ignore_ascii_case("UPDATE") {
-        words.next()
-    } else if verb.eq_ignore_ascii_case("INSERT") || verb.eq_ignore_ascii_case("DELETE") {
-        let preposition = words.next().unwrap_or_default();
-        let expected = if verb.eq_ignore_ascii_case("INSERT") {
-            "INTO"
-        } else {
-            "FROM"
-        };
-        preposition
-            .eq_ignore_ascii_case(expected)
-            .then(|| words.next())
-            .flatten()
-    } else {
-        None
-    };
-    match table {
-        Some(name) if is_table_name(name) => Target::Writes(
-            name,
-            if verb.eq_ignore_ascii_case("UPDATE") {
-                RowChange::Updates
-            } else if verb.eq_ignore_ascii_case("INSERT") {
-                RowChange::Adds
-            } else {
-                RowChange::Removes
-            },
-        ),
-        _ => Target::Unknown,
-    }
-}
-
-/// Whether a word of a statement is a table's name: our tables are named in lower case
-/// (SQL's keywords, in upper case, and subqueries are not).
-pub(crate) fn is_table_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
-
-/// Gives every table the transaction wrote, and the whole database, a new version.
-pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
+/// Gives every table the transaction wrote, and the whole database, a new version; returns
+/// it.
+pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<i64, Error> {
     let (high, _) = uuid::Uuid::new_v4().as_u64_pair();
     let rows = written.rows();
     let mut sql = Sql::new("INSERT INTO table_versions (name, version) VALUES ");
@@ -188,7 +48,19 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<(), Error> {
         sql.uncacheable();
     }
     db.execute_unnoted(&sql)?;
-    Ok(())
+    Ok(high as i64)
+}
+
+/// The versions every table has as a write transaction is about to advance them, read in
+/// it: none can change before the transaction ends (on PostgreSQL the rows are locked, in
+/// one order, as every writer locks the whole database's row at its end anyway; SQLite's
+/// writers take turns).
+pub(crate) fn read_before_advance(db: &mut Db<'_>) -> Result<TableVersions, Error> {
+    let mut sql = Sql::new("SELECT name, version FROM table_versions");
+    if db.backend() == crate::Backend::Postgres {
+        sql.push(" ORDER BY name COLLATE \"C\" FOR UPDATE");
+    }
+    Ok(TableVersions::from_rows(db.load(&sql)?))
 }
 
 /// The whole database's version alone (one row, where a render needs no table's).
@@ -275,6 +147,13 @@ impl TableVersions {
         self.by_table.get(name).copied().unwrap_or_default()
     }
 
+    /// These versions after a transaction that wrote `written` advanced them to `version`.
+    pub(crate) fn advanced(&self, written: &Written, version: i64) -> TableVersions {
+        let mut by_table = self.by_table.clone();
+        by_table.extend(written.rows().into_iter().map(|row| (row, version)));
+        TableVersions { by_table }
+    }
+
     /// The version of the whole database: it changes with every write.
     pub fn whole(&self) -> i64 {
         self.get(WHOLE)
@@ -307,50 +186,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn statements_are_told_by_their_first_words() {
-        assert_eq!(statement_target("SELECT 1 FROM t"), Target::Reads);
-        assert_eq!(
-            statement_target("INSERT INTO tagged_items (a) VALUES (?)"),
-            Target::Writes("tagged_items", RowChange::Adds)
-        );
-        assert_eq!(
-            statement_target("insert into t(a) values (1)"),
-            Target::Writes("t", RowChange::Adds)
-        );
-        assert_eq!(
-            statement_target("UPDATE autonomous_systems SET name = ?"),
-            Target::Writes("autonomous_systems", RowChange::Updates)
-        );
-        assert_eq!(
-            statement_target("DELETE FROM jobs WHERE id = ?"),
-            Target::Writes("jobs", RowChange::Removes)
-        );
-        assert_eq!(
-            statement_target("WITH x AS (SELECT 1) DELETE FROM t"),
-            Target::Unknown
-        );
-        assert_eq!(statement_target("DELETE t"), Target::Unknown);
-        assert_eq!(statement_target("UPDATE \"t\" SET a = 1"), Target::Unknown);
-        assert_eq!(statement_target("VACUUM"), Target::Unknown);
-        assert_eq!(statement_target(""), Target::Unknown);
-    }
-
-    #[test]
-    fn every_write_changes_the_whole_and_unknown_writes_change_everything() {
+    fn versions_advanced_by_a_write_change_its_rows_alone() {
+        let before = TableVersions::from_listed("a:1,b:2,*:3");
         let mut written = Written::default();
         written.note("UPDATE b SET x = 1");
-        written.note("SELECT 1");
-        written.note("INSERT INTO a (x) VALUES (1)");
-        assert_eq!(
-            written.rows().into_iter().collect::<Vec<_>>(),
-            ["*", "a", "a#rows", "b"],
-            "an update leaves the set of rows of b as it was"
-        );
-        written.note("DELETE FROM b WHERE x = 1");
-        assert!(written.rows().contains("b#rows"));
-        written.note("VACUUM");
-        assert!(written.rows().contains(UNTRACKED));
-        assert!(Written::default().rows().contains(UNTRACKED));
+        let after = before.advanced(&written, 9);
+        assert_eq!(after.of(&["a"]), before.of(&["a"]));
+        assert_eq!((after.get("b"), after.whole()), (9, 9));
+        assert_eq!(after.rows_of("b"), before.rows_of("b"));
     }
 
     #[test]
@@ -384,29 +227,6 @@ mod tests {
         assert_ne!(before.rows_of("a"), inserted.rows_of("a"));
         assert_ne!(before.rows_of("a"), untracked.rows_of("a"));
         assert_ne!(before.rows_of("a"), before.rows_of("b"));
-    }
-
-    #[test]
-    fn removing_rows_changes_the_sets_of_rows_the_database_deletes_with_them() {
-        // An organisation's networks go with it, and their contacts with them.
-        let mut written = Written::default();
-        written.note("DELETE FROM peeringdb_organizations WHERE id = 1");
-        let rows = written.rows();
-        for table in ["peeringdb_networks", "peeringdb_network_contacts"] {
-            assert!(rows.contains(&rows_key(table)), "{table}: {rows:?}");
-            assert!(rows.contains(table), "{table}: {rows:?}");
-        }
-        let mut updated = Written::default();
-        updated.note("UPDATE peeringdb_organizations SET name = 'x'");
-        assert!(!updated.rows().contains(&rows_key("peeringdb_networks")));
-    }
-
-    #[test]
-    fn deleting_a_router_clears_the_keys_of_its_connections() {
-        use peering_domain::resources::CONNECTION;
-        let mut written = Written::default();
-        written.note("DELETE FROM routers WHERE id = 1");
-        assert!(written.rows().contains(CONNECTION.table));
     }
 }
 

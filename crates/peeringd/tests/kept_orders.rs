@@ -169,3 +169,70 @@ fn large_pages_read_in_slices_follow_the_order_another_instance_changed() {
     assert_eq!(large_page(&s), expected(&asns));
     assert_eq!(large_page(&s), expected(&asns));
 }
+
+#[test]
+fn an_order_outlives_this_instances_writes_that_change_none_of_its_keys() {
+    let s = without_answer_cache();
+    let mut asns: Vec<i64> = (0..30).map(|i| 65_000 + (i * 7) % 30 * 10).collect();
+    let bodies: Vec<Json> = (asns.iter())
+        .map(|asn| json!({"asn": asn, "name": format!("AS{asn}")}))
+        .collect();
+    s.create(AS, Json::from(bodies));
+    let check = |asns: &[i64]| {
+        let (values, counts) = paged(&s, AS, 7, &["asn"]);
+        assert_eq!(values, sorted(asns));
+        assert!(counts.iter().all(|&c| c == asns.len() as i64), "{counts:?}");
+    };
+    let statements_of_a_page = || {
+        let before = s.store.queries_executed();
+        assert_eq!(s.get(&format!("{AS}?limit=7&offset=7")).status, 200);
+        s.store.queries_executed() - before
+    };
+    check(&asns);
+    assert_eq!(statements_of_a_page(), 1);
+
+    // A write of a column the order does not read: the order is kept, not read again.
+    let patch = |asn: i64, body: Json| {
+        let r = s.patch(&format!("{AS}{}/", id_of(&s, asn)), body);
+        assert_eq!(r.status, 200, "{}", r.text);
+    };
+    // (Forgotten, it would be read again, in a statement of its own, after a few pages
+    // read with their offsets.)
+    patch(65_100, json!({"comments": "renamed nothing"}));
+    for page in 0..8 {
+        assert_eq!(statements_of_a_page(), 1, "page {page} after the write");
+    }
+    check(&asns);
+
+    // A write of its key moves an object: the order is read again.
+    patch(65_000, json!({"asn": 65_995}));
+    asns.retain(|&a| a != 65_000);
+    asns.push(65_995);
+    check(&asns);
+    assert_eq!(statements_of_a_page(), 1);
+
+    // Another instance moves one, unknown to this one, whose next write changes nothing
+    // the order reads: found at other versions than it was read at, it is not kept.
+    let other = s.another_instance(no_answer_cache());
+    let moved = format!("{AS}{}/", id_of(&s, 65_010));
+    s.send_to(&other, "PATCH", &moved, Some(json!({"asn": 65_996})));
+    asns.retain(|&a| a != 65_010);
+    asns.push(65_996);
+    patch(65_100, json!({"comments": "again"}));
+    check(&asns);
+}
+
+#[test]
+fn sessions_follow_their_peers_numbers_changed_by_this_instance() {
+    let s = without_answer_cache();
+    let network = common::network::network(&s);
+    let peers = |s: &TestServer| paged(s, SESSIONS, 1, &["autonomous_system", "asn"]).0;
+    assert_eq!(peers(&s), [65_001, 65_001, 65_002].map(Json::from));
+    // The peer's comments change: nothing moves.
+    let peer = format!("{AS}{}/", network.peer);
+    assert_eq!(s.patch(&peer, json!({"comments": "x"})).status, 200);
+    assert_eq!(peers(&s), [65_001, 65_001, 65_002].map(Json::from));
+    // Its number changes: its sessions move after the other peer's.
+    assert_eq!(s.patch(&peer, json!({"asn": 65_003})).status, 200);
+    assert_eq!(peers(&s), [65_002, 65_003, 65_003].map(Json::from));
+}

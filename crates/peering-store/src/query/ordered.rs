@@ -28,7 +28,7 @@ pub(crate) fn order_tables(spec: &'static ResourceSpec) -> &'static [&'static st
     static TABLES: PerResource<Vec<&'static str>> = PerResource::new(|spec| {
         let mut tables = vec![spec.table];
         for key in ORDER_KEYS.iter().filter(|k| k.table == spec.table) {
-            tables.extend(key.copied_from);
+            tables.extend(key.copied_from.iter().map(|source| source.table));
         }
         tables.sort_unstable();
         tables.dedup();
@@ -50,7 +50,7 @@ pub(crate) fn page(
     let Some((orders, key)) = list_order(db, spec, filter, window) else {
         return Ok(None);
     };
-    let Some((order, _)) = kept_or_read(db, spec, orders, &key)? else {
+    let Some((order, _)) = kept_or_read(db, (spec, filter), orders, &key)? else {
         return Ok(None);
     };
     let ids = slice_of(&order.ids, window);
@@ -81,7 +81,7 @@ pub(crate) fn ids_in_snapshot(
     let Some((orders, key)) = list_order(db, spec, filter, window) else {
         return Ok(None);
     };
-    let Some((order, read_now)) = kept_or_read(db, spec, orders, &key)? else {
+    let Some((order, read_now)) = kept_or_read(db, (spec, filter), orders, &key)? else {
         return Ok(None);
     };
     // An order read in this snapshot is its order; one kept before, only if no table it
@@ -111,19 +111,55 @@ fn list_order<'a>(
 /// Whether every term of the list's order is a column of its own rows (a default ordering
 /// that follows foreign keys reads other tables' rows, whose versions do not key it).
 fn by_own_columns(table: &Table, filter: &Filter) -> bool {
+    order_terms(table, filter).all(|t| table.order_columns.contains_key(t))
+}
+
+/// The fields the list's order names, in order.
+fn order_terms<'a>(table: &'a Table, filter: &'a Filter) -> Box<dyn Iterator<Item = &'a str> + 'a> {
     if filter.ordering.is_empty() {
-        let term = |t: &&'static str| t.trim_start_matches('-');
-        (table.spec.ordering.iter().map(term)).all(|t| table.order_columns.contains_key(t))
+        Box::new(
+            table
+                .spec
+                .ordering
+                .iter()
+                .map(|t| t.trim_start_matches('-')),
+        )
     } else {
-        (filter.ordering.iter()).all(|t| table.order_columns.contains_key(t.field.as_str()))
+        Box::new(filter.ordering.iter().map(|t| t.field.as_str()))
     }
+}
+
+/// The columns (table, column) whose values decide a list's order of its own columns:
+/// each term's column, the address its sortable key is kept from, and for the keys the
+/// migrations keep, the row's columns that set them and what they are copied from.
+fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static str)> {
+    let own = table.spec.table;
+    let mut reads = Vec::new();
+    for term in order_terms(table, filter) {
+        let Some(&(column, _)) = table.order_columns.get(term) else {
+            continue;
+        };
+        reads.push((own, column));
+        let keyed = table.columns.iter().filter(|c| c.key == Some(column));
+        reads.extend(keyed.map(|c| (own, c.name)));
+        for key in ORDER_KEYS
+            .iter()
+            .filter(|k| k.table == own && k.column == column)
+        {
+            reads.extend(key.set_by.iter().map(|c| (own, *c)));
+            for source in key.copied_from {
+                reads.extend(source.columns.iter().map(|c| (source.table, *c)));
+            }
+        }
+    }
+    reads
 }
 
 /// The kept order of `key`, or the one read now (then `true`), if this reader is to use
 /// one.
 fn kept_or_read(
     db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
+    (spec, filter): (&'static ResourceSpec, &Filter),
     orders: &KeptOrders,
     key: &OrderKey,
 ) -> Result<Option<(Arc<KeptOrder>, bool)>, Error> {
@@ -134,7 +170,7 @@ fn kept_or_read(
             // However the reading ends (an error, a panic), another reader may try next;
             // once kept, the order is no longer being read and this does nothing.
             let _reading = Reading(orders, key);
-            let order = read_order(db, spec, &key.1)?;
+            let order = read_order(db, (spec, filter), &key.1)?;
             Ok(orders.keep(key.clone(), order).map(|kept| (kept, true)))
         }
     }
@@ -155,7 +191,7 @@ impl Drop for Reading<'_> {
 /// few megabytes of rows for a moment on a large list).
 fn read_order(
     db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
+    (spec, filter): (&'static ResourceSpec, &Filter),
     order_by: &str,
 ) -> Result<KeptOrder, Error> {
     let tables = order_tables(spec);
@@ -173,8 +209,9 @@ fn read_order(
     let versions = row.take(1).into_text().unwrap_or_default();
     Ok(KeptOrder {
         version: TableVersions::from_listed(&versions).of(tables),
-        ids: ids.split(',').filter_map(|id| id.parse().ok()).collect(),
+        ids: Arc::new(ids.split(',').filter_map(|id| id.parse().ok()).collect()),
         tables,
+        reads: order_reads(table(spec), filter).into(),
     })
 }
 

@@ -17,18 +17,46 @@ pub(crate) struct OrderKey {
     pub table: &'static str,
     pub field: &'static str,
     pub column: &'static str,
-    /// The tables whose rows the key's value is copied from (by the triggers, when they
-    /// change): a list ordered by it changes order when they are written.
-    pub copied_from: &'static [&'static str],
+    /// The row's own columns whose change sets the key anew.
+    pub set_by: &'static [&'static str],
+    /// What the key's value is copied from (by the triggers, when it changes): a list
+    /// ordered by it changes order when these columns change, or rows of these tables are
+    /// added or removed.
+    pub copied_from: &'static [CopiedFrom],
 }
 
+/// A table and the columns of it a key is copied from.
+#[derive(Debug)]
+pub(crate) struct CopiedFrom {
+    pub table: &'static str,
+    pub columns: &'static [&'static str],
+}
+
+/// What the peer's and the local ASN are copied from.
+const AN_ASN: &[CopiedFrom] = &[CopiedFrom {
+    table: "autonomous_systems",
+    columns: &["asn"],
+}];
+
 /// What a session's connection rank is copied from: the connection's exchange, its router,
-/// and their local autonomous systems' numbers.
-const CONNECTION_RANK_SOURCES: &[&str] = &[
-    "connections",
-    "internet_exchanges",
-    "routers",
-    "autonomous_systems",
+/// and their local autonomous systems' numbers (`connection_order_ranks`, migration 22).
+const CONNECTION_RANK_SOURCES: &[CopiedFrom] = &[
+    CopiedFrom {
+        table: "connections",
+        columns: &["internet_exchange_point_id", "router_id", "order_rank"],
+    },
+    CopiedFrom {
+        table: "internet_exchanges",
+        columns: &["name", "slug", "local_autonomous_system_id"],
+    },
+    CopiedFrom {
+        table: "routers",
+        columns: &["name", "local_autonomous_system_id"],
+    },
+    CopiedFrom {
+        table: "autonomous_systems",
+        columns: &["asn"],
+    },
 ];
 
 /// The order keys the migrations keep.
@@ -37,25 +65,29 @@ pub(crate) const ORDER_KEYS: &[OrderKey] = &[
         table: "internet_exchange_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
-        copied_from: &["autonomous_systems"],
+        set_by: &["autonomous_system_id"],
+        copied_from: AN_ASN,
     },
     OrderKey {
         table: "internet_exchange_peering_sessions",
         field: "ixp_connection",
         column: "connection_rank",
+        set_by: &["ixp_connection_id"],
         copied_from: CONNECTION_RANK_SOURCES,
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "local_autonomous_system",
         column: "local_asn",
-        copied_from: &["autonomous_systems"],
+        set_by: &["local_autonomous_system_id"],
+        copied_from: AN_ASN,
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
-        copied_from: &["autonomous_systems"],
+        set_by: &["autonomous_system_id"],
+        copied_from: AN_ASN,
     },
 ];
 
