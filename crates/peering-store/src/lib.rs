@@ -305,7 +305,9 @@ impl Store {
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
-                let read_before = orders.any_reading(|t| written.borrow().may_have_written(t));
+                // (An untracked write keeps no order: nothing to read for it.)
+                let read_before = !written.borrow().untracked()
+                    && orders.any_reading(|t| written.borrow().may_have_written(t));
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
                     .transpose()?;

@@ -103,8 +103,8 @@ pub(crate) struct KeptOrder {
 }
 
 impl KeptOrder {
-    /// Whether `written` may have changed the order: rows of its tables added or removed,
-    /// or a column it is read from set.
+    /// Whether `written` may have changed the order: a column it is read from set, or
+    /// rows of a table it reads added or removed.
     fn changed_by(&self, written: &Written) -> bool {
         (self.reads.iter()).any(|(table, column)| written.may_have_changed(table, column))
     }
@@ -390,7 +390,8 @@ mod tests {
             TableVersions::from_listed(&format!("autonomous_systems:{a},tags:{t}"))
         };
         let (before, after) = (versions(1, 2), versions(3, 2));
-        let comments = written(&["UPDATE autonomous_systems SET comments = $1 WHERE id = $2"]);
+        // What the store's update notes (the text before its rows' parameters).
+        let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
         let kept_at = |orders: &KeptOrders| kept_version(orders, &key("a"));
 
         orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
@@ -403,10 +404,11 @@ mod tests {
         orders.after_write(&comments, Some((&other, &after)));
         assert_eq!(orders.ids(), 0);
 
-        // A column the order reads set, rows added, an unreadable update, no versions.
+        // A column the order reads set, rows added, an update cut by a parameter, an
+        // untracked statement, no versions.
         for (statements, versions) in [
             (
-                &["UPDATE autonomous_systems SET comments = $1, asn = $2"][..],
+                &["UPDATE autonomous_systems SET comments = v.column2, asn = v.column3 FROM "][..],
                 Some((&before, &after)),
             ),
             (
@@ -414,11 +416,14 @@ mod tests {
                 Some((&before, &after)),
             ),
             (
-                &["UPDATE autonomous_systems SET (asn) = ROW($1)"],
+                &["UPDATE autonomous_systems SET comments = "],
                 Some((&before, &after)),
             ),
             (&["VACUUM"], Some((&before, &after))),
-            (&["UPDATE autonomous_systems SET comments = $1"], None),
+            (
+                &["UPDATE autonomous_systems SET comments = v.column2 FROM "],
+                None,
+            ),
         ] {
             orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
             orders.after_write(&written(statements), versions);

@@ -52,15 +52,19 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<i64, Error> 
 }
 
 /// The versions every table has as a write transaction is about to advance them, read in
-/// it: none can change before the transaction ends (on PostgreSQL the rows are locked, in
-/// one order, as every writer locks the whole database's row at its end anyway; SQLite's
-/// writers take turns).
+/// it: none can change before the transaction ends. On PostgreSQL the whole database's row
+/// is locked first: every writer locks it first as it advances versions (`advance` sorts
+/// the rows) and holds it to its end, so once it is held, every other write has ended or
+/// waits, and a statement begun after sees all that ended (a row inserted by a write that
+/// ended meanwhile too, which a statement locking every row would not return). SQLite's
+/// writers take turns.
 pub(crate) fn read_before_advance(db: &mut Db<'_>) -> Result<TableVersions, Error> {
-    let mut sql = Sql::new("SELECT name, version FROM table_versions");
     if db.backend() == crate::Backend::Postgres {
-        sql.push(" ORDER BY name COLLATE \"C\" FOR UPDATE");
+        let mut lock = Sql::new("SELECT version FROM table_versions WHERE name = ");
+        lock.bind(Bind::Text(WHOLE.to_owned())).push(" FOR UPDATE");
+        db.load(&lock)?;
     }
-    Ok(TableVersions::from_rows(db.load(&sql)?))
+    read(db)
 }
 
 /// The whole database's version alone (one row, where a render needs no table's).

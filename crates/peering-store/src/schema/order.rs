@@ -17,7 +17,8 @@ pub(crate) struct OrderKey {
     pub table: &'static str,
     pub field: &'static str,
     pub column: &'static str,
-    /// The row's own columns whose change sets the key anew.
+    /// The row's own columns whose change sets the key anew (the triggers set all of a
+    /// row's keys when any of these changes).
     pub set_by: &'static [&'static str],
     /// What the key's value is copied from (by the triggers, when it changes): a list
     /// ordered by it changes order when these columns change, or rows of these tables are
@@ -59,34 +60,38 @@ const CONNECTION_RANK_SOURCES: &[CopiedFrom] = &[
     },
 ];
 
+/// The columns whose change has the triggers set a session's keys anew.
+const IXP_SESSION_KEYS_SET_BY: &[&str] = &["autonomous_system_id", "ixp_connection_id"];
+const DIRECT_SESSION_KEYS_SET_BY: &[&str] = &["local_autonomous_system_id", "autonomous_system_id"];
+
 /// The order keys the migrations keep.
 pub(crate) const ORDER_KEYS: &[OrderKey] = &[
     OrderKey {
         table: "internet_exchange_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
-        set_by: &["autonomous_system_id"],
+        set_by: IXP_SESSION_KEYS_SET_BY,
         copied_from: AN_ASN,
     },
     OrderKey {
         table: "internet_exchange_peering_sessions",
         field: "ixp_connection",
         column: "connection_rank",
-        set_by: &["ixp_connection_id"],
+        set_by: IXP_SESSION_KEYS_SET_BY,
         copied_from: CONNECTION_RANK_SOURCES,
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "local_autonomous_system",
         column: "local_asn",
-        set_by: &["local_autonomous_system_id"],
+        set_by: DIRECT_SESSION_KEYS_SET_BY,
         copied_from: AN_ASN,
     },
     OrderKey {
         table: "direct_peering_sessions",
         field: "autonomous_system",
         column: "peer_asn",
-        set_by: &["autonomous_system_id"],
+        set_by: DIRECT_SESSION_KEYS_SET_BY,
         copied_from: AN_ASN,
     },
 ];
