@@ -310,7 +310,8 @@ impl Store {
                     && orders.any_reading(|t| written.borrow().may_have_written(t));
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
-                    .transpose()?;
+                    .transpose()?
+                    .flatten();
                 let version = versions::advance(db, &written.borrow())?;
                 let after = before
                     .as_ref()

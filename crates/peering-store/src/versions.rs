@@ -53,18 +53,21 @@ pub(crate) fn advance(db: &mut Db<'_>, written: &Written) -> Result<i64, Error> 
 
 /// The versions every table has as a write transaction is about to advance them, read in
 /// it: none can change before the transaction ends. On PostgreSQL the whole database's row
-/// is locked first: every writer locks it first as it advances versions (`advance` sorts
-/// the rows) and holds it to its end, so once it is held, every other write has ended or
-/// waits, and a statement begun after sees all that ended (a row inserted by a write that
-/// ended meanwhile too, which a statement locking every row would not return). SQLite's
-/// writers take turns.
-pub(crate) fn read_before_advance(db: &mut Db<'_>) -> Result<TableVersions, Error> {
+/// is locked first: every writer that tells what it wrote locks it first as it advances
+/// versions (`advance` sorts the rows; only `#untracked` sorts before it) and holds it to
+/// its end, so once it is held, every other such write has ended or waits, and a statement
+/// begun after sees all that ended (a row inserted by a write that ended meanwhile too,
+/// which a statement locking every row would not return). SQLite's writers take turns.
+/// `None` when that row is missing (a database restored by hand): nothing can be told.
+pub(crate) fn read_before_advance(db: &mut Db<'_>) -> Result<Option<TableVersions>, Error> {
     if db.backend() == crate::Backend::Postgres {
         let mut lock = Sql::new("SELECT version FROM table_versions WHERE name = ");
         lock.bind(Bind::Text(WHOLE.to_owned())).push(" FOR UPDATE");
-        db.load(&lock)?;
+        if db.load(&lock)?.is_empty() {
+            return Ok(None);
+        }
     }
-    read(db)
+    read(db).map(Some)
 }
 
 /// The whole database's version alone (one row, where a render needs no table's).
