@@ -3,7 +3,7 @@
 //! table written a new version as the transaction ends; `orders.rs` keeps the orders no
 //! column set moved).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::removals::removal_of;
 use crate::set_columns::set_columns;
@@ -22,12 +22,12 @@ enum RowChange {
 /// The tables a transaction has written so far.
 #[derive(Debug, Default)]
 pub(crate) struct Written {
-    tables: BTreeSet<String>,
+    /// The tables written, each with the columns set in it: `None` where any may have been
+    /// (a statement whose `SET` clause could not be read, or rows written otherwise than
+    /// by `UPDATE`).
+    tables: BTreeMap<String, Option<BTreeSet<String>>>,
     /// The tables some of whose rows were added or removed (a subset of `tables`).
     rows_changed: BTreeSet<String>,
-    /// The columns set in each table written: `None` where any may have been (a statement
-    /// whose `SET` clause could not be read, or rows written otherwise than by `UPDATE`).
-    columns: HashMap<String, Option<BTreeSet<String>>>,
     untracked: bool,
 }
 
@@ -66,7 +66,7 @@ impl Written {
     /// end changes).
     pub fn tables(&self) -> impl Iterator<Item = &str> {
         let versions = (!self.tables.is_empty()).then_some("table_versions");
-        self.tables.iter().map(String::as_str).chain(versions)
+        self.tables.keys().map(String::as_str).chain(versions)
     }
 
     /// Whether a statement whose target could not be told was run.
@@ -76,7 +76,7 @@ impl Written {
 
     /// Whether `table` may have been written (an untracked write may have written any).
     pub fn may_have_written(&self, table: &str) -> bool {
-        self.untracked || self.tables.contains(table)
+        self.untracked || self.tables.contains_key(table)
     }
 
     /// Notes `table` as written, its rows updated in any column.
@@ -86,12 +86,12 @@ impl Written {
 
     /// Notes `table` as written, its rows updated in `columns` (`None`: any).
     fn note_update(&mut self, table: &str, columns: Option<Vec<&str>>) {
-        if !self.tables.contains(table) {
-            self.tables.insert(table.to_owned());
+        if !self.tables.contains_key(table) {
+            self.tables.insert(table.to_owned(), Some(BTreeSet::new()));
         }
-        let set = (self.columns)
-            .entry(table.to_owned())
-            .or_insert_with(|| Some(BTreeSet::new()));
+        let Some(set) = self.tables.get_mut(table) else {
+            return;
+        };
         match (set.as_mut(), columns) {
             (Some(set), Some(columns)) => set.extend(columns.into_iter().map(str::to_owned)),
             _ => *set = None,
@@ -104,7 +104,7 @@ impl Written {
         if self.untracked || self.rows_changed.contains(table) {
             return true;
         }
-        match self.columns.get(table) {
+        match self.tables.get(table) {
             None => false,
             Some(None) => true,
             Some(Some(set)) => set.contains(column),
@@ -114,7 +114,7 @@ impl Written {
     /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
     /// writers lock them in one order): always the whole database's.
     pub fn rows(&self) -> BTreeSet<String> {
-        let mut rows: BTreeSet<String> = self.tables.iter().cloned().collect();
+        let mut rows: BTreeSet<String> = self.tables.keys().cloned().collect();
         rows.extend(self.rows_changed.iter().map(|table| rows_key(table)));
         rows.insert(WHOLE.to_owned());
         // A transaction that said it changed something but wrote through no statement

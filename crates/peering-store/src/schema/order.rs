@@ -33,11 +33,12 @@ pub(crate) struct CopiedFrom {
     pub columns: &'static [&'static str],
 }
 
-/// What the peer's and the local ASN are copied from.
-const AN_ASN: &[CopiedFrom] = &[CopiedFrom {
+/// An autonomous system's number, which the peer's and the local ASN copy.
+const ASN: CopiedFrom = CopiedFrom {
     table: "autonomous_systems",
     columns: &["asn"],
-}];
+};
+const AN_ASN: &[CopiedFrom] = &[ASN];
 
 /// What a session's connection rank is copied from: the connection's exchange, its router,
 /// and their local autonomous systems' numbers (`connection_order_ranks`, migration 22).
@@ -54,10 +55,7 @@ const CONNECTION_RANK_SOURCES: &[CopiedFrom] = &[
         table: "routers",
         columns: &["name", "local_autonomous_system_id"],
     },
-    CopiedFrom {
-        table: "autonomous_systems",
-        columns: &["asn"],
-    },
+    ASN,
 ];
 
 /// The columns whose change has the triggers set a session's keys anew.
