@@ -16,6 +16,7 @@ mod import;
 mod jobs;
 mod kept;
 mod migrations;
+mod order_ids;
 mod orders;
 mod peeringdb;
 mod peeringdb_reads;

@@ -17,15 +17,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+pub(crate) use crate::order_ids::OrderIds;
 use crate::versions::TableVersions;
 use crate::written::Written;
 
-/// The most ids an order is kept with; a longer list is read with its offset.
-pub(crate) const MOST_IDS_PER_ORDER: usize = 200_000;
-/// The most ids kept, all orders together (8 bytes each); past it, everything kept is
-/// dropped and kept anew from the next reads.
-const MOST_KEPT_IDS: usize = 500_000;
-/// How long a list found longer than [`MOST_IDS_PER_ORDER`] is not read whole again.
+/// The most ids an order is read with; a longer list is read with its offset.
+pub(crate) const MOST_IDS_PER_ORDER: usize = 2_000_000;
+/// The most memory an order is kept in (its ids take 4 bytes each, or 8 past four
+/// billion: `order_ids.rs`); a larger one is read with its offset.
+const MOST_BYTES_PER_ORDER: usize = 8 << 20;
+/// The most memory kept, all orders together; past it, everything kept is dropped and
+/// kept anew from the next reads.
+const MOST_KEPT_BYTES: usize = 12 << 20;
+/// How long a list found too long to keep is not read whole again.
 const TOO_LONG_FOR: Duration = Duration::from_secs(60);
 /// How many pages of a list whose order was forgotten are read with their offsets before
 /// its order is read whole again. Reading it costs about as much as a few pages' offsets
@@ -37,59 +41,6 @@ const MOST_LISTS: usize = 1024;
 
 /// One list's order: its table and its `ORDER BY` clause.
 pub(crate) type OrderKey = (&'static str, String);
-
-/// How many ids a chunk of an order holds (8 KiB).
-const IDS_PER_CHUNK: usize = 1024;
-
-/// A list's ids in order, in chunks of a few kilobytes. An order lives as long as its
-/// tables are unchanged, and is read on whichever thread a page ran on: kept whole, each
-/// would hold a block of the allocator's larger size classes on that thread, which kept
-/// the server's memory about 8 MiB higher under the benchmark's 1,000-session pages.
-#[derive(Debug, Default)]
-pub(crate) struct OrderIds {
-    chunks: Vec<Box<[i64]>>,
-    len: usize,
-}
-
-impl OrderIds {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The ids from `start` to `end` (both clamped to the list).
-    pub fn slice(&self, start: usize, end: usize) -> Vec<i64> {
-        let end = end.min(self.len);
-        let mut ids = Vec::with_capacity(end.saturating_sub(start));
-        let mut at = start;
-        while at < end {
-            let chunk = &self.chunks[at / IDS_PER_CHUNK];
-            let from = at % IDS_PER_CHUNK;
-            let to = chunk.len().min(from + (end - at));
-            ids.extend_from_slice(&chunk[from..to]);
-            at += to - from;
-        }
-        ids
-    }
-}
-
-impl FromIterator<i64> for OrderIds {
-    fn from_iter<I: IntoIterator<Item = i64>>(ids: I) -> OrderIds {
-        let mut order = OrderIds::default();
-        let mut chunk = Vec::with_capacity(IDS_PER_CHUNK);
-        for id in ids {
-            chunk.push(id);
-            if chunk.len() == IDS_PER_CHUNK {
-                let full = std::mem::replace(&mut chunk, Vec::with_capacity(IDS_PER_CHUNK));
-                order.chunks.push(full.into_boxed_slice());
-            }
-        }
-        order.len = order.chunks.len() * IDS_PER_CHUNK + chunk.len();
-        if !chunk.is_empty() {
-            order.chunks.push(chunk.into_boxed_slice());
-        }
-        order
-    }
-}
 
 /// A list's ids in order, read at `version` of the tables the order reads.
 #[derive(Debug)]
@@ -141,8 +92,8 @@ pub(crate) struct KeptOrders {
 #[derive(Debug, Default)]
 struct Lists {
     by_key: HashMap<OrderKey, Entry>,
-    /// The ids kept, all orders together.
-    ids: usize,
+    /// The memory of the ids kept, all orders together.
+    bytes: usize,
 }
 
 /// What a reader of a page does about its list's order.
@@ -189,18 +140,19 @@ impl KeptOrders {
     /// back, or notes it too long to keep.
     pub fn keep(&self, key: OrderKey, order: KeptOrder) -> Option<Arc<KeptOrder>> {
         let mut lists = self.lock();
-        if order.ids.len() > MOST_IDS_PER_ORDER {
+        let bytes = order.ids.bytes();
+        if order.ids.len() > MOST_IDS_PER_ORDER || bytes > MOST_BYTES_PER_ORDER {
             lists.by_key.insert(key, Entry::TooLong(Instant::now()));
             return None;
         }
-        if lists.ids + order.ids.len() > MOST_KEPT_IDS {
+        if lists.bytes + bytes > MOST_KEPT_BYTES {
             lists.clear();
         }
-        lists.ids += order.ids.len();
+        lists.bytes += bytes;
         let order = Arc::new(order);
         let replaced = lists.by_key.insert(key, Entry::Kept(Arc::clone(&order)));
         if let Some(Entry::Kept(old)) = replaced {
-            lists.ids -= old.ids.len();
+            lists.bytes -= old.ids.bytes();
         }
         Some(order)
     }
@@ -217,10 +169,10 @@ impl KeptOrders {
     /// Forgets the order of `key` read at `version`: a read found the data changed since.
     pub fn forget(&self, key: &OrderKey, version: i64) {
         let mut lists = self.lock();
-        let Lists { by_key, ids } = &mut *lists;
+        let Lists { by_key, bytes } = &mut *lists;
         if let Some(entry) = by_key.get_mut(key) {
             if matches!(entry, Entry::Kept(order) if order.version == version) {
-                forget_entry(entry, ids);
+                forget_entry(entry, bytes);
             }
         }
     }
@@ -243,7 +195,7 @@ impl KeptOrders {
         versions: Option<(&TableVersions, &TableVersions)>,
     ) {
         let mut lists = self.lock();
-        let Lists { by_key, ids } = &mut *lists;
+        let Lists { by_key, bytes } = &mut *lists;
         for entry in by_key.values_mut() {
             let Entry::Kept(order) = entry else {
                 continue;
@@ -257,29 +209,29 @@ impl KeptOrders {
                 {
                     *order = Arc::new(order.at(after.of(order.tables)));
                 }
-                _ => forget_entry(entry, ids),
+                _ => forget_entry(entry, bytes),
             }
         }
     }
 
-    /// The ids kept, all orders together.
+    /// The memory of the ids kept, all orders together.
     #[cfg(test)]
-    pub fn ids(&self) -> usize {
-        self.lock().ids
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 }
 
 impl Lists {
     fn clear(&mut self) {
         self.by_key.clear();
-        self.ids = 0;
+        self.bytes = 0;
     }
 }
 
 /// Replaces a kept order by a forgotten one, its ids no longer counted.
-fn forget_entry(entry: &mut Entry, ids: &mut usize) {
+fn forget_entry(entry: &mut Entry, bytes: &mut usize) {
     if let Entry::Kept(order) = entry {
-        *ids -= order.ids.len();
+        *bytes -= order.ids.bytes();
     }
     *entry = Entry::Forgotten(0);
 }
@@ -318,39 +270,6 @@ mod tests {
     }
 
     #[test]
-    fn ids_in_chunks_are_sliced_as_one_list() {
-        for len in [
-            0,
-            1,
-            IDS_PER_CHUNK - 1,
-            IDS_PER_CHUNK,
-            3 * IDS_PER_CHUNK + 5,
-        ] {
-            let all: Vec<i64> = (0..len as i64).map(|i| i * 3).collect();
-            let ids: OrderIds = all.iter().copied().collect();
-            assert_eq!(ids.len(), len);
-            let edges = [
-                0,
-                1,
-                IDS_PER_CHUNK - 1,
-                IDS_PER_CHUNK,
-                IDS_PER_CHUNK + 1,
-                len,
-            ];
-            for start in edges.into_iter().filter(|&s| s <= len) {
-                for size in [0, 1, 50, IDS_PER_CHUNK, 2 * IDS_PER_CHUNK + 7, usize::MAX] {
-                    let end = start.saturating_add(size);
-                    assert_eq!(
-                        ids.slice(start, end),
-                        all[start..end.min(len)],
-                        "{len} {start} {size}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
     fn one_reader_reads_a_missing_order_while_the_others_use_offsets() {
         let orders = KeptOrders::default();
         assert!(matches!(orders.find(&key("a")), Found::Read));
@@ -372,13 +291,13 @@ mod tests {
         orders.forget(&key("a"), 6);
         assert_eq!(kept_version(&orders, &key("a")), Some(7));
         orders.forget(&key("a"), 7);
-        assert_eq!(orders.ids(), 0);
+        assert_eq!(orders.bytes(), 0);
         read_after_offsets(&orders, &key("a"));
         orders.keep(key("a"), order(8, vec![1, 2]));
         orders.after_write(&written(&["UPDATE routers SET name = $1"]), None);
         assert_eq!(kept_version(&orders, &key("a")), Some(8));
         orders.after_write(&written(&["UPDATE tags SET name = $1"]), None);
-        assert_eq!(orders.ids(), 0);
+        assert_eq!(orders.bytes(), 0);
         read_after_offsets(&orders, &key("a"));
     }
 
@@ -397,12 +316,12 @@ mod tests {
         orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
         orders.after_write(&comments, Some((&before, &after)));
         assert_eq!(kept_at(&orders), Some(after.of(tables)));
-        assert_eq!(orders.ids(), 2);
+        assert_eq!(orders.bytes(), 2 * 4);
 
         // Read at other versions than the write found: another write came between.
         let other = versions(5, 2);
         orders.after_write(&comments, Some((&other, &after)));
-        assert_eq!(orders.ids(), 0);
+        assert_eq!(orders.bytes(), 0);
 
         // A column the order reads set, rows added, an update cut by a parameter, an
         // untracked statement, no versions.
@@ -427,7 +346,7 @@ mod tests {
         ] {
             orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
             orders.after_write(&written(statements), versions);
-            assert_eq!(orders.ids(), 0, "{statements:?}");
+            assert_eq!(orders.bytes(), 0, "{statements:?}");
             assert_eq!(kept_at(&orders), None, "{statements:?}");
         }
     }
@@ -450,31 +369,40 @@ mod tests {
         }
         // The next list found drops everything known, the kept orders too.
         assert!(matches!(orders.find(&key("new")), Found::Read));
-        assert_eq!(orders.ids(), 0);
+        assert_eq!(orders.bytes(), 0);
         assert!(matches!(orders.find(&key("kept")), Found::Read));
     }
 
     #[test]
     fn a_list_too_long_is_not_kept_nor_read_whole_again_soon() {
-        let orders = KeptOrders::default();
-        assert!(matches!(orders.find(&key("a")), Found::Read));
-        orders.keep(key("a"), order(1, vec![0; MOST_IDS_PER_ORDER + 1]));
-        assert_eq!(orders.ids(), 0);
-        assert!(matches!(orders.find(&key("a")), Found::Offset));
+        let wide = i64::from(u32::MAX) + 1;
+        for too_long in [
+            vec![0; MOST_IDS_PER_ORDER + 1],
+            vec![wide; MOST_BYTES_PER_ORDER / 8 + 1],
+        ] {
+            let orders = KeptOrders::default();
+            assert!(matches!(orders.find(&key("a")), Found::Read));
+            orders.keep(key("a"), order(1, too_long));
+            assert_eq!(orders.bytes(), 0);
+            assert!(matches!(orders.find(&key("a")), Found::Offset));
+        }
     }
 
     #[test]
     fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
         let orders = KeptOrders::default();
-        let many = MOST_IDS_PER_ORDER;
-        orders.keep(key("a"), order(1, vec![0; many]));
-        orders.keep(key("b"), order(1, vec![0; many]));
-        assert_eq!(orders.ids(), 2 * many);
-        orders.keep(key("c"), order(1, vec![0; many]));
-        assert_eq!(orders.ids(), many);
-        assert_eq!(kept_version(&orders, &key("c")), Some(1));
+        // Four bytes an id: three such orders fill what is kept.
+        let many = MOST_KEPT_BYTES / 3 / 4;
+        for name in ["a", "b", "c"] {
+            orders.keep(key(name), order(1, vec![0; many]));
+        }
+        assert_eq!(orders.bytes(), MOST_KEPT_BYTES);
+        orders.keep(key("d"), order(1, vec![0; many]));
+        assert_eq!(orders.bytes(), many * 4);
+        assert_eq!(kept_version(&orders, &key("a")), None);
+        assert_eq!(kept_version(&orders, &key("d")), Some(1));
         // Replacing an order counts its ids once.
-        orders.keep(key("c"), order(2, vec![0; 10]));
-        assert_eq!(orders.ids(), 10);
+        orders.keep(key("d"), order(2, vec![0; 10]));
+        assert_eq!(orders.bytes(), 10 * 4);
     }
 }
