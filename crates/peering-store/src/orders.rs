@@ -36,6 +36,10 @@ const TOO_LONG_FOR: Duration = Duration::from_secs(60);
 /// (each walks half the list on average): under writes faster than pages are asked for,
 /// the list is then read at most a few times as slowly as with offsets alone.
 const PAGES_BEFORE_READING_AGAIN: u32 = 4;
+/// The most writes noted while an order is read (a second or so on a list of a million
+/// rows, at some dozens of writes a second); past them, the order is kept as read, and the
+/// check of the versions its pages carry tells whether later writes moved it.
+const MOST_SEEN_WRITES: usize = 256;
 /// The most lists known, kept or not (orders are as many as the orderings asked for).
 const MOST_LISTS: usize = 1024;
 
@@ -54,6 +58,30 @@ pub(crate) struct KeptOrder {
 }
 
 impl KeptOrder {
+    /// What a write of this process that wrote `written` does to this order known at
+    /// `version`; `versions` are the tables' before and after it, where they were read.
+    fn through(
+        &self,
+        version: i64,
+        written: &Written,
+        versions: Option<(&TableVersions, &TableVersions)>,
+    ) -> Carried {
+        if !self.tables.iter().any(|t| written.may_have_written(t)) {
+            return Carried::Untouched;
+        }
+        let Some((before, after)) = versions else {
+            return Carried::Lost;
+        };
+        if after.of(self.tables) == version {
+            // Read after the write: it saw it.
+            Carried::Untouched
+        } else if before.of(self.tables) == version && !self.changed_by(written) {
+            Carried::To(after.of(self.tables))
+        } else {
+            Carried::Lost
+        }
+    }
+
     /// Whether `written` may have changed the order: a column it is read from set, or
     /// rows of a table it reads added or removed.
     fn changed_by(&self, written: &Written) -> bool {
@@ -69,6 +97,17 @@ impl KeptOrder {
             reads: Arc::clone(&self.reads),
         }
     }
+}
+
+/// What a write does to an order.
+#[derive(Debug, PartialEq)]
+enum Carried {
+    /// Nothing: it wrote no table the order reads, or the order was read after it.
+    Untouched,
+    /// The order holds under these versions, the ones the write left.
+    To(i64),
+    /// The order may no longer hold.
+    Lost,
 }
 
 /// What is known of one list's order.
@@ -94,6 +133,25 @@ struct Lists {
     by_key: HashMap<OrderKey, Entry>,
     /// The memory of the ids kept, all orders together.
     bytes: usize,
+    /// The writes of this process since an order being read began to be read, in the
+    /// order they ended (see [`KeptOrders::keep`]); empty while none is.
+    seen_writes: Vec<SeenWrite>,
+}
+
+/// A write of this process: what it wrote and, where they were read, the versions before
+/// and after it.
+#[derive(Debug)]
+struct SeenWrite {
+    written: Written,
+    versions: Option<(TableVersions, TableVersions)>,
+}
+
+impl SeenWrite {
+    fn versions(&self) -> Option<(&TableVersions, &TableVersions)> {
+        self.versions
+            .as_ref()
+            .map(|(before, after)| (before, after))
+    }
 }
 
 /// What a reader of a page does about its list's order.
@@ -137,23 +195,32 @@ impl KeptOrders {
     }
 
     /// Keeps `order`, read by the reader [`KeptOrders::find`] told to, and gives it
-    /// back, or notes it too long to keep.
+    /// back, or notes it too long to keep. The writes this process made while it was
+    /// read carry it as they would have carried it kept (`after_write`).
     pub fn keep(&self, key: OrderKey, order: KeptOrder) -> Option<Arc<KeptOrder>> {
         let mut lists = self.lock();
         let bytes = order.ids.bytes();
         if order.ids.len() > MOST_IDS_PER_ORDER || bytes > MOST_BYTES_PER_ORDER {
             lists.by_key.insert(key, Entry::TooLong(Instant::now()));
+            lists.forget_seen_writes_unless_reading();
             return None;
         }
+        let version = (lists.seen_writes.iter()).fold(order.version, |version, write| match order
+            .through(version, &write.written, write.versions())
+        {
+            Carried::To(later) => later,
+            Carried::Untouched | Carried::Lost => version,
+        });
         if lists.bytes + bytes > MOST_KEPT_BYTES {
             lists.clear();
         }
         lists.bytes += bytes;
-        let order = Arc::new(order);
+        let order = Arc::new(order.at(version));
         let replaced = lists.by_key.insert(key, Entry::Kept(Arc::clone(&order)));
         if let Some(Entry::Kept(old)) = replaced {
             lists.bytes -= old.ids.bytes();
         }
+        lists.forget_seen_writes_unless_reading();
         Some(order)
     }
 
@@ -164,12 +231,13 @@ impl KeptOrders {
         if let Some(Entry::Reading) = lists.by_key.get(key) {
             lists.by_key.remove(key);
         }
+        lists.forget_seen_writes_unless_reading();
     }
 
     /// Forgets the order of `key` read at `version`: a read found the data changed since.
     pub fn forget(&self, key: &OrderKey, version: i64) {
         let mut lists = self.lock();
-        let Lists { by_key, bytes } = &mut *lists;
+        let Lists { by_key, bytes, .. } = &mut *lists;
         if let Some(entry) = by_key.get_mut(key) {
             if matches!(entry, Entry::Kept(order) if order.version == version) {
                 forget_entry(entry, bytes);
@@ -177,40 +245,54 @@ impl KeptOrders {
         }
     }
 
-    /// Whether an order is kept that reads a table `written` says was written.
+    /// Whether an order is kept that reads a table `written` says was written, or one
+    /// is being read (the write may carry it: [`KeptOrders::keep`]).
     pub fn any_reading(&self, written: impl Fn(&str) -> bool) -> bool {
         let lists = self.lock();
-        (lists.by_key.values()).any(
-            |entry| matches!(entry, Entry::Kept(order) if order.tables.iter().any(|t| written(t))),
-        )
+        (lists.by_key.values()).any(|entry| match entry {
+            Entry::Kept(order) => order.tables.iter().any(|t| written(t)),
+            Entry::Reading => true,
+            Entry::TooLong(_) | Entry::Forgotten(_) => false,
+        })
     }
 
     /// After a write of this process: every order that reads a table it wrote is
-    /// forgotten, unless the write changed nothing it is read from and `versions` (before
-    /// and after the write, read in its transaction) show that it was read at the versions
-    /// the write found: then it is kept under those the write left.
+    /// forgotten, unless `versions` (before and after the write, read in its transaction)
+    /// show that it was read after the write, or that the write changed nothing it is read
+    /// from and found it at the versions it was read at: then it is kept under those the
+    /// write left. While orders are being read, the write is noted for them.
     pub fn after_write(
         &self,
         written: &Written,
         versions: Option<(&TableVersions, &TableVersions)>,
     ) {
         let mut lists = self.lock();
-        let Lists { by_key, bytes } = &mut *lists;
+        let Lists {
+            by_key,
+            bytes,
+            seen_writes,
+        } = &mut *lists;
+        let mut reading = false;
         for entry in by_key.values_mut() {
-            let Entry::Kept(order) = entry else {
-                continue;
-            };
-            if !order.tables.iter().any(|t| written.may_have_written(t)) {
-                continue;
-            }
-            match versions {
-                Some((before, after))
-                    if !order.changed_by(written) && before.of(order.tables) == order.version =>
-                {
-                    *order = Arc::new(order.at(after.of(order.tables)));
+            let order = match entry {
+                Entry::Kept(order) => order,
+                Entry::Reading => {
+                    reading = true;
+                    continue;
                 }
-                _ => forget_entry(entry, bytes),
+                Entry::TooLong(_) | Entry::Forgotten(_) => continue,
+            };
+            match order.through(order.version, written, versions) {
+                Carried::Untouched => {}
+                Carried::To(version) => *order = Arc::new(order.at(version)),
+                Carried::Lost => forget_entry(entry, bytes),
             }
+        }
+        if reading && seen_writes.len() < MOST_SEEN_WRITES {
+            seen_writes.push(SeenWrite {
+                written: written.clone(),
+                versions: versions.map(|(before, after)| (before.clone(), after.clone())),
+            });
         }
     }
 
@@ -225,6 +307,14 @@ impl Lists {
     fn clear(&mut self) {
         self.by_key.clear();
         self.bytes = 0;
+        self.seen_writes.clear();
+    }
+
+    /// The writes seen while orders were read are of no use once none is.
+    fn forget_seen_writes_unless_reading(&mut self) {
+        if !(self.by_key.values()).any(|entry| matches!(entry, Entry::Reading)) {
+            self.seen_writes.clear();
+        }
     }
 }
 
@@ -237,172 +327,4 @@ fn forget_entry(entry: &mut Entry, bytes: &mut usize) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(order: &str) -> OrderKey {
-        ("autonomous_systems", order.to_owned())
-    }
-
-    fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
-        KeptOrder {
-            version,
-            ids: Arc::new(ids.into_iter().collect()),
-            tables: &["autonomous_systems", "tags"],
-            reads: Arc::new([("autonomous_systems", "asn")]),
-        }
-    }
-
-    /// What a transaction of `statements` wrote.
-    fn written(statements: &[&str]) -> Written {
-        let mut written = Written::default();
-        for statement in statements {
-            written.note(statement);
-        }
-        written
-    }
-
-    fn kept_version(orders: &KeptOrders, key: &OrderKey) -> Option<i64> {
-        match orders.find(key) {
-            Found::Kept(order) => Some(order.version),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn one_reader_reads_a_missing_order_while_the_others_use_offsets() {
-        let orders = KeptOrders::default();
-        assert!(matches!(orders.find(&key("a")), Found::Read));
-        assert!(matches!(orders.find(&key("a")), Found::Offset));
-        // Another order of the same table is its own.
-        assert!(matches!(orders.find(&key("b")), Found::Read));
-        orders.keep(key("a"), order(7, vec![3, 1, 2]));
-        // The reader's giving up after keeping changes nothing.
-        orders.give_up(&key("a"));
-        assert_eq!(kept_version(&orders, &key("a")), Some(7));
-        orders.give_up(&key("b"));
-        assert!(matches!(orders.find(&key("b")), Found::Read));
-    }
-
-    #[test]
-    fn an_order_is_forgotten_at_its_version_or_when_a_table_it_reads_is_written() {
-        let orders = KeptOrders::default();
-        orders.keep(key("a"), order(7, vec![1, 2]));
-        orders.forget(&key("a"), 6);
-        assert_eq!(kept_version(&orders, &key("a")), Some(7));
-        orders.forget(&key("a"), 7);
-        assert_eq!(orders.bytes(), 0);
-        read_after_offsets(&orders, &key("a"));
-        orders.keep(key("a"), order(8, vec![1, 2]));
-        orders.after_write(&written(&["UPDATE routers SET name = $1"]), None);
-        assert_eq!(kept_version(&orders, &key("a")), Some(8));
-        orders.after_write(&written(&["UPDATE tags SET name = $1"]), None);
-        assert_eq!(orders.bytes(), 0);
-        read_after_offsets(&orders, &key("a"));
-    }
-
-    #[test]
-    fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left() {
-        let orders = KeptOrders::default();
-        let tables = order(0, vec![]).tables;
-        let versions = |a: i64, t: i64| {
-            TableVersions::from_listed(&format!("autonomous_systems:{a},tags:{t}"))
-        };
-        let (before, after) = (versions(1, 2), versions(3, 2));
-        // What the store's update notes (the text before its rows' parameters).
-        let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
-        let kept_at = |orders: &KeptOrders| kept_version(orders, &key("a"));
-
-        orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
-        orders.after_write(&comments, Some((&before, &after)));
-        assert_eq!(kept_at(&orders), Some(after.of(tables)));
-        assert_eq!(orders.bytes(), 2 * 4);
-
-        // Read at other versions than the write found: another write came between.
-        let other = versions(5, 2);
-        orders.after_write(&comments, Some((&other, &after)));
-        assert_eq!(orders.bytes(), 0);
-
-        // A column the order reads set, rows added, an update cut by a parameter, an
-        // untracked statement, no versions.
-        for (statements, versions) in [
-            (
-                &["UPDATE autonomous_systems SET comments = v.column2, asn = v.column3 FROM "][..],
-                Some((&before, &after)),
-            ),
-            (
-                &["INSERT INTO autonomous_systems (asn) VALUES ($1)"],
-                Some((&before, &after)),
-            ),
-            (
-                &["UPDATE autonomous_systems SET comments = "],
-                Some((&before, &after)),
-            ),
-            (&["VACUUM"], Some((&before, &after))),
-            (
-                &["UPDATE autonomous_systems SET comments = v.column2 FROM "],
-                None,
-            ),
-        ] {
-            orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
-            orders.after_write(&written(statements), versions);
-            assert_eq!(orders.bytes(), 0, "{statements:?}");
-            assert_eq!(kept_at(&orders), None, "{statements:?}");
-        }
-    }
-
-    /// A forgotten order is read again after a few pages read with their offsets.
-    fn read_after_offsets(orders: &KeptOrders, key: &OrderKey) {
-        for _ in 0..PAGES_BEFORE_READING_AGAIN {
-            assert!(matches!(orders.find(key), Found::Offset));
-        }
-        assert!(matches!(orders.find(key), Found::Read));
-        assert!(matches!(orders.find(key), Found::Offset));
-    }
-
-    #[test]
-    fn the_lists_known_are_bounded() {
-        let orders = KeptOrders::default();
-        orders.keep(key("kept"), order(1, vec![1, 2, 3]));
-        for n in 0..MOST_LISTS {
-            orders.find(&key(&n.to_string()));
-        }
-        // The next list found drops everything known, the kept orders too.
-        assert!(matches!(orders.find(&key("new")), Found::Read));
-        assert_eq!(orders.bytes(), 0);
-        assert!(matches!(orders.find(&key("kept")), Found::Read));
-    }
-
-    #[test]
-    fn a_list_too_long_is_not_kept_nor_read_whole_again_soon() {
-        let wide = i64::from(u32::MAX) + 1;
-        for too_long in [
-            vec![0; MOST_IDS_PER_ORDER + 1],
-            vec![wide; MOST_BYTES_PER_ORDER / 8 + 1],
-        ] {
-            let orders = KeptOrders::default();
-            assert!(matches!(orders.find(&key("a")), Found::Read));
-            orders.keep(key("a"), order(1, too_long));
-            assert_eq!(orders.bytes(), 0);
-            assert!(matches!(orders.find(&key("a")), Found::Offset));
-        }
-    }
-
-    #[test]
-    fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
-        let orders = KeptOrders::default();
-        // Four bytes an id: three such orders fill what is kept.
-        let many = MOST_KEPT_BYTES / 3 / 4;
-        for name in ["a", "b", "c"] {
-            orders.keep(key(name), order(1, vec![0; many]));
-        }
-        assert_eq!(orders.bytes(), MOST_KEPT_BYTES);
-        orders.keep(key("d"), order(1, vec![0; many]));
-        assert_eq!(orders.bytes(), many * 4);
-        assert_eq!(kept_version(&orders, &key("a")), None);
-        assert_eq!(kept_version(&orders, &key("d")), Some(1));
-        // Replacing an order counts its ids once.
-        orders.keep(key("d"), order(2, vec![0; 10]));
-        assert_eq!(orders.bytes(), 10 * 4);
-    }
-}
+mod tests;

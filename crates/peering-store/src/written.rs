@@ -20,7 +20,7 @@ enum RowChange {
 }
 
 /// The tables a transaction has written so far.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Written {
     /// The tables written, each with the columns set in it: `None` where any may have been
     /// (a statement whose `SET` clause could not be read, or rows written otherwise than

@@ -1,0 +1,239 @@
+use super::*;
+
+fn key(order: &str) -> OrderKey {
+    ("autonomous_systems", order.to_owned())
+}
+
+fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
+    KeptOrder {
+        version,
+        ids: Arc::new(ids.into_iter().collect()),
+        tables: &["autonomous_systems", "tags"],
+        reads: Arc::new([("autonomous_systems", "asn")]),
+    }
+}
+
+/// What a transaction of `statements` wrote.
+fn written(statements: &[&str]) -> Written {
+    let mut written = Written::default();
+    for statement in statements {
+        written.note(statement);
+    }
+    written
+}
+
+fn kept_version(orders: &KeptOrders, key: &OrderKey) -> Option<i64> {
+    match orders.find(key) {
+        Found::Kept(order) => Some(order.version),
+        _ => None,
+    }
+}
+
+#[test]
+fn one_reader_reads_a_missing_order_while_the_others_use_offsets() {
+    let orders = KeptOrders::default();
+    assert!(matches!(orders.find(&key("a")), Found::Read));
+    assert!(matches!(orders.find(&key("a")), Found::Offset));
+    // Another order of the same table is its own.
+    assert!(matches!(orders.find(&key("b")), Found::Read));
+    orders.keep(key("a"), order(7, vec![3, 1, 2]));
+    // The reader's giving up after keeping changes nothing.
+    orders.give_up(&key("a"));
+    assert_eq!(kept_version(&orders, &key("a")), Some(7));
+    orders.give_up(&key("b"));
+    assert!(matches!(orders.find(&key("b")), Found::Read));
+}
+
+#[test]
+fn an_order_is_forgotten_at_its_version_or_when_a_table_it_reads_is_written() {
+    let orders = KeptOrders::default();
+    orders.keep(key("a"), order(7, vec![1, 2]));
+    orders.forget(&key("a"), 6);
+    assert_eq!(kept_version(&orders, &key("a")), Some(7));
+    orders.forget(&key("a"), 7);
+    assert_eq!(orders.bytes(), 0);
+    read_after_offsets(&orders, &key("a"));
+    orders.keep(key("a"), order(8, vec![1, 2]));
+    orders.after_write(&written(&["UPDATE routers SET name = $1"]), None);
+    assert_eq!(kept_version(&orders, &key("a")), Some(8));
+    orders.after_write(&written(&["UPDATE tags SET name = $1"]), None);
+    assert_eq!(orders.bytes(), 0);
+    read_after_offsets(&orders, &key("a"));
+}
+
+#[test]
+fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left() {
+    let orders = KeptOrders::default();
+    let tables = order(0, vec![]).tables;
+    let (before, after) = (versions(1, 2), versions(3, 2));
+    // What the store's update notes (the text before its rows' parameters).
+    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
+    let kept_at = |orders: &KeptOrders| kept_version(orders, &key("a"));
+
+    orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+    orders.after_write(&comments, Some((&before, &after)));
+    assert_eq!(kept_at(&orders), Some(after.of(tables)));
+    assert_eq!(orders.bytes(), 2 * 4);
+
+    // Read at other versions than the write found: another write came between.
+    let (other, later) = (versions(5, 2), versions(6, 2));
+    orders.after_write(&comments, Some((&other, &later)));
+    assert_eq!(orders.bytes(), 0);
+
+    // A column the order reads set, rows added, an update cut by a parameter, an
+    // untracked statement, no versions.
+    for (statements, versions) in [
+        (
+            &["UPDATE autonomous_systems SET comments = v.column2, asn = v.column3 FROM "][..],
+            Some((&before, &after)),
+        ),
+        (
+            &["INSERT INTO autonomous_systems (asn) VALUES ($1)"],
+            Some((&before, &after)),
+        ),
+        (
+            &["UPDATE autonomous_systems SET comments = "],
+            Some((&before, &after)),
+        ),
+        (&["VACUUM"], Some((&before, &after))),
+        (
+            &["UPDATE autonomous_systems SET comments = v.column2 FROM "],
+            None,
+        ),
+    ] {
+        orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+        orders.after_write(&written(statements), versions);
+        assert_eq!(orders.bytes(), 0, "{statements:?}");
+        assert_eq!(kept_at(&orders), None, "{statements:?}");
+    }
+}
+
+/// A forgotten order is read again after a few pages read with their offsets.
+fn read_after_offsets(orders: &KeptOrders, key: &OrderKey) {
+    for _ in 0..PAGES_BEFORE_READING_AGAIN {
+        assert!(matches!(orders.find(key), Found::Offset));
+    }
+    assert!(matches!(orders.find(key), Found::Read));
+    assert!(matches!(orders.find(key), Found::Offset));
+}
+
+#[test]
+fn the_lists_known_are_bounded() {
+    let orders = KeptOrders::default();
+    orders.keep(key("kept"), order(1, vec![1, 2, 3]));
+    for n in 0..MOST_LISTS {
+        orders.find(&key(&n.to_string()));
+    }
+    // The next list found drops everything known, the kept orders too.
+    assert!(matches!(orders.find(&key("new")), Found::Read));
+    assert_eq!(orders.bytes(), 0);
+    assert!(matches!(orders.find(&key("kept")), Found::Read));
+}
+
+#[test]
+fn a_list_too_long_is_not_kept_nor_read_whole_again_soon() {
+    let wide = i64::from(u32::MAX) + 1;
+    for too_long in [
+        vec![0; MOST_IDS_PER_ORDER + 1],
+        vec![wide; MOST_BYTES_PER_ORDER / 8 + 1],
+    ] {
+        let orders = KeptOrders::default();
+        assert!(matches!(orders.find(&key("a")), Found::Read));
+        orders.keep(key("a"), order(1, too_long));
+        assert_eq!(orders.bytes(), 0);
+        assert!(matches!(orders.find(&key("a")), Found::Offset));
+    }
+}
+
+#[test]
+fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
+    let orders = KeptOrders::default();
+    // Four bytes an id: three such orders fill what is kept.
+    let many = MOST_KEPT_BYTES / 3 / 4;
+    for name in ["a", "b", "c"] {
+        orders.keep(key(name), order(1, vec![0; many]));
+    }
+    assert_eq!(orders.bytes(), MOST_KEPT_BYTES);
+    orders.keep(key("d"), order(1, vec![0; many]));
+    assert_eq!(orders.bytes(), many * 4);
+    assert_eq!(kept_version(&orders, &key("a")), None);
+    assert_eq!(kept_version(&orders, &key("d")), Some(1));
+    // Replacing an order counts its ids once.
+    orders.keep(key("d"), order(2, vec![0; 10]));
+    assert_eq!(orders.bytes(), 10 * 4);
+}
+
+/// Versions of the two tables of [`order`]'s orders.
+fn versions(autonomous_systems: i64, tags: i64) -> TableVersions {
+    TableVersions::from_listed(&format!(
+        "autonomous_systems:{autonomous_systems},tags:{tags}"
+    ))
+}
+
+#[test]
+fn writes_while_an_order_is_read_carry_it_when_kept() {
+    let orders = KeptOrders::default();
+    let tables = order(0, vec![]).tables;
+    let (first, second, third) = (versions(1, 2), versions(3, 2), versions(4, 2));
+    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
+    let renumbered = written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "]);
+    let read = |orders: &KeptOrders, name: &str| {
+        assert!(matches!(orders.find(&key(name)), Found::Read));
+    };
+
+    // Read at the first versions; two writes of comments end meanwhile.
+    read(&orders, "a");
+    orders.after_write(&comments, Some((&first, &second)));
+    orders.after_write(&comments, Some((&second, &third)));
+    orders.keep(key("a"), order(first.of(tables), vec![2, 1]));
+    assert_eq!(kept_version(&orders, &key("a")), Some(third.of(tables)));
+
+    // No reading is left: the writes seen are forgotten, and carry nothing more.
+    read(&orders, "b");
+    orders.keep(key("b"), order(first.of(tables), vec![2, 1]));
+    assert_eq!(kept_version(&orders, &key("b")), Some(first.of(tables)));
+
+    // A write that may have moved the order, or whose versions were not read, stops it
+    // where it was read.
+    for (write, versions) in [(&renumbered, Some((&first, &second))), (&comments, None)] {
+        read(&orders, "c");
+        orders.after_write(write, versions);
+        orders.after_write(&comments, Some((&second, &third)));
+        orders.keep(key("c"), order(first.of(tables), vec![2, 1]));
+        assert_eq!(kept_version(&orders, &key("c")), Some(first.of(tables)));
+        orders.forget(&key("c"), first.of(tables));
+        read_after_offsets(&orders, &key("c"));
+        orders.give_up(&key("c"));
+    }
+}
+
+#[test]
+fn an_order_read_after_a_write_is_kept_through_it() {
+    let orders = KeptOrders::default();
+    let tables = order(0, vec![]).tables;
+    let (before, after) = (versions(1, 2), versions(3, 2));
+    // Even a write that renumbered: the order was read at the versions it left.
+    let renumbered = written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "]);
+    orders.keep(key("a"), order(after.of(tables), vec![2, 1]));
+    orders.after_write(&renumbered, Some((&before, &after)));
+    assert_eq!(kept_version(&orders, &key("a")), Some(after.of(tables)));
+}
+
+#[test]
+fn writes_are_noted_only_while_an_order_is_read() {
+    let orders = KeptOrders::default();
+    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
+    let (before, after) = (versions(1, 2), versions(3, 2));
+    orders.after_write(&comments, Some((&before, &after)));
+    assert!(orders.lock().seen_writes.is_empty());
+    assert!(!orders.any_reading(|_| true));
+    assert!(matches!(orders.find(&key("a")), Found::Read));
+    // A write of any table reads its versions while an order is being read.
+    assert!(orders.any_reading(|_| false));
+    for _ in 0..MOST_SEEN_WRITES + 5 {
+        orders.after_write(&comments, Some((&before, &after)));
+    }
+    assert_eq!(orders.lock().seen_writes.len(), MOST_SEEN_WRITES);
+    orders.give_up(&key("a"));
+    assert!(orders.lock().seen_writes.is_empty());
+}
