@@ -8,6 +8,7 @@
 //! from a fake PeeringDB (`bench/peeringdb.rs`); `--only` picks one suite.
 
 mod addressing;
+mod cpu;
 pub(crate) mod database;
 mod dataset;
 mod discover;
@@ -304,15 +305,21 @@ fn realistic_rounds(
         }
         let monitor = RssMonitor::start(server.pid());
         let target = Target::local(server.addr, &token);
+        let bench = realistic::Bench {
+            target: &target,
+            cache,
+            monitor: &monitor,
+            on_postgres: database_url.starts_with("postgres"),
+        };
         for mix in &mixes {
             eprintln!("== realistic: {} (cache {})", mix.name, cache.name());
-            let (scenario, writes) =
-                realistic::measure(&target, population, mix, &run, args.write_rate, &monitor)?;
-            rows.push(realistic::Row {
-                cache,
-                scenario,
-                writes,
-            });
+            rows.push(realistic::measure(
+                &bench,
+                population,
+                mix,
+                &run,
+                args.write_rate,
+            )?);
         }
         peak = peak.max(monitor.overall_peak_mib());
     }

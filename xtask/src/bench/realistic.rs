@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value};
 
+use super::cpu::{self, CpuPerRequest};
 use super::dataset;
 use super::discover::{AUTONOMOUS_SYSTEMS, SESSIONS};
 use super::pgbench::Baseline;
@@ -149,17 +150,27 @@ end
     )
 }
 
-/// One scenario with its writer; the cache state is the server's.
+/// What a scenario is measured on: the server, its state and what watches it.
+pub struct Bench<'a> {
+    pub target: &'a Target,
+    pub cache: Cache,
+    pub monitor: &'a RssMonitor,
+    /// Whether the server's database is the local PostgreSQL, whose CPU is counted too.
+    pub on_postgres: bool,
+}
+
+/// One scenario with its writer.
 pub fn measure(
-    target: &Target,
+    bench: &Bench<'_>,
     p: &Population,
     mix: &Mix,
     run: &super::reads::Run,
     write_rate: u32,
-    monitor: &RssMonitor,
-) -> Result<(ScenarioResult, WriterStats), String> {
+) -> Result<Row, String> {
+    let (target, monitor) = (bench.target, bench.monitor);
     let script = wrk::Script::with_text(&script(p, mix))?;
     monitor.take_window_peak_mib();
+    let cpu_before = cpu::sample(monitor.pid(), bench.on_postgres);
     let writer = Writer::start(target, &p.writable, write_rate);
     let result = wrk::run(
         &script,
@@ -171,8 +182,10 @@ pub fn measure(
             timeout_s: run.timeout_s,
         },
     );
+    let cpu_after = cpu::sample(monitor.pid(), bench.on_postgres);
     let writes = writer.stop();
     let result = result?;
+    let cpu = cpu_before.per_request(&cpu_after, result.requests);
     let scenario = ScenarioResult {
         name: mix.name,
         request: mix.shape.to_string(),
@@ -181,7 +194,12 @@ pub fn measure(
             result.measurement(Some(monitor.take_window_peak_mib())),
         ),
     };
-    Ok((scenario, writes))
+    Ok(Row {
+        cache: bench.cache,
+        scenario,
+        writes,
+        cpu,
+    })
 }
 
 /// Whether the server kept its answer cache.
@@ -213,6 +231,8 @@ pub struct Row {
     pub cache: Cache,
     pub scenario: ScenarioResult,
     pub writes: WriterStats,
+    /// CPU per request, of the server and of PostgreSQL (`cpu.rs`).
+    pub cpu: CpuPerRequest,
 }
 
 pub fn json(rows: &[Row]) -> Value {
@@ -231,6 +251,8 @@ pub fn json(rows: &[Row]) -> Value {
                 "errors": m.map(|m| m.errors),
                 "non2xx": m.map(|m| m.non2xx),
                 "peak_rss_mib": m.and_then(|m| m.peak_rss_mib).map(|x| r(x, 1)),
+                "server_cpu_ms_per_request": r(row.cpu.server_ms, 3),
+                "database_cpu_ms_per_request": row.cpu.database_ms.map(|x| r(x, 3)),
                 "writes": {"planned": w.planned, "done": w.done, "failed": w.failed,
                            "p50_ms": r(w.p50_ms, 2), "p99_ms": r(w.p99_ms, 2)},
             })
@@ -244,20 +266,21 @@ pub fn markdown(rows: &[Row], write_rate: u32) -> String {
     let mut md = format!(
         "## Realistic traffic: every request different, {write_rate} PATCHes/s alongside\n\n"
     );
-    md.push_str("| scenario | cache | req/s | p50 ms | p99 ms | non-2xx | writes done/due | write p50 ms | write p99 ms |\n");
-    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.push_str("| scenario | cache | req/s | p50 ms | p99 ms | CPU ms/req (server + PostgreSQL) | non-2xx | writes done/due | write p50 ms | write p99 ms |\n");
+    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let Some(m) = row.scenario.measured() else {
             continue;
         };
         let w = &row.writes;
         md.push_str(&format!(
-            "| {} | {} | {} | {:.2} | {:.2} | {} | {}/{} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {:.2} | {:.2} | {} | {} | {}/{} | {:.1} | {:.1} |\n",
             row.scenario.name,
             row.cache.name(),
             thousands(m.requests_per_s),
             m.p50_ms,
             m.p99_ms,
+            cpu_cell(&row.cpu),
             m.non2xx + m.errors,
             w.done,
             w.planned,
@@ -274,6 +297,14 @@ pub fn markdown(rows: &[Row], write_rate: u32) -> String {
     }
     md.push('\n');
     md
+}
+
+/// The CPU a request cost: the server's, plus PostgreSQL's when counted.
+fn cpu_cell(cpu: &CpuPerRequest) -> String {
+    match cpu.database_ms {
+        Some(database) => format!("{:.3} + {database:.3}", cpu.server_ms),
+        None => format!("{:.3}", cpu.server_ms),
+    }
 }
 
 /// The server's rate for a detail with the cache off, beside PostgreSQL's own on the same

@@ -44,6 +44,11 @@ impl RssMonitor {
         }
     }
 
+    /// The process watched.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// The peak since the previous call, in MiB, and starts a new window.
     pub fn take_window_peak_mib(&self) -> f64 {
         // Sample now too, so that a window shorter than the period still sees a value.
