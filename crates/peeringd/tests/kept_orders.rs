@@ -236,3 +236,27 @@ fn sessions_follow_their_peers_numbers_changed_by_this_instance() {
     assert_eq!(s.patch(&peer, json!({"asn": 65_003})).status, 200);
     assert_eq!(peers(&s), [65_002, 65_003, 65_003].map(Json::from));
 }
+
+#[test]
+fn a_list_ordered_by_ids_alone_shows_the_rows_this_instance_adds_and_removes() {
+    // BFD profiles have no ordering of their own: their order is their ids'.
+    const BFD: &str = "/api/net/bfd/";
+    let s = without_answer_cache();
+    let create = |name: &str| s.create(BFD, json!({"name": name, "slug": name}))["id"].clone();
+    let names = |s: &TestServer| {
+        let (names, counts) = paged(s, BFD, 2, &["name"]);
+        assert!(
+            counts.iter().all(|&c| c == names.len() as i64),
+            "{counts:?}"
+        );
+        names
+    };
+    for name in ["a", "b", "c"] {
+        create(name);
+    }
+    assert_eq!(names(&s), ["a", "b", "c"].map(Json::from));
+    let d = create("d");
+    assert_eq!(names(&s), ["a", "b", "c", "d"].map(Json::from));
+    assert_eq!(s.delete(&format!("{BFD}{d}/"), None).status, 204);
+    assert_eq!(names(&s), ["a", "b", "c"].map(Json::from));
+}

@@ -134,7 +134,9 @@ fn order_terms<'a>(table: &'a Table, filter: &'a Filter) -> Box<dyn Iterator<Ite
 /// migrations keep, the row's columns that set them and what they are copied from.
 fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static str)> {
     let own = table.spec.table;
-    let mut reads = Vec::new();
+    // Every order ends with the id (`page.rs::order_by`): rows added or removed move it,
+    // also where no term names a column (a resource ordered by nothing of its own).
+    let mut reads = vec![(own, "id")];
     for term in order_terms(table, filter) {
         let Some(&(column, _)) = table.order_columns.get(term) else {
             continue;
@@ -238,7 +240,7 @@ fn slice_of(ids: &OrderIds, window: Window) -> Vec<i64> {
 mod tests {
     use super::*;
     use peering_domain::resources::{
-        AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
+        AUTONOMOUS_SYSTEM, BFD, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
     };
 
     #[test]
@@ -278,5 +280,19 @@ mod tests {
         ));
         // Connections order by their exchange's values, read from other rows.
         assert!(!by_own_columns(table(&CONNECTION), &none));
+    }
+
+    #[test]
+    fn every_order_reads_its_rows_ids() {
+        // A resource ordered by nothing of its own is ordered by its ids: rows added or
+        // removed move it.
+        assert!(BFD.ordering.is_empty());
+        let none = Filter::default();
+        for spec in [&BFD, &AUTONOMOUS_SYSTEM, &INTERNET_EXCHANGE_PEERING_SESSION] {
+            let reads = order_reads(table(spec), &none);
+            assert!(reads.contains(&(spec.table, "id")), "{reads:?}");
+        }
+        let reads = order_reads(table(&AUTONOMOUS_SYSTEM), &none);
+        assert!(reads.contains(&("autonomous_systems", "asn")), "{reads:?}");
     }
 }
