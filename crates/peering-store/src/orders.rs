@@ -37,9 +37,10 @@ const TOO_LONG_FOR: Duration = Duration::from_secs(60);
 /// the list is then read at most a few times as slowly as with offsets alone.
 const PAGES_BEFORE_READING_AGAIN: u32 = 4;
 /// The most writes noted while an order is read (a second or so on a list of a million
-/// rows, at some dozens of writes a second); past them, the order is kept as read, and the
-/// check of the versions its pages carry tells whether later writes moved it.
-const MOST_SEEN_WRITES: usize = 256;
+/// rows, at a few dozen writes a second; each holds every table's versions, twice); past
+/// them, the order is kept as read, and the check of the versions its pages carry tells
+/// whether later writes moved it.
+const MOST_SEEN_WRITES: usize = 64;
 /// The most lists known, kept or not (orders are as many as the orderings asked for).
 const MOST_LISTS: usize = 1024;
 
@@ -211,7 +212,11 @@ impl KeptOrders {
             Carried::To(later) => later,
             Carried::Untouched | Carried::Lost => version,
         });
-        if lists.bytes + bytes > MOST_KEPT_BYTES {
+        let replaced = match lists.by_key.get(&key) {
+            Some(Entry::Kept(old)) => old.ids.bytes(),
+            _ => 0,
+        };
+        if lists.bytes - replaced + bytes > MOST_KEPT_BYTES {
             lists.clear();
         }
         lists.bytes += bytes;
