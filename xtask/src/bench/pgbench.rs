@@ -104,7 +104,12 @@ fn capture(server: &Server, path: String) -> Result<Vec<Statement>, String> {
         std::thread::sleep(Duration::from_millis(300));
         lines = server.take_stderr();
     }
-    let statements: Vec<Statement> = lines.iter().filter_map(|l| parse_line(l)).collect();
+    // A detail only reads; a write among its lines is the server's own bookkeeping that
+    // happened to run then (a token's last use, noted now and then), not the request's.
+    let statements: Vec<Statement> = (lines.iter())
+        .filter_map(|l| parse_line(l))
+        .filter(|s| is_read(&s.sql))
+        .collect();
     if statements.is_empty() {
         return Err(format!("GET {path}: no statement in the SQL trace log"));
     }
@@ -119,6 +124,11 @@ fn parse_line(line: &str) -> Option<Statement> {
         sql: value["sql"].as_str()?.to_string(),
         binds: value["binds"].as_array()?.clone(),
     })
+}
+
+fn is_read(sql: &str) -> bool {
+    let first = sql.split_whitespace().next().unwrap_or_default();
+    first.eq_ignore_ascii_case("SELECT") || first.eq_ignore_ascii_case("WITH")
 }
 
 /// The pgbench script: the id drawn at random, then each statement with its parameters in
@@ -207,6 +217,14 @@ mod tests {
             })
         );
         assert_eq!(parse_line("GET /api/ 200"), None);
+    }
+
+    #[test]
+    fn only_reads_are_a_details_statements() {
+        assert!(is_read("SELECT 1"));
+        assert!(is_read(" with x AS (SELECT 1) SELECT * FROM x"));
+        assert!(!is_read("UPDATE tokens SET last_used = $1 WHERE id = $2"));
+        assert!(!is_read(""));
     }
 
     #[test]
