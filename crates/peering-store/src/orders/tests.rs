@@ -1,3 +1,6 @@
+//! The kept orders' bookkeeping, without a database: which reader reads an order, what
+//! writes do to kept orders and to those being read, and the bounds on what is kept.
+
 use super::*;
 
 fn key(order: &str) -> OrderKey {
