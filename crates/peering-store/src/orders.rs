@@ -83,6 +83,17 @@ impl KeptOrder {
         }
     }
 
+    /// The versions this order holds under after `writes` (in the order they ended), as
+    /// far as they carry it from those it was read at.
+    fn carried_through(&self, writes: &[SeenWrite]) -> i64 {
+        writes.iter().fold(self.version, |version, write| {
+            match self.through(version, &write.written, write.versions()) {
+                Carried::To(later) => later,
+                Carried::Untouched | Carried::Lost => version,
+            }
+        })
+    }
+
     /// Whether `written` may have changed the order: a column it is read from set, or
     /// rows of a table it reads added or removed.
     fn changed_by(&self, written: &Written) -> bool {
@@ -206,12 +217,7 @@ impl KeptOrders {
             lists.forget_seen_writes_unless_reading();
             return None;
         }
-        let version = (lists.seen_writes.iter()).fold(order.version, |version, write| match order
-            .through(version, &write.written, write.versions())
-        {
-            Carried::To(later) => later,
-            Carried::Untouched | Carried::Lost => version,
-        });
+        let version = order.carried_through(&lists.seen_writes);
         let replaced = match lists.by_key.get(&key) {
             Some(Entry::Kept(old)) => old.ids.bytes(),
             _ => 0,
