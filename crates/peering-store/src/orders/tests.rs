@@ -7,13 +7,26 @@ fn key(order: &str) -> OrderKey {
     ("autonomous_systems", order.to_owned())
 }
 
+/// The tables [`order`]'s orders read.
+const TABLES: &[&str] = &["autonomous_systems", "tags"];
+
 fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
     KeptOrder {
         version,
         ids: Arc::new(ids.into_iter().collect()),
-        tables: &["autonomous_systems", "tags"],
+        tables: TABLES,
         reads: Arc::new([("autonomous_systems", "asn")]),
     }
+}
+
+/// What the store's updates note (the text before their rows' parameters): of a column
+/// the orders do not read, and of one they do.
+fn comments_set() -> Written {
+    written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "])
+}
+
+fn numbers_set() -> Written {
+    written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "])
 }
 
 /// What a transaction of `statements` wrote.
@@ -67,15 +80,13 @@ fn an_order_is_forgotten_at_its_version_or_when_a_table_it_reads_is_written() {
 #[test]
 fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left() {
     let orders = KeptOrders::default();
-    let tables = order(0, vec![]).tables;
     let (before, after) = (versions(1, 2), versions(3, 2));
-    // What the store's update notes (the text before its rows' parameters).
-    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
+    let comments = comments_set();
     let kept_at = |orders: &KeptOrders| kept_version(orders, &key("a"));
 
-    orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+    orders.keep(key("a"), order(before.of(TABLES), vec![2, 1]));
     orders.after_write(&comments, Some((&before, &after)));
-    assert_eq!(kept_at(&orders), Some(after.of(tables)));
+    assert_eq!(kept_at(&orders), Some(after.of(TABLES)));
     assert_eq!(orders.bytes(), 2 * 4);
 
     // Read at other versions than the write found: another write came between.
@@ -104,7 +115,7 @@ fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left(
             None,
         ),
     ] {
-        orders.keep(key("a"), order(before.of(tables), vec![2, 1]));
+        orders.keep(key("a"), order(before.of(TABLES), vec![2, 1]));
         orders.after_write(&written(statements), versions);
         assert_eq!(orders.bytes(), 0, "{statements:?}");
         assert_eq!(kept_at(&orders), None, "{statements:?}");
@@ -176,15 +187,13 @@ fn versions(autonomous_systems: i64, tags: i64) -> TableVersions {
 #[test]
 fn writes_while_an_order_is_read_carry_it_when_kept() {
     let orders = KeptOrders::default();
-    let tables = order(0, vec![]).tables;
     let (zero, first, second, third) = (
         versions(0, 2),
         versions(1, 2),
         versions(3, 2),
         versions(4, 2),
     );
-    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
-    let renumbered = written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "]);
+    let (comments, renumbered) = (comments_set(), numbers_set());
     let routers = written(&["UPDATE routers SET name = v.column2 FROM "]);
     let read = |orders: &KeptOrders, name: &str| {
         assert!(matches!(orders.find(&key(name)), Found::Read));
@@ -197,38 +206,37 @@ fn writes_while_an_order_is_read_carry_it_when_kept() {
     orders.after_write(&comments, Some((&first, &second)));
     orders.after_write(&routers, Some((&second, &second)));
     orders.after_write(&comments, Some((&second, &third)));
-    orders.keep(key("a"), order(first.of(tables), vec![2, 1]));
-    assert_eq!(kept_version(&orders, &key("a")), Some(third.of(tables)));
+    orders.keep(key("a"), order(first.of(TABLES), vec![2, 1]));
+    assert_eq!(kept_version(&orders, &key("a")), Some(third.of(TABLES)));
 
     // No reading is left: the writes seen are forgotten, and carry nothing more.
     read(&orders, "b");
-    orders.keep(key("b"), order(first.of(tables), vec![2, 1]));
-    assert_eq!(kept_version(&orders, &key("b")), Some(first.of(tables)));
+    orders.keep(key("b"), order(first.of(TABLES), vec![2, 1]));
+    assert_eq!(kept_version(&orders, &key("b")), Some(first.of(TABLES)));
 
     // A write that may have moved the order stops it where it was read.
     read(&orders, "c");
     orders.after_write(&renumbered, Some((&first, &second)));
     orders.after_write(&comments, Some((&second, &third)));
-    orders.keep(key("c"), order(first.of(tables), vec![2, 1]));
-    assert_eq!(kept_version(&orders, &key("c")), Some(first.of(tables)));
+    orders.keep(key("c"), order(first.of(TABLES), vec![2, 1]));
+    assert_eq!(kept_version(&orders, &key("c")), Some(first.of(TABLES)));
 }
 
 #[test]
 fn an_order_read_after_a_write_is_kept_through_it() {
     let orders = KeptOrders::default();
-    let tables = order(0, vec![]).tables;
     let (before, after) = (versions(1, 2), versions(3, 2));
     // Even a write that renumbered: the order was read at the versions it left.
-    let renumbered = written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "]);
-    orders.keep(key("a"), order(after.of(tables), vec![2, 1]));
+    let renumbered = numbers_set();
+    orders.keep(key("a"), order(after.of(TABLES), vec![2, 1]));
     orders.after_write(&renumbered, Some((&before, &after)));
-    assert_eq!(kept_version(&orders, &key("a")), Some(after.of(tables)));
+    assert_eq!(kept_version(&orders, &key("a")), Some(after.of(TABLES)));
 }
 
 #[test]
 fn writes_are_noted_only_while_an_order_is_read() {
     let orders = KeptOrders::default();
-    let comments = written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "]);
+    let comments = comments_set();
     let (before, after) = (versions(1, 2), versions(3, 2));
     orders.after_write(&comments, Some((&before, &after)));
     assert!(orders.lock().seen_writes.is_empty());
