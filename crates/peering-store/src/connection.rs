@@ -4,8 +4,8 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use diesel::connection::SimpleConnection;
-use diesel::pg::PgConnection;
+use diesel::connection::{DefaultLoadingMode, SimpleConnection};
+use diesel::pg::{PgConnection, PgRowByRowLoadingMode};
 use diesel::r2d2::{self, CustomizeConnection, ManageConnection, R2D2Connection};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
@@ -240,6 +240,30 @@ impl<'a> Db<'a> {
             Db::Postgres(c, ..) => Run(sql).load::<DbRow>(*c),
         };
         rows.map_err(Error::from)
+    }
+
+    /// The rows of `sql` one at a time, as the database sends them: a long result is never
+    /// held whole, neither by us nor by the database's client library (which, asked for
+    /// all rows, would hold them all, and keeps a buffer as large as the largest message
+    /// it ever read for as long as the connection lives).
+    pub fn rows<'c>(
+        &'c mut self,
+        sql: &'c Sql,
+    ) -> Result<Box<dyn Iterator<Item = Result<DbRow, Error>> + 'c>, Error> {
+        self.note(sql);
+        self.count_and_trace(sql);
+        Ok(match self {
+            Db::Sqlite(c, ..) => Box::new(
+                Run(sql)
+                    .load_iter::<DbRow, DefaultLoadingMode>(*c)?
+                    .map(|row| row.map_err(Error::from)),
+            ),
+            Db::Postgres(c, ..) => Box::new(
+                Run(sql)
+                    .load_iter::<DbRow, PgRowByRowLoadingMode>(*c)?
+                    .map(|row| row.map_err(Error::from)),
+            ),
+        })
     }
 
     pub fn execute(&mut self, sql: &Sql) -> Result<usize, Error> {

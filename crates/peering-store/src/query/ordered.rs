@@ -11,7 +11,7 @@ use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
 
-use super::inline::{listed, versions_column};
+use super::inline::versions_column;
 use super::objects::in_order_checked;
 use super::page::order_by;
 use super::{Page, Window};
@@ -188,30 +188,42 @@ impl Drop for Reading<'_> {
 }
 
 /// Every id of `spec`'s list in the order `order_by` gives (one more than are kept, at
-/// most), with the versions of the tables the order reads, in one statement. The ids come
-/// as one text, in the order of the subquery the aggregate reads (a row each would cost a
-/// few megabytes of rows for a moment on a large list).
+/// most), with the versions of the tables the order reads, in one statement: the versions
+/// in a row of their own (told by its NULL id, wherever it comes), then the ids a row each,
+/// read as they come so that a long list is never held whole, as rows or as text.
 fn read_order(
     db: &mut Db<'_>,
     (spec, filter): (&'static ResourceSpec, &Filter),
     order_by: &str,
 ) -> Result<KeptOrder, Error> {
     let tables = order_tables(spec);
-    let backend = db.backend();
-    let mut sql = Sql::new("SELECT (SELECT ");
-    sql.push(&listed(backend, "s.id"))
-        .push(&format!(" FROM (SELECT o.id FROM {} o", spec.table))
+    let mut sql = Sql::new("SELECT NULL");
+    sql.append(&versions_column(db.backend(), tables))
+        .push(&format!(
+            " UNION ALL SELECT s.id, NULL FROM (SELECT o.id FROM {} o",
+            spec.table
+        ))
         .push(order_by)
         .push(" LIMIT ")
         .bind(Bind::Int(MOST_IDS_PER_ORDER as i64 + 1))
-        .push(") s)")
-        .append(&versions_column(backend, tables));
-    let mut row = db.load(&sql)?.pop().unwrap_or_default();
-    let ids = row.take(0).into_text().unwrap_or_default();
-    let versions = row.take(1).into_text().unwrap_or_default();
+        .push(") s");
+    let mut versions = String::new();
+    let ids = db
+        .rows(&sql)?
+        .filter_map(|row| match row {
+            Ok(mut row) => match row.take(0) {
+                Cell::Int(id) => Some(Ok(id)),
+                _ => {
+                    versions = row.take(1).into_text().unwrap_or_default();
+                    None
+                }
+            },
+            Err(e) => Some(Err(e)),
+        })
+        .collect::<Result<OrderIds, Error>>()?;
     Ok(KeptOrder {
         version: TableVersions::from_listed(&versions).of(tables),
-        ids: Arc::new(ids.split(',').filter_map(|id| id.parse().ok()).collect()),
+        ids: Arc::new(ids),
         tables,
         reads: order_reads(table(spec), filter).into(),
     })
