@@ -242,28 +242,26 @@ impl<'a> Db<'a> {
         rows.map_err(Error::from)
     }
 
-    /// The rows of `sql` one at a time, as the database sends them: a long result is never
-    /// held whole, neither by us nor by the database's client library (which, asked for
-    /// all rows, would hold them all, and keeps a buffer as large as the largest message
-    /// it ever read for as long as the connection lives).
-    pub fn rows<'c>(
-        &'c mut self,
-        sql: &'c Sql,
-    ) -> Result<Box<dyn Iterator<Item = Result<DbRow, Error>> + 'c>, Error> {
+    /// Hands the rows of `sql` to `each` one at a time, as the database sends them, so that
+    /// a long result is never held whole: by us, nor by libpq, which holds a whole result
+    /// unless asked for its rows one by one, and keeps a buffer as large as the longest
+    /// message it ever read (a long text) for as long as its connection lives.
+    pub fn for_each_row(&mut self, sql: &Sql, mut each: impl FnMut(DbRow)) -> Result<(), Error> {
         self.note(sql);
         self.count_and_trace(sql);
-        Ok(match self {
-            Db::Sqlite(c, ..) => Box::new(
-                Run(sql)
-                    .load_iter::<DbRow, DefaultLoadingMode>(*c)?
-                    .map(|row| row.map_err(Error::from)),
-            ),
-            Db::Postgres(c, ..) => Box::new(
-                Run(sql)
-                    .load_iter::<DbRow, PgRowByRowLoadingMode>(*c)?
-                    .map(|row| row.map_err(Error::from)),
-            ),
-        })
+        match self {
+            Db::Sqlite(c, ..) => {
+                for row in Run(sql).load_iter::<DbRow, DefaultLoadingMode>(*c)? {
+                    each(row?);
+                }
+            }
+            Db::Postgres(c, ..) => {
+                for row in Run(sql).load_iter::<DbRow, PgRowByRowLoadingMode>(*c)? {
+                    each(row?);
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn execute(&mut self, sql: &Sql) -> Result<usize, Error> {
@@ -395,5 +393,38 @@ mod planner_costs {
             20,
             "operator's kept"
         );
+    }
+}
+
+#[cfg(test)]
+mod rows_handed_over {
+    use crate::sql::{Bind, Sql};
+    use crate::testing::TestDatabase;
+    use crate::Store;
+
+    /// Every row of a long result, in the statement's order, with a bound value, alone or
+    /// in a read's snapshot.
+    #[test]
+    fn every_row_comes_in_order() {
+        let db = TestDatabase::new();
+        let store = Store::open(&db.url, 1).unwrap();
+        let last = 70_000;
+        let mut sql =
+            Sql::new("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ");
+        sql.bind(Bind::Int(last))
+            .push(") SELECT CAST(i AS BIGINT) FROM n ORDER BY i DESC");
+        let read = |db: &mut super::Db<'_>| {
+            let mut seen = Vec::new();
+            db.for_each_row(&sql, |row| seen.push(row.int(0)))?;
+            Ok(seen)
+        };
+        let expected: Vec<i64> = (1..=last).rev().collect();
+        assert_eq!(store.read(read).unwrap(), expected, "alone");
+        assert_eq!(
+            store.read_snapshot(read).unwrap(),
+            expected,
+            "in a snapshot"
+        );
+        assert_eq!(store.read(read).unwrap(), expected, "after a snapshot");
     }
 }

@@ -80,23 +80,43 @@ impl OrderIds {
     }
 }
 
+/// An order built an id at a time, as its ids are read.
+#[derive(Debug, Default)]
+pub(crate) struct OrderIdsBuilder {
+    order: OrderIds,
+    chunk: Vec<i64>,
+}
+
+impl OrderIdsBuilder {
+    pub fn push(&mut self, id: i64) {
+        if self.chunk.capacity() == 0 {
+            self.chunk.reserve_exact(IDS_PER_CHUNK);
+        }
+        self.chunk.push(id);
+        if self.chunk.len() == IDS_PER_CHUNK {
+            self.end_chunk();
+        }
+    }
+
+    pub fn finish(mut self) -> OrderIds {
+        if !self.chunk.is_empty() {
+            self.end_chunk();
+        }
+        self.order
+    }
+
+    fn end_chunk(&mut self) {
+        let full = std::mem::take(&mut self.chunk);
+        self.order.len += full.len();
+        self.order.chunks.push(Chunk::of(full));
+    }
+}
+
 impl FromIterator<i64> for OrderIds {
     fn from_iter<I: IntoIterator<Item = i64>>(ids: I) -> OrderIds {
-        let mut order = OrderIds::default();
-        let mut chunk = Vec::with_capacity(IDS_PER_CHUNK);
-        for id in ids {
-            chunk.push(id);
-            if chunk.len() == IDS_PER_CHUNK {
-                let full = std::mem::replace(&mut chunk, Vec::with_capacity(IDS_PER_CHUNK));
-                order.chunks.push(Chunk::of(full));
-                order.len += IDS_PER_CHUNK;
-            }
-        }
-        if !chunk.is_empty() {
-            order.len += chunk.len();
-            order.chunks.push(Chunk::of(chunk));
-        }
-        order
+        let mut order = OrderIdsBuilder::default();
+        ids.into_iter().for_each(|id| order.push(id));
+        order.finish()
     }
 }
 
