@@ -243,21 +243,28 @@ impl<'a> Db<'a> {
     }
 
     /// Hands the rows of `sql` to `each` one at a time, as the database sends them, so that
-    /// a long result is never held whole: by us, nor by libpq, which holds a whole result
-    /// unless asked for its rows one by one, and keeps a buffer as large as the longest
-    /// message it ever read (a long text) for as long as its connection lives.
-    pub fn for_each_row(&mut self, sql: &Sql, mut each: impl FnMut(DbRow)) -> Result<(), Error> {
+    /// a long result is never held whole; the first error, the database's or `each`'s, ends
+    /// the reading. An order's ids are read so on SQLite (`query/ordered.rs::ids_as_rows`).
+    /// On PostgreSQL it works alike, but libpq makes a result of each row: six times the
+    /// CPU of one long text, whose price is libpq's buffer, kept as large as the longest
+    /// message its connection read (`ids_as_text`).
+    pub fn for_each_row(
+        &mut self,
+        sql: &Sql,
+        mut each: impl FnMut(DbRow) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         self.note(sql);
         self.count_and_trace(sql);
+        // `?` at the first error: stepped again, SQLite would run the statement anew.
         match self {
             Db::Sqlite(c, ..) => {
                 for row in Run(sql).load_iter::<DbRow, DefaultLoadingMode>(*c)? {
-                    each(row?);
+                    each(row?)?;
                 }
             }
             Db::Postgres(c, ..) => {
                 for row in Run(sql).load_iter::<DbRow, PgRowByRowLoadingMode>(*c)? {
-                    each(row?);
+                    each(row?)?;
                 }
             }
         }
@@ -398,6 +405,7 @@ mod planner_costs {
 
 #[cfg(test)]
 mod rows_handed_over {
+    use super::Backend;
     use crate::sql::{Bind, Sql};
     use crate::testing::TestDatabase;
     use crate::Store;
@@ -415,7 +423,10 @@ mod rows_handed_over {
             .push(") SELECT CAST(i AS BIGINT) FROM n ORDER BY i DESC");
         let read = |db: &mut super::Db<'_>| {
             let mut seen = Vec::new();
-            db.for_each_row(&sql, |row| seen.push(row.int(0)))?;
+            db.for_each_row(&sql, |row| {
+                seen.push(row.int(0));
+                Ok(())
+            })?;
             Ok(seen)
         };
         let expected: Vec<i64> = (1..=last).rev().collect();
@@ -426,5 +437,25 @@ mod rows_handed_over {
             "in a snapshot"
         );
         assert_eq!(store.read(read).unwrap(), expected, "after a snapshot");
+    }
+
+    /// An error after some rows ends the reading with it, and the connection reads on.
+    #[test]
+    fn an_error_midway_is_returned() {
+        let db = TestDatabase::new();
+        let store = Store::open(&db.url, 1).unwrap();
+        let outcome = store.read(|db| {
+            let failing = Sql::new(match db.backend() {
+                Backend::Sqlite => "SELECT 1 UNION ALL SELECT abs(-9223372036854775808)",
+                Backend::Postgres => "SELECT CAST(10 / i AS BIGINT) FROM (VALUES (10), (0)) v(i)",
+            });
+            let mut seen = Vec::new();
+            let read = db.for_each_row(&failing, |row| {
+                seen.push(row.int(0));
+                Ok(())
+            });
+            Ok((read.is_err(), seen, db.scalar(&Sql::new("SELECT 7"))?))
+        });
+        assert_eq!(outcome.unwrap(), (true, vec![1], Some(7)));
     }
 }

@@ -89,6 +89,7 @@ pub(crate) struct OrderIdsBuilder {
 
 impl OrderIdsBuilder {
     pub fn push(&mut self, id: i64) {
+        // Reserved at the first id of each chunk: an order of no ids allocates nothing.
         if self.chunk.capacity() == 0 {
             self.chunk.reserve_exact(IDS_PER_CHUNK);
         }

@@ -189,7 +189,7 @@ impl Drop for Reading<'_> {
 }
 
 /// Every id of `spec`'s list in the order `order_by` gives (one more than are kept, at
-/// most), with the versions of the tables the order reads, in one statement.
+/// most), with the versions of the tables the order reads, in one statement: one snapshot.
 fn read_order(
     db: &mut Db<'_>,
     (spec, filter): (&'static ResourceSpec, &Filter),
@@ -201,7 +201,7 @@ fn read_order(
         .push(order_by)
         .push(" LIMIT ")
         .bind(Bind::Int(MOST_IDS_PER_ORDER as i64 + 1))
-        .push(") s");
+        .push(")");
     let (ids, versions) = match db.backend() {
         Backend::Sqlite => ids_as_rows(db, &ordered, tables)?,
         Backend::Postgres => ids_as_text(db, &ordered, tables)?,
@@ -214,8 +214,12 @@ fn read_order(
     })
 }
 
-/// The ids of `ordered` a row each, read as SQLite steps them (holding no long list), and
-/// the versions of `tables` in a row of their own, told by its NULL id.
+/// The ids of the subquery `ordered` a row each, stepped as SQLite gives them, so that
+/// neither SQLite nor we hold them as one long text (an order of no index of its own is
+/// still sorted whole by SQLite first). The versions of `tables` come in a row of their
+/// own, told by its NULL id: there for an empty list, and not repeated with every id. The
+/// ids keep the subquery's order because SQLite runs it apart, as a co-routine, which the
+/// kept orders' tests pin.
 fn ids_as_rows(
     db: &mut Db<'_>,
     ordered: &Sql,
@@ -224,21 +228,32 @@ fn ids_as_rows(
     let mut sql = Sql::new("SELECT NULL");
     sql.append(&versions_column(db.backend(), tables))
         .push(" UNION ALL SELECT s.id, NULL FROM ")
-        .append(ordered);
-    let mut versions = String::new();
+        .append(ordered)
+        .push(" s");
+    let mut versions = None;
     let mut ids = OrderIdsBuilder::default();
-    db.for_each_row(&sql, |mut row| match row.take(0) {
-        Cell::Int(id) => ids.push(id),
-        _ => versions = row.take(1).into_text().unwrap_or_default(),
+    db.for_each_row(&sql, |mut row| match (row.take(0), versions.is_none()) {
+        (Cell::Int(id), _) => {
+            ids.push(id);
+            Ok(())
+        }
+        (Cell::Null, true) => {
+            versions = Some(row.take(1).into_text().unwrap_or_default());
+            Ok(())
+        }
+        (cell, _) => Err(Error::Backend(format!(
+            "a row of an order is neither an id nor its versions: {cell:?}"
+        ))),
     })?;
-    Ok((ids.finish(), versions))
+    Ok((ids.finish(), versions.unwrap_or_default()))
 }
 
-/// The ids of `ordered` as one text, in the order of the subquery the aggregate reads, and
-/// the versions of `tables`. PostgreSQL's rows one by one would hold nothing long, but cost
-/// six times the CPU (libpq makes a result of each: 300 ms against 50 for a million ids),
-/// and the order is read while other pages wait for it; the price is libpq's buffer, which
-/// stays as long as the longest text its connection read (7 MiB for a million ids).
+/// The ids of the subquery `ordered` as one text, in the order the aggregate reads them,
+/// and the versions of `tables`. PostgreSQL's rows one by one would hold nothing long, but
+/// cost six times the CPU (libpq makes a result of each: 300 ms against 50 for a million
+/// ids), and other pages fall back to their offsets while the order is read; the price is
+/// libpq's buffer, which stays as large as the longest text its connection read (7 MiB for
+/// a million ids).
 fn ids_as_text(
     db: &mut Db<'_>,
     ordered: &Sql,
@@ -249,7 +264,7 @@ fn ids_as_text(
     sql.push(&listed(backend, "s.id"))
         .push(" FROM ")
         .append(ordered)
-        .push(")")
+        .push(" s)")
         .append(&versions_column(backend, tables));
     let mut row = db.load(&sql)?.pop().unwrap_or_default();
     let ids = row.take(0).into_text().unwrap_or_default();
@@ -283,6 +298,50 @@ mod tests {
     use peering_domain::resources::{
         AUTONOMOUS_SYSTEM, BFD, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
     };
+
+    /// Both ways of reading an order give the ids in the subquery's order (here not the
+    /// ids' own, and past a chunk) and the same versions, also for a list of none.
+    #[test]
+    fn an_order_read_as_rows_or_as_text_is_the_same() {
+        let test_db = crate::testing::TestDatabase::new();
+        let store = crate::Store::open(&test_db.url, 1).unwrap();
+        let read = |db: &mut Db<'_>, filter: &str| {
+            let ordered = Sql::new(&format!(
+                "(SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc)"
+            ));
+            let (rows, rows_versions) = ids_as_rows(db, &ordered, &["tags"])?;
+            let (text, text_versions) = ids_as_text(db, &ordered, &["tags"])?;
+            let all = |ids: OrderIds| ids.slice(0, usize::MAX);
+            assert_eq!(all(rows), all(text), "ids of {filter}");
+            assert_eq!(rows_versions, "tags:42", "versions of {filter}");
+            assert_eq!(text_versions, "tags:42", "versions of {filter}");
+            let expected = Sql::new(&format!(
+                "SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc"
+            ));
+            let expected: Vec<i64> = db.load(&expected)?.iter().map(|r| r.int(0)).collect();
+            Ok((all(ids_as_rows(db, &ordered, &["tags"])?.0), expected))
+        };
+        let (ids, expected) = store
+            .read(|db| {
+                db.execute(&Sql::new(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
+                     WHERE i < 2100) INSERT INTO tags (name, name_lc, slug, slug_lc, \
+                     created, updated) SELECT 't' || CAST(5000 - i AS TEXT), \
+                     't' || CAST(5000 - i AS TEXT), 's' || CAST(i AS TEXT), \
+                     's' || CAST(i AS TEXT), 0, 0 FROM n",
+                ))?;
+                db.execute(&Sql::new("DELETE FROM table_versions WHERE name = 'tags'"))?;
+                db.execute(&Sql::new(
+                    "INSERT INTO table_versions (name, version) VALUES ('tags', 42)",
+                ))?;
+                assert_eq!(read(db, "o.id < 0")?, (vec![], vec![]));
+                read(db, "o.id > 0")
+            })
+            .unwrap();
+        assert_eq!(ids.len(), 2100);
+        assert_eq!(ids, expected);
+        assert_ne!(ids.first(), Some(&1), "ordered by name, not by id");
+    }
 
     #[test]
     fn a_window_slices_the_ids_it_covers() {
