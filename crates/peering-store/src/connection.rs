@@ -244,10 +244,9 @@ impl<'a> Db<'a> {
 
     /// Hands the rows of `sql` to `each` one at a time, as the database sends them, so that
     /// a long result is never held whole; the first error, the database's or `each`'s, ends
-    /// the reading. An order's ids are read so on SQLite (`query/ordered.rs::ids_as_rows`).
-    /// On PostgreSQL it works alike, but libpq makes a result of each row: six times the
-    /// CPU of one long text, whose price is libpq's buffer, kept as large as the longest
-    /// message its connection read (`ids_as_text`).
+    /// the reading. An order's ids are read so, an id a row on SQLite and texts of many
+    /// ids on PostgreSQL, where libpq makes a result of each row read one by one
+    /// (`query/ordered.rs`).
     pub fn for_each_row(
         &mut self,
         sql: &Sql,

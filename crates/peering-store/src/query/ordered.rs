@@ -11,7 +11,7 @@ use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
 
-use super::inline::{listed, versions_column};
+use super::inline::versions_column;
 use super::objects::in_order_checked;
 use super::page::order_by;
 use super::{Page, Window};
@@ -204,7 +204,7 @@ fn read_order(
         .push(")");
     let (ids, versions) = match db.backend() {
         Backend::Sqlite => ids_as_rows(db, &ordered, tables)?,
-        Backend::Postgres => ids_as_text(db, &ordered, tables)?,
+        Backend::Postgres => ids_in_texts(db, &ordered, (tables, IDS_PER_TEXT))?,
     };
     Ok(KeptOrder {
         version: TableVersions::from_listed(&versions).of(tables),
@@ -248,29 +248,57 @@ fn ids_as_rows(
     Ok((ids.finish(), versions.unwrap_or_default()))
 }
 
-/// The ids of the subquery `ordered` as one text, in the order the aggregate reads them,
-/// and the versions of `tables`. PostgreSQL's rows one by one would hold nothing long, but
-/// cost six times the CPU (libpq makes a result of each: 300 ms against 50 for a million
-/// ids), and other pages fall back to their offsets while the order is read; the price is
-/// libpq's buffer, which stays as large as the longest text its connection read (7 MiB for
-/// a million ids).
-fn ids_as_text(
+/// How many ids a row of an order read on PostgreSQL carries (`ids_in_texts`): about 130
+/// KB of text, which bounds libpq's input buffer.
+const IDS_PER_TEXT: usize = 16_384;
+
+/// The ids of the subquery `ordered` as texts of `per_text` ids each, in the order the
+/// aggregate reads them, and the versions of `tables` (in every row, and alone in the one
+/// row of a list of none). Not one text: libpq keeps its input buffer as large as the
+/// longest message its connection ever read, 7 MiB for a million ids, for as long as the
+/// connection lives. Not an id a row: libpq makes a result of each row read one by one,
+/// six times the CPU (300 ms against 50 for a million ids), and other pages fall back to
+/// their offsets while the order is read. Each row tells where its ids start, so that
+/// rows out of order are an error, not a wrong order.
+fn ids_in_texts(
     db: &mut Db<'_>,
     ordered: &Sql,
-    tables: &[&str],
+    (tables, per_text): (&[&str], usize),
 ) -> Result<(OrderIds, String), Error> {
-    let backend = db.backend();
-    let mut sql = Sql::new("SELECT (SELECT ");
-    sql.push(&listed(backend, "s.id"))
-        .push(" FROM ")
+    let mut sql = Sql::new(&format!(
+        "SELECT i, array_to_string(x.a[i:i + {last}], ',')",
+        last = per_text - 1
+    ));
+    sql.append(&versions_column(db.backend(), tables))
+        .push(" FROM (SELECT array_agg(s.id) AS a FROM ")
         .append(ordered)
-        .push(" s)")
-        .append(&versions_column(backend, tables));
-    let mut row = db.load(&sql)?.pop().unwrap_or_default();
-    let ids = row.take(0).into_text().unwrap_or_default();
-    let versions = row.take(1).into_text().unwrap_or_default();
-    let ids = ids.split(',').filter_map(|id| id.parse().ok()).collect();
-    Ok((ids, versions))
+        .push(&format!(
+            " s) x LEFT JOIN LATERAL generate_series(1, cardinality(x.a), {per_text}) i ON true"
+        ));
+    let mut versions = None;
+    let mut ids = OrderIdsBuilder::default();
+    let mut read = 0_i64;
+    db.for_each_row(&sql, |mut row| {
+        versions.get_or_insert_with(|| row.take(2).into_text().unwrap_or_default());
+        match (row.take(0), row.take(1)) {
+            (Cell::Null, Cell::Null) if read == 0 => Ok(()),
+            (Cell::Int(start), Cell::Text(text)) if start == read + 1 => {
+                for id in text.split(',') {
+                    ids.push(id.parse().map_err(|_| not_an_id(id))?);
+                    read += 1;
+                }
+                Ok(())
+            }
+            (start, _) => Err(Error::Backend(format!(
+                "a row of an order starts at {start:?}, after {read} ids"
+            ))),
+        }
+    })?;
+    Ok((ids.finish(), versions.unwrap_or_default()))
+}
+
+fn not_an_id(text: &str) -> Error {
+    Error::Backend(format!("an order's id is not a number: {text:?}"))
 }
 
 /// The versions of `tables` as one value, read now (the column pages carry, alone).
@@ -299,29 +327,35 @@ mod tests {
         AUTONOMOUS_SYSTEM, BFD, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
     };
 
-    /// Both ways of reading an order give the ids in the subquery's order (here not the
-    /// ids' own, and past a chunk) and the same versions, also for a list of none.
+    /// Every way of reading an order gives the ids in the subquery's order (here not the
+    /// ids' own, and past a chunk of kept ids; on PostgreSQL, in texts of any length) and
+    /// the versions, also for a list of none.
     #[test]
-    fn an_order_read_as_rows_or_as_text_is_the_same() {
+    fn an_order_read_any_way_keeps_the_subquerys_order() {
         let test_db = crate::testing::TestDatabase::new();
         let store = crate::Store::open(&test_db.url, 1).unwrap();
+        let all = |ids: OrderIds| ids.slice(0, usize::MAX);
         let read = |db: &mut Db<'_>, filter: &str| {
             let ordered = Sql::new(&format!(
                 "(SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc)"
             ));
-            let (rows, rows_versions) = ids_as_rows(db, &ordered, &["tags"])?;
-            let (text, text_versions) = ids_as_text(db, &ordered, &["tags"])?;
-            let all = |ids: OrderIds| ids.slice(0, usize::MAX);
-            assert_eq!(all(rows), all(text), "ids of {filter}");
-            assert_eq!(rows_versions, "tags:42", "versions of {filter}");
-            assert_eq!(text_versions, "tags:42", "versions of {filter}");
             let expected = Sql::new(&format!(
                 "SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc"
             ));
             let expected: Vec<i64> = db.load(&expected)?.iter().map(|r| r.int(0)).collect();
-            Ok((all(ids_as_rows(db, &ordered, &["tags"])?.0), expected))
+            let (rows, versions) = ids_as_rows(db, &ordered, &["tags"])?;
+            assert_eq!(all(rows), expected, "ids of {filter}, a row each");
+            assert_eq!(versions, "tags:42", "versions of {filter}");
+            if db.backend() == Backend::Postgres {
+                for per_text in [1, 500, 2100, IDS_PER_TEXT] {
+                    let (texts, versions) = ids_in_texts(db, &ordered, (&["tags"], per_text))?;
+                    assert_eq!(all(texts), expected, "ids of {filter}, {per_text} a text");
+                    assert_eq!(versions, "tags:42", "versions of {filter}, {per_text}");
+                }
+            }
+            Ok(expected)
         };
-        let (ids, expected) = store
+        let ids = store
             .read(|db| {
                 db.execute(&Sql::new(
                     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
@@ -334,12 +368,11 @@ mod tests {
                 db.execute(&Sql::new(
                     "INSERT INTO table_versions (name, version) VALUES ('tags', 42)",
                 ))?;
-                assert_eq!(read(db, "o.id < 0")?, (vec![], vec![]));
+                assert_eq!(read(db, "o.id < 0")?, Vec::<i64>::new());
                 read(db, "o.id > 0")
             })
             .unwrap();
         assert_eq!(ids.len(), 2100);
-        assert_eq!(ids, expected);
         assert_ne!(ids.first(), Some(&1), "ordered by name, not by id");
     }
 
