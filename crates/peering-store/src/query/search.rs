@@ -132,3 +132,55 @@ fn term_condition(term: &SearchTerm, query: &Query) -> Option<Sql> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use peering_domain::resources::AUTONOMOUS_SYSTEM;
+
+    use super::*;
+    use crate::schema::table;
+
+    /// An edited name is found by the next search; on PostgreSQL, no edit waits in the
+    /// trigram indexes' pending list, which every search would read whole (the migration
+    /// `search_indexes_take_changes_at_once`).
+    #[test]
+    fn an_edit_is_in_the_search_index_at_once() {
+        let test_db = crate::testing::TestDatabase::new();
+        let store = crate::Store::open(&test_db.url, 1).unwrap();
+        let found = |db: &mut crate::connection::Db<'_>, q: &str| {
+            let mut sql = Sql::new("SELECT COUNT(*) FROM autonomous_systems o WHERE ");
+            sql.append(&search_condition(
+                db.backend(),
+                table(&AUTONOMOUS_SYSTEM),
+                q,
+            ));
+            db.scalar(&sql)
+        };
+        store
+            .read(|db| {
+                db.execute(&Sql::new(
+                    "INSERT INTO autonomous_systems (asn, name, name_lc, created, updated) \
+                     VALUES (64500, 'Example Transit', 'example transit', 0, 0)",
+                ))?;
+                db.execute(&Sql::new(
+                    "UPDATE autonomous_systems SET name = 'Renamed Transit', \
+                     name_lc = 'renamed transit' WHERE asn = 64500",
+                ))?;
+                assert_eq!(found(db, "Renamed Tran")?, Some(1));
+                assert_eq!(found(db, "example tran")?, Some(0));
+                if db.backend() == Backend::Postgres {
+                    for index in [
+                        "autonomous_systems_name_trgm",
+                        "autonomous_systems_irr_as_set_trgm",
+                    ] {
+                        let waiting = Sql::new(&format!(
+                            "SELECT gin_clean_pending_list('{index}'::regclass)"
+                        ));
+                        assert_eq!(db.scalar(&waiting)?, Some(0), "{index}");
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+}
