@@ -173,6 +173,10 @@ mod tests {
                         "autonomous_systems_name_trgm",
                         "autonomous_systems_irr_as_set_trgm",
                     ] {
+                        let exists = Sql::new(&format!(
+                            "SELECT COUNT(*) FROM pg_class WHERE relname = '{index}'"
+                        ));
+                        assert_eq!(db.scalar(&exists)?, Some(1), "{index}: is pg_trgm there?");
                         let waiting = Sql::new(&format!(
                             "SELECT gin_clean_pending_list('{index}'::regclass)"
                         ));
