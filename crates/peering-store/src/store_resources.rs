@@ -6,6 +6,7 @@ use peering_domain::{FieldErrors, Record, ResourceSpec};
 use peering_filter::Filter;
 
 use crate::connection::Db;
+use crate::schema::MustExist;
 use crate::{accounts, delete, query, schema, sql, write};
 use crate::{ChangeContext, Error, Page, Related, Store, Window};
 
@@ -120,17 +121,8 @@ impl Store {
         self.read(|db| {
             for (p, must_exist, values) in checks {
                 let numeric = matches!(p.kind, peering_filter::FilterKind::ForeignKey);
-                let mut sql = sql::Sql::new(&format!(
-                    "SELECT {column} FROM {table} WHERE {column} IN ",
-                    column = must_exist.column,
-                    table = must_exist.table,
-                ));
-                sql.bind_list(values.iter().map(|v| match v.parse::<i64>() {
-                    Ok(n) if numeric => sql::Bind::Int(n),
-                    _ => sql::Bind::Text(v.clone()),
-                }));
                 let known: Vec<String> = db
-                    .load(&sql)?
+                    .load(&existing_values_sql(must_exist, numeric, &values))?
                     .into_iter()
                     .filter_map(|mut r| r.take(0).into_text())
                     .collect();
@@ -202,6 +194,26 @@ impl Store {
 /// row found proves the object exists: one id of a foreign key, or one tag's slug (repeated
 /// tags are separate predicates, ANDed), compared exactly. Several values, negations and
 /// comparisons prove nothing of any one value.
+/// The statement that reads which of `values` exist in `must_exist`'s column. One value
+/// (a filter's usual case) is compared with `=`, so that the statement's text is the same
+/// for every value and stays prepared: it runs whenever a filtered page is empty.
+fn existing_values_sql(must_exist: MustExist, numeric: bool, values: &[String]) -> sql::Sql {
+    let mut sql = sql::Sql::new(&format!(
+        "SELECT {column} FROM {table} WHERE {column} ",
+        column = must_exist.column,
+        table = must_exist.table,
+    ));
+    let bind = |v: &String| match v.parse::<i64>() {
+        Ok(n) if numeric => sql::Bind::Int(n),
+        _ => sql::Bind::Text(v.clone()),
+    };
+    match values {
+        [value] => sql.push("= ").bind(bind(value)),
+        _ => sql.push("IN ").bind_list(values.iter().map(bind)),
+    };
+    sql
+}
+
 fn proven_by_a_row(p: &peering_filter::Predicate) -> bool {
     use peering_filter::{FilterKind, Lookup, Value};
     matches!(p.kind, FilterKind::ForeignKey | FilterKind::Tag)
@@ -249,4 +261,28 @@ pub fn leaving_out_refused<T: Clone, R>(
         }
     }
     Ok((None, refused))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ASES: MustExist = MustExist {
+        table: "autonomous_systems",
+        column: "id",
+    };
+
+    #[test]
+    fn one_filter_value_is_looked_up_by_a_statement_that_stays_prepared() {
+        let one = existing_values_sql(ASES, true, &["17".to_owned()]);
+        assert_eq!(
+            one.snapshot(crate::Backend::Postgres),
+            "SELECT id FROM autonomous_systems WHERE id = $1\n-- cached: true\n-- 1: Int(17)"
+        );
+        let two = existing_values_sql(ASES, true, &["17".to_owned(), "18".to_owned()]);
+        assert_eq!(
+            two.text(),
+            "SELECT id FROM autonomous_systems WHERE id IN (?, ?)"
+        );
+    }
 }

@@ -19,7 +19,7 @@ use peering_domain::ResourceSpec;
 use crate::sql::Sql;
 
 pub(crate) use columns::Column;
-pub(crate) use paths::{Hop, Path};
+pub(crate) use paths::{Hop, MustExist, Path};
 pub(crate) use search::{SearchHow, SearchIndex, SearchTerm};
 pub(crate) use targets::FilterTarget;
 pub(crate) use values::{cell_to_value, lower_bind, stored_value, value_to_bind};
