@@ -76,14 +76,16 @@ fn checkpoint(pool: &Pool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::TestDatabase;
-    use crate::Store;
+    use crate::testing::{TestDatabase, TestStore};
 
     #[test]
     fn writes_reach_the_database_file_without_waiting_for_a_write_to_checkpoint() {
-        let db = TestDatabase::sqlite();
-        let store = Store::open(&db.url, 2).unwrap();
-        let path = db.url.trim_start_matches("sqlite://").to_string();
+        let store = TestStore::on(TestDatabase::sqlite(), 2);
+        let path = store
+            .database
+            .url
+            .trim_start_matches("sqlite://")
+            .to_string();
         let size = || std::fs::metadata(&path).unwrap().len();
         let before = size();
         let filler = "x".repeat(2000);

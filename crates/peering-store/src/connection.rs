@@ -406,15 +406,13 @@ mod planner_costs {
 mod rows_handed_over {
     use super::Backend;
     use crate::sql::{Bind, Sql};
-    use crate::testing::TestDatabase;
-    use crate::Store;
+    use crate::testing::TestStore;
 
     /// Every row of a long result, in the statement's order, with a bound value, alone or
     /// in a read's snapshot.
     #[test]
     fn every_row_comes_in_order() {
-        let db = TestDatabase::new();
-        let store = Store::open(&db.url, 1).unwrap();
+        let store = TestStore::new(1);
         let last = 70_000;
         let mut sql =
             Sql::new("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ");
@@ -441,8 +439,7 @@ mod rows_handed_over {
     /// An error after some rows ends the reading with it, and the connection reads on.
     #[test]
     fn an_error_midway_is_returned() {
-        let db = TestDatabase::new();
-        let store = Store::open(&db.url, 1).unwrap();
+        let store = TestStore::new(1);
         let outcome = store.read(|db| {
             let failing = Sql::new(match db.backend() {
                 Backend::Sqlite => "SELECT 1 UNION ALL SELECT abs(-9223372036854775808)",

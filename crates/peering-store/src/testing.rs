@@ -97,6 +97,38 @@ impl Drop for TestDatabase {
     }
 }
 
+/// A store opened on a fresh database, for the store's own tests: the store is dropped
+/// (its connections closed) before the database is removed.
+#[cfg(test)]
+pub(crate) struct TestStore {
+    pub store: crate::Store,
+    pub database: TestDatabase,
+}
+
+#[cfg(test)]
+impl TestStore {
+    /// A store with `pool_size` connections on a fresh database of the backend the
+    /// environment selects.
+    pub fn new(pool_size: u32) -> TestStore {
+        Self::on(TestDatabase::new(), pool_size)
+    }
+
+    /// A store with `pool_size` connections on `database`.
+    pub fn on(database: TestDatabase, pool_size: u32) -> TestStore {
+        let store = crate::Store::open(&database.url, pool_size).expect("store opens");
+        TestStore { store, database }
+    }
+}
+
+#[cfg(test)]
+impl std::ops::Deref for TestStore {
+    type Target = crate::Store;
+
+    fn deref(&self) -> &crate::Store {
+        &self.store
+    }
+}
+
 /// Ends every connection to the PostgreSQL database at `url` but this call's own, as a
 /// restart of the database server would (for tests of lost connections); nothing on SQLite.
 pub fn end_connections(url: &str) -> Result<(), crate::Error> {

@@ -85,8 +85,8 @@ fn vacuum(pool: &Pool, tables: &BTreeSet<String>) -> Result<(), Error> {
 mod tests {
     use super::*;
     use crate::sql::Sql;
-    use crate::testing::{postgres_url, TestDatabase};
-    use crate::{Backend, Store};
+    use crate::testing::{postgres_url, TestStore};
+    use crate::Backend;
 
     #[test]
     fn the_statement_names_every_table_once() {
@@ -102,8 +102,7 @@ mod tests {
 
     #[test]
     fn tables_written_on_postgresql_are_vacuumed_soon_after() {
-        let db = TestDatabase::new();
-        let store = Store::open(&db.url, 2).unwrap();
+        let store = TestStore::new(2);
         let vacuums_of_users = || {
             store.read(|db| {
                 db.scalar(&Sql::new(match db.backend() {

@@ -241,13 +241,11 @@ mod tests {
 mod read_again {
     use std::sync::Arc;
 
-    use crate::testing::TestDatabase;
-    use crate::Store;
+    use crate::testing::TestStore;
 
     #[test]
     fn versions_read_again_are_the_same_set_until_a_write_lands() {
-        let db = TestDatabase::new();
-        let store = Store::open(&db.url, 2).unwrap();
+        let store = TestStore::new(2);
         let mut previous = store.table_versions_since(None).unwrap();
         for name in ["first", "second"] {
             let again = store.table_versions_since(Some(&previous)).unwrap();

@@ -336,8 +336,7 @@ mod tests {
     /// the versions, also for a list of none.
     #[test]
     fn an_order_read_any_way_keeps_the_subquerys_order() {
-        let test_db = crate::testing::TestDatabase::new();
-        let store = crate::Store::open(&test_db.url, 1).unwrap();
+        let store = crate::testing::TestStore::new(1);
         let all = |ids: OrderIds| ids.slice(0, usize::MAX);
         let read = |db: &mut Db<'_>, filter: &str| {
             let ordered = Sql::new(&format!(

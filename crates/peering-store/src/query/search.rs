@@ -145,8 +145,7 @@ mod tests {
     /// `search_indexes_take_changes_at_once`).
     #[test]
     fn an_edit_is_in_the_search_index_at_once() {
-        let test_db = crate::testing::TestDatabase::new();
-        let store = crate::Store::open(&test_db.url, 1).unwrap();
+        let store = crate::testing::TestStore::new(1);
         let found = |db: &mut crate::connection::Db<'_>, q: &str| {
             let mut sql = Sql::new("SELECT COUNT(*) FROM autonomous_systems o WHERE ");
             sql.append(&search_condition(
