@@ -6,7 +6,8 @@
 //! older than its key. Callers are checked before the cache is consulted; headers that
 //! depend on the caller (`Allow`) are set per request.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
@@ -33,7 +34,7 @@ pub fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str
 /// What an answer of `spec` to `query` is rendered from: the tables its resource reads, or,
 /// for a filter on change requests (which read the change records, which every write adds
 /// to), the whole database. Worked out once per request, applied to each versions read.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DependsOn(Option<&'static [&'static str]>);
 
 impl DependsOn {
@@ -64,15 +65,22 @@ fn filters_on_change_requests(query: &str) -> bool {
 pub struct Key {
     version: i64,
     url: String,
+    /// What the version is of, so that a kept answer can be told stale later.
+    depends_on: DependsOn,
 }
 
 impl Key {
-    /// The key of `req`'s answer at `version`; answers showing secrets are kept apart
-    /// from those that hide them.
-    pub fn new(version: i64, req: &HttpRequest, secrets: crate::render::SecretView) -> Key {
+    /// The key of `req`'s answer at `version` of what it `depends_on`; answers showing
+    /// secrets are kept apart from those that hide them.
+    pub fn new(
+        (depends_on, version): (DependsOn, i64),
+        req: &HttpRequest,
+        secrets: crate::render::SecretView,
+    ) -> Key {
         let shown = secrets.cache_tag();
         Key {
             version,
+            depends_on,
             url: format!(
                 "{}{}?{}{shown}",
                 crate::respond::origin(req),
@@ -99,6 +107,7 @@ impl Key {
         Key {
             version: self.version,
             url: format!("{}#{encoding}", self.url),
+            depends_on: self.depends_on,
         }
     }
 }
@@ -107,6 +116,7 @@ impl Key {
 #[derive(Debug, Clone)]
 struct Kept {
     version: i64,
+    depends_on: DependsOn,
     body: Bytes,
 }
 
@@ -132,7 +142,12 @@ pub struct ResponseCache {
     /// Whether lookups pay, per resource and kind (pages, details, and the list counts
     /// of `counts.rs`, kept under the same setting).
     payoff: CachePayoff,
+    /// When stale answers were last let go, and the whole database's version then.
+    last_sweep: Mutex<(Instant, i64)>,
 }
+
+/// How often, at most, the answers a write has made stale are let go.
+const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
 impl ResponseCache {
     pub fn new(capacity_bytes: usize) -> ResponseCache {
@@ -144,6 +159,7 @@ impl ResponseCache {
             max_entry: capacity_bytes / 8,
             admission: Admission::default(),
             payoff: CachePayoff::default(),
+            last_sweep: Mutex::new((Instant::now(), 0)),
         }
     }
 
@@ -187,12 +203,47 @@ impl ResponseCache {
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
             if body.len() <= self.max_entry && self.admission.seen_before(&key.url, key.version) {
-                let Key { version, url } = key;
+                let Key {
+                    version,
+                    url,
+                    depends_on,
+                } = key;
                 // Kept in a buffer of its own size: the one it was rendered into was sized
                 // by a guess, up to twice the answer, and the weight would not count that.
                 let body = Bytes::copy_from_slice(&body);
-                entries.insert(url, Kept { version, body });
+                let kept = Kept {
+                    version,
+                    depends_on,
+                    body,
+                };
+                entries.insert(url, kept);
             }
+        }
+    }
+
+    /// Lets go of the answers kept for data that `now` shows written since, at most every
+    /// [`SWEEP_EVERY`]. A stale answer is never served, but would hold its memory until
+    /// newer answers pushed it out: under steady writes, the whole capacity would be held
+    /// by answers of no use (an answer's address is rarely asked for again in varied
+    /// traffic, where a newer answer would replace it).
+    pub fn sweep_now_and_then(&self, now: &TableVersions) {
+        {
+            let mut last = self
+                .last_sweep
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if last.1 == now.whole() || last.0.elapsed() < SWEEP_EVERY {
+                return;
+            }
+            *last = (Instant::now(), now.whole());
+        }
+        self.forget_stale(now);
+    }
+
+    /// Lets go of every answer kept for data that `now` shows written since.
+    fn forget_stale(&self, now: &TableVersions) {
+        if let Some(entries) = &self.entries {
+            entries.retain(|_, kept| kept.depends_on.version(now) == kept.version);
         }
     }
 }
@@ -210,7 +261,7 @@ mod tests {
 
     fn key(version: i64, uri: &str) -> Key {
         Key::new(
-            version,
+            (DependsOn(None), version),
             &TestRequest::get().uri(uri).to_http_request(),
             crate::render::SecretView::Hidden,
         )
@@ -256,6 +307,38 @@ mod tests {
             let tables = tables_read(spec).unwrap_or_default();
             assert!(tables.contains(&spec.table), "{}", spec.path);
         }
+    }
+
+    /// Answers a write made stale are let go at the next sweep due; the others stay.
+    #[test]
+    fn a_sweep_lets_go_of_the_answers_of_data_written_since() {
+        use peering_domain::resources::{AUTONOMOUS_SYSTEM, TAG};
+        let cache = ResponseCache::new(1 << 20);
+        let before = TableVersions::from_pairs([("autonomous_systems", 1), ("tags", 1), ("*", 1)]);
+        let kept = |spec, uri: &str| {
+            let depends_on = DependsOn::answer(spec, "");
+            let key = Key::new(
+                (depends_on, depends_on.version(&before)),
+                &TestRequest::get().uri(uri).to_http_request(),
+                crate::render::SecretView::Hidden,
+            );
+            for _ in 0..2 {
+                cache.put(key.clone(), Bytes::from_static(b"{}"));
+            }
+            key
+        };
+        let systems = kept(&AUTONOMOUS_SYSTEM, "/api/peering/autonomous-systems/");
+        let tags = kept(&TAG, "/api/extras/tags/");
+        assert!(cache.holds(&systems) && cache.holds(&tags));
+        // Nothing written since the last sweep: nothing to look at.
+        *cache.last_sweep.lock().unwrap() = (Instant::now() - SWEEP_EVERY, before.whole());
+        cache.sweep_now_and_then(&before);
+        assert_eq!(cache.usage().0, 2);
+        let after = TableVersions::from_pairs([("autonomous_systems", 2), ("tags", 1), ("*", 2)]);
+        cache.sweep_now_and_then(&after);
+        assert!(!cache.holds(&systems), "written since");
+        assert!(cache.holds(&tags), "not written");
+        assert_eq!(cache.usage().0, 1);
     }
 
     #[test]

@@ -138,6 +138,14 @@ impl TableVersions {
         TableVersions { by_table }
     }
 
+    /// From (table, version) pairs, for tools and tests that key data by them.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, i64)>) -> TableVersions {
+        let by_table = (pairs.into_iter())
+            .map(|(name, version)| (name.to_owned(), version))
+            .collect();
+        TableVersions { by_table }
+    }
+
     /// From rows of (name, version).
     fn from_rows(rows: Vec<crate::sql::DbRow>) -> TableVersions {
         let by_table = rows

@@ -136,14 +136,14 @@ async fn cached(
     let depends_on = cache::DependsOn::answer(spec, req.query_string());
     let version_at = |versions: &TableVersions| depends_on.version(versions);
     let recent = || (state.versions.as_ref()).and_then(|probe| probe.recent(RECENT_VERSIONS));
-    let recent_key = recent().map(|v| cache::Key::new(version_at(&v), req, secrets));
+    let recent_key = recent().map(|v| cache::Key::new((depends_on, version_at(&v)), req, secrets));
     let key = match recent_key {
         Some(key) if !state.responses.holds(&key) => key,
         recent_key => {
             let version = version_at(&*table_versions(state).await?);
             let key = match recent_key {
                 Some(recent) => recent.at(version),
-                None => cache::Key::new(version, req, secrets),
+                None => cache::Key::new((depends_on, version), req, secrets),
             };
             if let Some(body) = state.responses.get(&key) {
                 state.metrics.cache_hit();
@@ -156,10 +156,17 @@ async fn cached(
     state.metrics.cache_miss();
     state.responses.record_lookup(spec, lookup, false);
     let body = Bytes::from(render.await?);
-    if recent().is_some_and(|now| version_at(&now) != key.version()) {
+    let now = recent();
+    if now
+        .as_ref()
+        .is_some_and(|now| version_at(now) != key.version())
+    {
         return Ok((body, None));
     }
     state.responses.put(key.clone(), body.clone());
+    if let Some(now) = now {
+        state.responses.sweep_now_and_then(&now);
+    }
     Ok((body, Some(key)))
 }
 
