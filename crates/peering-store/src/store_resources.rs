@@ -190,10 +190,6 @@ impl Store {
     }
 }
 
-/// Whether any row the predicate selects points at the object its value names, so that a
-/// row found proves the object exists: one id of a foreign key, or one tag's slug (repeated
-/// tags are separate predicates, ANDed), compared exactly. Several values, negations and
-/// comparisons prove nothing of any one value.
 /// The statement that reads which of `values` exist in `must_exist`'s column. One value
 /// (a filter's usual case) is compared with `=`, so that the statement's text is the same
 /// for every value and stays prepared: it runs whenever a filtered page is empty.
@@ -214,6 +210,10 @@ fn existing_values_sql(must_exist: MustExist, numeric: bool, values: &[String]) 
     sql
 }
 
+/// Whether any row the predicate selects points at the object its value names, so that a
+/// row found proves the object exists: one id of a foreign key, or one tag's slug (repeated
+/// tags are separate predicates, ANDed), compared exactly. Several values, negations and
+/// comparisons prove nothing of any one value.
 fn proven_by_a_row(p: &peering_filter::Predicate) -> bool {
     use peering_filter::{FilterKind, Lookup, Value};
     matches!(p.kind, FilterKind::ForeignKey | FilterKind::Tag)
