@@ -6,7 +6,8 @@
 //! older than its key. Callers are checked before the cache is consulted; headers that
 //! depend on the caller (`Allow`) are set per request.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
@@ -40,6 +41,15 @@ pub struct DependsOn(Option<&'static [&'static str]>);
 impl DependsOn {
     pub fn answer(spec: &'static ResourceSpec, query: &str) -> Self {
         DependsOn(tables_read(spec).filter(|_| !filters_on_change_requests(query)))
+    }
+
+    /// Whether `other` is the same data, told by address: each resource's tables are
+    /// one slice, worked out once.
+    fn same_as(self, other: DependsOn) -> bool {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
     }
 
     /// The version of that data in `versions`.
@@ -226,25 +236,39 @@ impl ResponseCache {
     /// newer answers pushed it out: under steady writes, the whole capacity would be held
     /// by answers of no use (an answer's address is rarely asked for again in varied
     /// traffic, where a newer answer would replace it).
+    ///
+    /// A sweep racing a newer round's `put` may drop that answer too (it is rendered again);
+    /// it never keeps one that is stale.
     pub fn sweep_now_and_then(&self, now: &TableVersions) {
+        let Some(entries) = &self.entries else {
+            return;
+        };
         {
-            let mut last = self
-                .last_sweep
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+            // Another request sweeping or about to: this one need not wait for it.
+            let mut last = match self.last_sweep.try_lock() {
+                Ok(last) => last,
+                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => return,
+            };
             if last.1 == now.whole() || last.0.elapsed() < SWEEP_EVERY {
                 return;
             }
             *last = (Instant::now(), now.whole());
         }
-        self.forget_stale(now);
-    }
-
-    /// Lets go of every answer kept for data that `now` shows written since.
-    fn forget_stale(&self, now: &TableVersions) {
-        if let Some(entries) = &self.entries {
-            entries.retain(|_, kept| kept.depends_on.version(now) == kept.version);
-        }
+        // Answers share a few `DependsOn` (one per resource, mostly): each one's version
+        // is worked out once, not once per answer.
+        let versions: RefCell<Vec<(DependsOn, i64)>> = RefCell::default();
+        entries.retain(|_, kept| {
+            let known = (versions.borrow().iter())
+                .find(|(d, _)| d.same_as(kept.depends_on))
+                .map(|&(_, version)| version);
+            let current = known.unwrap_or_else(|| {
+                let version = kept.depends_on.version(now);
+                versions.borrow_mut().push((kept.depends_on, version));
+                version
+            });
+            current == kept.version
+        });
     }
 }
 
@@ -330,11 +354,17 @@ mod tests {
         let systems = kept(&AUTONOMOUS_SYSTEM, "/api/peering/autonomous-systems/");
         let tags = kept(&TAG, "/api/extras/tags/");
         assert!(cache.holds(&systems) && cache.holds(&tags));
-        // Nothing written since the last sweep: nothing to look at.
-        *cache.last_sweep.lock().unwrap() = (Instant::now() - SWEEP_EVERY, before.whole());
-        cache.sweep_now_and_then(&before);
-        assert_eq!(cache.usage().0, 2);
         let after = TableVersions::from_pairs([("autonomous_systems", 2), ("tags", 1), ("*", 2)]);
+        let long_ago = Instant::now()
+            .checked_sub(SWEEP_EVERY)
+            .expect("a monotonic clock past its start");
+        // Swept at these versions already, or a sweep just now: none is due.
+        *cache.last_sweep.lock().unwrap() = (long_ago, after.whole());
+        cache.sweep_now_and_then(&after);
+        *cache.last_sweep.lock().unwrap() = (Instant::now(), before.whole());
+        cache.sweep_now_and_then(&after);
+        assert_eq!(cache.usage().0, 2, "no sweep due");
+        *cache.last_sweep.lock().unwrap() = (long_ago, before.whole());
         cache.sweep_now_and_then(&after);
         assert!(!cache.holds(&systems), "written since");
         assert!(cache.holds(&tags), "not written");

@@ -190,23 +190,20 @@ impl Store {
     }
 }
 
-/// The statement that reads which of `values` exist in `must_exist`'s column. One value
-/// (a filter's usual case) is compared with `=`, so that the statement's text is the same
-/// for every value and stays prepared: it runs whenever a filtered page is empty.
+/// The statement that reads which of `values` exist in `must_exist`'s column (for a
+/// foreign key, the values that are numbers bound as numbers). It runs whenever a
+/// filtered page is empty; for one value, its text is the same whatever the value, so it
+/// stays prepared.
 fn existing_values_sql(must_exist: MustExist, numeric: bool, values: &[String]) -> sql::Sql {
     let mut sql = sql::Sql::new(&format!(
-        "SELECT {column} FROM {table} WHERE {column} ",
+        "SELECT {column} FROM {table} WHERE {column} IN ",
         column = must_exist.column,
         table = must_exist.table,
     ));
-    let bind = |v: &String| match v.parse::<i64>() {
+    sql.bind_list(values.iter().map(|v| match v.parse::<i64>() {
         Ok(n) if numeric => sql::Bind::Int(n),
         _ => sql::Bind::Text(v.clone()),
-    };
-    match values {
-        [value] => sql.push("= ").bind(bind(value)),
-        _ => sql.push("IN ").bind_list(values.iter().map(bind)),
-    };
+    }));
     sql
 }
 
@@ -272,17 +269,27 @@ mod tests {
         column: "id",
     };
 
+    const TAGS: MustExist = MustExist {
+        table: "tags",
+        column: "slug",
+    };
+
     #[test]
     fn one_filter_value_is_looked_up_by_a_statement_that_stays_prepared() {
-        let one = existing_values_sql(ASES, true, &["17".to_owned()]);
+        let values = |v: &[&str]| v.iter().map(|v| (*v).to_owned()).collect::<Vec<_>>();
+        let snapshot = |sql: sql::Sql| sql.snapshot(crate::Backend::Postgres);
         assert_eq!(
-            one.snapshot(crate::Backend::Postgres),
-            "SELECT id FROM autonomous_systems WHERE id = $1\n-- cached: true\n-- 1: Int(17)"
+            snapshot(existing_values_sql(ASES, true, &values(&["17"]))),
+            "SELECT id FROM autonomous_systems WHERE id IN ($1)\n-- cached: true\n-- 1: Int(17)"
         );
-        let two = existing_values_sql(ASES, true, &["17".to_owned(), "18".to_owned()]);
         assert_eq!(
-            two.text(),
-            "SELECT id FROM autonomous_systems WHERE id IN (?, ?)"
+            snapshot(existing_values_sql(TAGS, false, &values(&["17"]))),
+            "SELECT slug FROM tags WHERE slug IN ($1)\n-- cached: true\n-- 1: Text(\"17\")"
+        );
+        assert_eq!(
+            snapshot(existing_values_sql(ASES, true, &values(&["17", "x"]))),
+            "SELECT id FROM autonomous_systems WHERE id IN ($1, $2)\n-- cached: false\n\
+             -- 1: Int(17)\n-- 2: Text(\"x\")"
         );
     }
 }

@@ -213,9 +213,7 @@ mod tests {
 
     #[test]
     fn a_combination_changes_with_its_tables_only() {
-        let versions = |pairs: &[(&str, i64)]| TableVersions {
-            by_table: pairs.iter().map(|(t, v)| ((*t).to_owned(), *v)).collect(),
-        };
+        let versions = |pairs: &[(&str, i64)]| TableVersions::from_pairs(pairs.iter().copied());
         let before = versions(&[("a", 1), ("b", 2), ("*", 3)]);
         let b_written = versions(&[("a", 1), ("b", 5), ("*", 6)]);
         let untracked = versions(&[("a", 1), ("b", 2), ("*", 7), (UNTRACKED, 8)]);
@@ -231,9 +229,7 @@ mod tests {
 
     #[test]
     fn a_set_of_rows_changes_with_rows_added_or_removed_only() {
-        let versions = |pairs: &[(&str, i64)]| TableVersions {
-            by_table: pairs.iter().map(|(t, v)| ((*t).to_owned(), *v)).collect(),
-        };
+        let versions = |pairs: &[(&str, i64)]| TableVersions::from_pairs(pairs.iter().copied());
         let before = versions(&[("a", 1), ("a#rows", 2)]);
         let updated = versions(&[("a", 3), ("a#rows", 2)]);
         let inserted = versions(&[("a", 4), ("a#rows", 5)]);

@@ -77,16 +77,20 @@ impl Sql {
         self
     }
 
-    /// Appends `(?, ?, …)` for a list of values (which must not be empty).
+    /// Appends `(?, ?, …)` for a list of values (which must not be empty). A list of one
+    /// value, a filter's usual case, keeps the statement cacheable: its text is the same
+    /// whatever the value. Longer lists give texts that vary with their length.
     pub fn bind_list(&mut self, values: impl IntoIterator<Item = Bind>) -> &mut Self {
-        self.cacheable = false;
         self.push("(");
-        for (i, v) in values.into_iter().enumerate() {
-            if i > 0 {
+        let mut count = 0;
+        for v in values {
+            if count > 0 {
                 self.push(", ");
             }
             self.bind(v);
+            count += 1;
         }
+        self.cacheable &= count == 1;
         self.push(")")
     }
 

@@ -41,6 +41,12 @@ fn parameters_stay_out_of_the_text() {
     s.bind_list([Bind::Int(1), Bind::Int(2)]);
     assert_eq!(s.text(), "SELECT id FROM t WHERE name = ? AND id IN (?, ?)");
     assert!(!s.cacheable);
+    let mut one = Sql::new("SELECT id FROM t WHERE id IN ");
+    one.bind_list([Bind::Int(1)]);
+    assert!(
+        one.cacheable,
+        "a list of one value keeps the text of any other"
+    );
     let mut outer = Sql::new("SELECT * FROM (");
     outer.append(&s).push(")");
     assert_eq!(
