@@ -232,7 +232,7 @@ impl ResponseCache {
     }
 
     /// Lets go of the answers kept for data that `now` shows written since, at most every
-    /// [`SWEEP_EVERY`]. A stale answer is never served, but would hold its memory until
+    /// `SWEEP_EVERY` (500 ms). A stale answer is never served, but would hold its memory until
     /// newer answers pushed it out: under steady writes, the whole capacity would be held
     /// by answers of no use (an answer's address is rarely asked for again in varied
     /// traffic, where a newer answer would replace it).
