@@ -275,6 +275,15 @@ impl<'a> Db<'a> {
         self.execute_unnoted(sql)
     }
 
+    /// Runs an `UPDATE` that writes the rows `ids` of its table and no others (what this
+    /// process keeps of the table's other rows then holds through the write, `kept.rs`).
+    pub fn execute_updating(&mut self, sql: &Sql, ids: &[i64]) -> Result<usize, Error> {
+        if let Some(written) = self.written() {
+            written.borrow_mut().note_updating(sql.head(), ids);
+        }
+        self.execute_unnoted(sql)
+    }
+
     /// Runs a statement whose write is not a change of data (the versions' own).
     pub fn execute_unnoted(&mut self, sql: &Sql) -> Result<usize, Error> {
         self.count_and_trace(sql);

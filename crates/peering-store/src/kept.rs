@@ -5,7 +5,9 @@
 //! clears or cascades notes the referring tables as written), and a read takes them from
 //! here while that version holds: the versions come with the read's rows
 //! (`query/inline.rs`) or in one statement, in place of one statement per related
-//! resource.
+//! resource. A write of this process that named the rows it wrote by id carries the
+//! objects of the others to the version it left (`KeptObjects::after_write`); under writes
+//! to a few rows, the rest are not read again.
 //!
 //! A kept object is never older than its key: the versions are read before the objects
 //! they key, so an object kept under a version was read at that version or after (it may
@@ -21,11 +23,16 @@ use peering_domain::spec::Kind;
 use peering_domain::{Record, ResourceSpec, Value};
 
 use crate::orders::KeptOrders;
+use crate::versions::TableVersions;
+use crate::written::Written;
 
 /// At most about this many bytes of objects are kept, all tables together; past it,
 /// everything kept is dropped and kept anew from the next reads (the objects reads share
 /// come back first).
 const MOST_KEPT_BYTES: usize = 8 << 20;
+/// How many of the versions a table's objects were carried from are remembered: reads
+/// that began before the last few writes keep and take objects still.
+const MOST_CARRIED_FROM: usize = 8;
 
 /// Objects kept between reads, per table, each table's under one version.
 #[derive(Debug, Default)]
@@ -48,6 +55,57 @@ struct Kept {
     objects: HashMap<i64, Arc<Record>>,
     /// The approximate size of `objects`, dropped at once when the version changes.
     bytes: usize,
+    /// The versions these objects were carried from by this process's writes
+    /// (`KeptObjects::after_write`), oldest first, each with the ids of the rows written
+    /// since.
+    carried_from: Vec<(i64, BTreeSet<i64>)>,
+}
+
+impl Kept {
+    fn new(version: i64) -> Kept {
+        Kept {
+            version,
+            objects: HashMap::new(),
+            bytes: 0,
+            carried_from: Vec::new(),
+        }
+    }
+
+    /// The ids whose objects, read at `version`, may differ from the rows at the kept
+    /// version: none at the kept version, those written since at a version the objects
+    /// were carried from; `None` (any) at another. Objects kept are read at the kept
+    /// version or after, so a read at an earlier one may take them all: they are never
+    /// older than its versions.
+    fn written_since(&self, version: i64) -> Option<&BTreeSet<i64>> {
+        static NONE: BTreeSet<i64> = BTreeSet::new();
+        if version == self.version {
+            return Some(&NONE);
+        }
+        (self.carried_from.iter())
+            .find(|(from, _)| *from == version)
+            .map(|(_, written)| written)
+    }
+
+    /// Carries the objects from the kept version to `version`, through a write of the rows
+    /// `written` (whose objects go).
+    fn carry(&mut self, version: i64, written: &BTreeSet<i64>) -> usize {
+        let mut freed = 0;
+        for id in written {
+            if let Some(object) = self.objects.remove(id) {
+                freed += approximate_bytes(&object);
+            }
+        }
+        self.bytes -= freed;
+        for (_, since) in &mut self.carried_from {
+            since.extend(written);
+        }
+        self.carried_from.push((self.version, written.clone()));
+        if self.carried_from.len() > MOST_CARRIED_FROM {
+            self.carried_from.remove(0);
+        }
+        self.version = version;
+        freed
+    }
 }
 
 impl KeptObjects {
@@ -65,7 +123,8 @@ impl KeptObjects {
         ids: Vec<i64>,
     ) -> (Vec<Arc<Record>>, Vec<i64>) {
         let tables = self.lock();
-        let Some(kept) = (tables.by_table.get(spec.table)).filter(|k| k.version == version) else {
+        let kept = tables.by_table.get(spec.table);
+        let Some(kept) = kept.filter(|k| k.written_since(version).is_some()) else {
             return (Vec::new(), ids);
         };
         let mut found = Vec::with_capacity(ids.len());
@@ -80,7 +139,8 @@ impl KeptObjects {
     }
 
     /// Keeps `objects` of `spec`, read at `version` of its key or after. Objects kept
-    /// under another version are dropped first.
+    /// under another version are dropped first, unless carried from it: then the objects
+    /// of rows written since are not kept.
     pub fn keep(&self, spec: &'static ResourceSpec, version: i64, objects: &[Arc<Record>]) {
         if objects.is_empty() {
             return;
@@ -93,23 +153,61 @@ impl KeptObjects {
             tables.bytes = 0;
         }
         let Tables { by_table, bytes } = &mut *tables;
-        let kept = by_table.entry(spec.table).or_insert_with(|| Kept {
-            version,
-            objects: HashMap::new(),
-            bytes: 0,
-        });
-        if kept.version != version {
+        let kept = by_table
+            .entry(spec.table)
+            .or_insert_with(|| Kept::new(version));
+        let out_of_date = kept.written_since(version).cloned();
+        if out_of_date.is_none() {
             *bytes -= kept.bytes;
-            kept.bytes = 0;
-            kept.version = version;
-            kept.objects.clear();
+            *kept = Kept::new(version);
         }
         for (object, size) in objects.iter().zip(sizes) {
+            if out_of_date
+                .as_ref()
+                .is_some_and(|ids| ids.contains(&object.id))
+            {
+                continue;
+            }
             if kept.objects.insert(object.id, Arc::clone(object)).is_none() {
                 kept.bytes += size;
                 *bytes += size;
             }
         }
+    }
+
+    /// Whether a write of this process that wrote `written` may carry objects kept here
+    /// through it (`after_write`), given the versions before and after it.
+    pub fn carried_by(&self, written: &Written) -> bool {
+        (self.lock().by_table.keys()).any(|table| written.rows_updated(table).is_some())
+    }
+
+    /// After a write of this process: the objects of a table it wrote whose rows it named
+    /// by id (`Written::rows_updated`) are kept under the version it left, but for those
+    /// rows, when they were kept under the version it found (`versions`, before and after
+    /// it, read in its transaction: no other write came between). Those of the other tables
+    /// it wrote are let go, unless kept under the version it left: read after it.
+    pub fn after_write(
+        &self,
+        written: &Written,
+        versions: Option<(&TableVersions, &TableVersions)>,
+    ) {
+        let Some((before, after)) = versions else {
+            return;
+        };
+        let mut tables = self.lock();
+        let Tables { by_table, bytes } = &mut *tables;
+        by_table.retain(|&table, kept| {
+            if !written.may_have_written(table) || kept.version == after.of(&[table]) {
+                return true;
+            }
+            let found = kept.version == before.of(&[table]);
+            let Some(ids) = written.rows_updated(table).filter(|_| found) else {
+                *bytes -= kept.bytes;
+                return false;
+            };
+            *bytes -= kept.carry(after.of(&[table]), ids);
+            true
+        });
     }
 
     /// The lists' orders kept between reads.
@@ -238,6 +336,48 @@ mod tests {
         assert!(kept.bytes() < 3 << 20, "{}", kept.bytes());
         assert_eq!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![1]).1, [1]);
         assert_eq!(kept.take(&TAG, 1, vec![8, 9, 1]).1, [1]);
+    }
+
+    #[test]
+    fn a_write_naming_its_rows_lets_go_of_those_alone() {
+        let (tags, systems) = ([TAG.table], [AUTONOMOUS_SYSTEM.table]);
+        let before = TableVersions::from_pairs([(TAG.table, 1), (AUTONOMOUS_SYSTEM.table, 1)]);
+        let kept = KeptObjects::default();
+        kept.keep(&TAG, before.of(&tags), &[object(1), object(2), object(3)]);
+        kept.keep(&AUTONOMOUS_SYSTEM, before.of(&systems), &[object(1)]);
+        let mut written = Written::default();
+        written.note_updating("UPDATE tags SET name = v.column2 FROM ", &[2]);
+        written.note("UPDATE autonomous_systems SET name = 'x' WHERE asn = ");
+        assert!(kept.carried_by(&written));
+        let after = before.advanced(&written, 9);
+
+        kept.after_write(&written, None);
+        assert_eq!(kept.take(&TAG, before.of(&tags), vec![2]).1, [] as [i64; 0]);
+        kept.after_write(&written, Some((&before, &after)));
+        let (found, missing) = kept.take(&TAG, after.of(&tags), vec![1, 2, 3]);
+        assert_eq!(found.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(missing, [2], "the row written");
+        // A read that began before the write takes what is kept, and keeps what it read
+        // but the row written, which it may have read before the write.
+        assert_eq!(kept.take(&TAG, before.of(&tags), vec![1, 2]).1, [2]);
+        kept.keep(&TAG, before.of(&tags), &[object(2), object(4)]);
+        assert_eq!(kept.take(&TAG, after.of(&tags), vec![2, 4]).1, [2]);
+        assert_eq!(kept.take(&TAG, 5, vec![1]).1, [1], "a version never kept");
+        assert_eq!(
+            kept.take(&AUTONOMOUS_SYSTEM, after.of(&systems), vec![1]).1,
+            [1],
+            "written by a statement that named no rows"
+        );
+        assert_eq!(kept.bytes(), 3 * approximate_bytes(&object(1)));
+
+        // Kept under neither version: another write came between.
+        let later = after.advanced(&written, 10);
+        kept.after_write(&written, Some((&later, &later.advanced(&written, 11))));
+        assert_eq!(kept.bytes(), 0);
+        // Kept under the version a write left: read after it, kept as is.
+        kept.keep(&TAG, after.of(&tags), &[object(2)]);
+        kept.after_write(&written, Some((&before, &after)));
+        assert_eq!(kept.take(&TAG, after.of(&tags), vec![2]).1, [] as [i64; 0]);
     }
 
     #[test]

@@ -301,14 +301,15 @@ impl Store {
         let written = RefCell::new(Written::default());
         let orders = self.kept.orders();
         // The versions before and after the write, when an order it may keep reads a
-        // table it wrote (`orders.rs`).
+        // table it wrote (`orders.rs`), or it may keep related objects of one (`kept.rs`).
         let around = RefCell::new(None);
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
                 // (An untracked write keeps no order: nothing to read for it.)
                 let read_before = !written.borrow().untracked()
-                    && orders.any_reading(|t| written.borrow().may_have_written(t));
+                    && (orders.any_reading(|t| written.borrow().may_have_written(t))
+                        || self.kept.carried_by(&written.borrow()));
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
                     .transpose()?
@@ -344,6 +345,7 @@ impl Store {
             let around = around.borrow();
             let versions = around.as_ref().map(|(before, after)| (before, after));
             orders.after_write(&written.borrow(), versions);
+            self.kept.after_write(&written.borrow(), versions);
         }
         done
     }

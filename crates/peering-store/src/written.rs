@@ -28,15 +28,32 @@ pub(crate) struct Written {
     tables: BTreeMap<String, Option<BTreeSet<String>>>,
     /// The tables some of whose rows were added or removed (a subset of `tables`).
     rows_changed: BTreeSet<String>,
+    /// The ids of the rows written, per table written: `None` where rows may have been
+    /// written that no statement named by id (`kept.rs` keeps the other rows' objects).
+    ids: BTreeMap<String, Option<BTreeSet<i64>>>,
     untracked: bool,
 }
 
 impl Written {
     /// Notes what the statement `text` writes, if anything.
     pub fn note(&mut self, text: &str) {
+        self.note_statement(text, None);
+    }
+
+    /// Notes the statement `text`, which writes no rows but those of `ids` when it is an
+    /// `UPDATE` (its table's other rows, and their objects kept between reads, stay as
+    /// they were).
+    pub fn note_updating(&mut self, text: &str, ids: &[i64]) {
+        self.note_statement(text, Some(ids));
+    }
+
+    fn note_statement(&mut self, text: &str, ids: Option<&[i64]>) {
         match statement_target(text) {
             Target::Reads => {}
-            Target::Writes(table, RowChange::Updates) => self.note_update(table, set_columns(text)),
+            Target::Writes(table, RowChange::Updates) => {
+                self.note_update(table, set_columns(text));
+                self.note_ids(table, ids);
+            }
             Target::Writes(table, RowChange::Adds) => self.note_rows_changed(table),
             Target::Writes(table, RowChange::Removes) => {
                 // The database deletes or updates rows no statement names: those of the
@@ -82,6 +99,7 @@ impl Written {
     /// Notes `table` as written, its rows updated in any column.
     pub fn note_table(&mut self, table: &str) {
         self.note_update(table, None);
+        self.note_ids(table, None);
     }
 
     /// Notes `table` as written, its rows updated in `columns` (`None`: any).
@@ -96,6 +114,29 @@ impl Written {
             (Some(set), Some(columns)) => set.extend(columns.into_iter().map(str::to_owned)),
             _ => *set = None,
         }
+    }
+
+    /// Notes the rows of `table` a statement just noted wrote: `ids`, or any (`None`).
+    fn note_ids(&mut self, table: &str, ids: Option<&[i64]>) {
+        let Some(written) = self.ids.get_mut(table) else {
+            let ids = ids.map(|ids| ids.iter().copied().collect());
+            self.ids.insert(table.to_owned(), ids);
+            return;
+        };
+        match (written.as_mut(), ids) {
+            (Some(written), Some(ids)) => written.extend(ids),
+            _ => *written = None,
+        }
+    }
+
+    /// The ids of the rows of `table` written, when every statement that wrote it named
+    /// its rows by id, none added or removed any and nothing untracked ran; `None`
+    /// otherwise (for a table not written, too: ask `may_have_written` first).
+    pub fn rows_updated(&self, table: &str) -> Option<&BTreeSet<i64>> {
+        if self.untracked || self.rows_changed.contains(table) {
+            return None;
+        }
+        self.ids.get(table)?.as_ref()
     }
 
     /// Whether `column` of `table` may have changed: the table's rows were added or
@@ -257,6 +298,40 @@ mod tests {
         assert!(!written.may_have_changed("a", "w"));
         written.note("VACUUM");
         assert!(written.may_have_changed("a", "w"), "untracked");
+    }
+
+    #[test]
+    fn the_rows_written_are_known_while_every_write_of_their_table_names_them() {
+        let mut written = Written::default();
+        written.note_updating("UPDATE a SET x = v.column2 FROM ", &[3, 1]);
+        written.note_updating("UPDATE a SET y = v.column2 FROM ", &[2]);
+        let ids = |w: &Written, t: &str| {
+            w.rows_updated(t)
+                .map(|ids| ids.iter().copied().collect::<Vec<_>>())
+        };
+        assert_eq!(ids(&written, "a"), Some(vec![1, 2, 3]));
+        assert_eq!(ids(&written, "b"), None, "not written");
+        written.note("UPDATE a SET z = 1 WHERE name = ");
+        assert_eq!(ids(&written, "a"), None, "a statement that named no rows");
+        written.note_updating("UPDATE a SET x = v.column2 FROM ", &[4]);
+        assert_eq!(ids(&written, "a"), None, "rows unknown stay unknown");
+
+        let mut added = Written::default();
+        added.note_updating("UPDATE c SET x = v.column2 FROM ", &[1]);
+        added.note("INSERT INTO c (x) VALUES (1)");
+        assert_eq!(ids(&added, "c"), None, "rows added");
+        let mut cleared = Written::default();
+        cleared.note_updating("UPDATE connections SET x = v.column2 FROM ", &[1]);
+        cleared.note("DELETE FROM routers WHERE id = 1");
+        assert_eq!(ids(&cleared, "connections"), None, "keys cleared");
+        let mut untracked = Written::default();
+        untracked.note_updating("UPDATE d SET x = v.column2 FROM ", &[1]);
+        untracked.note("VACUUM");
+        assert_eq!(ids(&untracked, "d"), None, "untracked");
+        // What selects writes nothing, whatever ids come with it.
+        let mut read = Written::default();
+        read.note_updating("SELECT 1 FROM e", &[1]);
+        assert!(!read.may_have_written("e"));
     }
 
     #[test]

@@ -120,6 +120,29 @@ fn a_related_object_written_is_shown_anew_whichever_instance_wrote() {
     assert_eq!(names(&s.get(&detail).json(), "tags"), ["Red"]);
 }
 
+#[test]
+fn a_write_that_names_its_rows_keeps_the_others() {
+    let s = without_answer_cache();
+    let detail = peer_with_relations(&s);
+    let green = s.create(TAGS, json!({"name": "Green", "slug": "green"}));
+    cost(&s, &detail);
+    let (kept, _) = cost(&s, &detail);
+    // A tag the AS does not show, renamed: its tags stay kept.
+    let r = s.patch(&format!("{TAGS}{}/", green["id"]), json!({"name": "Olive"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (after, body) = cost(&s, &detail);
+    assert_eq!(after, kept, "statements after another tag was renamed");
+    assert_eq!(names(&body, "tags"), ["Blue", "Red"]);
+    // One it shows, renamed: read again, alone.
+    let blue = s.get(&format!("{TAGS}?slug=blue")).json()["results"][0]["id"].clone();
+    let r = s.patch(&format!("{TAGS}{blue}/"), json!({"name": "Yellow"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    let (after, body) = cost(&s, &detail);
+    assert_eq!(after, kept + 1, "statements after a tag shown was renamed");
+    assert_eq!(names(&body, "tags"), ["Red", "Yellow"]);
+    assert_eq!(cost(&s, &detail).0, kept);
+}
+
 fn policy_id(s: &TestServer) -> Json {
     s.get(&format!("{POLICIES}?slug=imp")).json()["results"][0]["id"].clone()
 }

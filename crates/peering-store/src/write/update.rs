@@ -237,12 +237,12 @@ fn update_group(db: &mut Db<'_>, spec: &ResourceSpec, group: ChangeGroup) -> Res
     let per_statement = Sql::rows_per_statement(db.backend(), group.columns.len() + 1);
     let mut rows = group.rows.into_iter().peekable();
     while rows.peek().is_some() {
-        let chunk: Vec<Vec<Bind>> = rows
+        let (ids, chunk): (Vec<i64>, Vec<Vec<Bind>>) = rows
             .by_ref()
             .take(per_statement)
-            .map(|(id, binds)| std::iter::once(Bind::Int(id)).chain(binds).collect())
-            .collect();
-        db.execute(&update_sql(db.backend(), spec.table, &set, chunk))?;
+            .map(|(id, binds)| (id, std::iter::once(Bind::Int(id)).chain(binds).collect()))
+            .unzip();
+        db.execute_updating(&update_sql(db.backend(), spec.table, &set, chunk), &ids)?;
     }
     Ok(())
 }
