@@ -194,7 +194,7 @@ pub async fn render(
     let list_url = list_url(req);
     let base = base_url(req);
     let names = state.settings.field_names;
-    let counted = counted_list(req, state, spec, &asked.filter).await?;
+    let counted = counted_list(req, state, spec, (&asked.filter, window)).await?;
     let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
     if counted.is_some() {
         (state.responses).record_lookup(spec, Lookup::Count, known.is_some());
@@ -302,16 +302,21 @@ impl PageWriter<'_> {
 
 /// The list `filter` selects and the version of its data, read after the request arrived
 /// (so that a count kept under it is never older than a write the client saw finish);
-/// `None` when counts are not kept, or their lookups have not been paying (a lookup waits
-/// for a read of the tables' versions, which pays only when a list is asked for again
-/// before a write; scored with the answer cache's lookups, `cache_payoff.rs`).
+/// `None` when counts are not kept, when the page's read tells the count (through a kept
+/// order: a lookup would be a hit that saves nothing), or when lookups have not been paying
+/// (a lookup waits for a read of the tables' versions, which pays only when a list is
+/// asked for again before a write; scored with the answer cache's lookups,
+/// `cache_payoff.rs`).
 async fn counted_list(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
-    filter: &Filter,
+    (filter, window): (&Filter, Window),
 ) -> Result<Option<(ListKey, i64)>, ApiError> {
-    if !state.counts.enabled() || !state.responses.worth_consulting(spec, Lookup::Count) {
+    if !state.counts.enabled()
+        || state.store.counts_with_page(spec, (filter, window))
+        || !state.responses.worth_consulting(spec, Lookup::Count)
+    {
         return Ok(None);
     }
     let versions = crate::resource::table_versions(state).await?;

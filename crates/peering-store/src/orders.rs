@@ -206,6 +206,12 @@ impl KeptOrders {
         Found::Read
     }
 
+    /// Whether the order of `key` is kept: a page then takes its ids, and the list's
+    /// count, from it (unless a write moved it since).
+    pub fn holds(&self, key: &OrderKey) -> bool {
+        matches!(self.lock().by_key.get(key), Some(Entry::Kept(_)))
+    }
+
     /// Keeps `order`, read by the reader [`KeptOrders::find`] told to, and gives it
     /// back, or notes it too long to keep. The writes this process made while it was
     /// read carry it as they would have carried it kept (`after_write`).

@@ -31,6 +31,12 @@ impl Store {
         self.read(|db| query::list(db, spec, filter, window, relations, known_count))
     }
 
+    /// Whether a page of this list is read through an order kept between reads, which
+    /// tells the list's count with the page: a count kept apart would save nothing.
+    pub fn counts_with_page(&self, spec: &'static ResourceSpec, asked: (&Filter, Window)) -> bool {
+        query::counted_by_kept_order(&self.kept, spec, asked)
+    }
+
     /// One page read in slices of `slice` objects, each handed to `each` with the list's
     /// count before the next is read (for large pages, whose objects all at once would
     /// take megabytes); returns the count. The page is read in one snapshot of the data.

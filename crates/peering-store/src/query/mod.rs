@@ -24,6 +24,7 @@ use crate::sql::{DbRow, Sql};
 use crate::versions::TableVersions;
 
 pub(crate) use objects::{by_ids, fill_computed, in_order, shallow_by_ids, shallow_referring};
+pub(crate) use ordered::counted_by_kept_order;
 pub(crate) use page::{everything, list, list_ids, page_in_slices};
 pub(crate) use relations::{load_reads, load_related};
 

@@ -17,6 +17,7 @@ use super::page::order_by;
 use super::{Page, Window};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
+use crate::kept::KeptObjects;
 use crate::order_ids::OrderIdsBuilder;
 use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey, MOST_IDS_PER_ORDER};
 use crate::schema::{table, Table, ORDER_KEYS};
@@ -104,9 +105,24 @@ fn list_order<'a>(
     window: Window,
 ) -> Option<(&'a KeptOrders, OrderKey)> {
     let orders = db.kept()?.orders();
+    order_key(spec, filter, window).map(|key| (orders, key))
+}
+
+/// The key of the order a page of `window` may be read through.
+fn order_key(spec: &'static ResourceSpec, filter: &Filter, window: Window) -> Option<OrderKey> {
     let table = table(spec);
     let keepable = window.limit.is_some() && filter.selects_all() && by_own_columns(table, filter);
-    keepable.then(|| (orders, (spec.table, order_by(table, filter))))
+    keepable.then(|| (spec.table, order_by(table, filter)))
+}
+
+/// Whether a page of `window` is read through an order `kept`, which tells the list's
+/// count with the page (unless a write moved it since).
+pub(crate) fn counted_by_kept_order(
+    kept: &KeptObjects,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+) -> bool {
+    order_key(spec, filter, window).is_some_and(|key| kept.orders().holds(&key))
 }
 
 /// Whether every term of the list's order is a column of its own rows (a default ordering
@@ -377,6 +393,44 @@ mod tests {
             .unwrap();
         assert_eq!(ids.len(), 2100);
         assert_ne!(ids.first(), Some(&1), "ordered by name, not by id");
+    }
+
+    /// A page read through a kept order tells the list's count; other pages do not.
+    #[test]
+    fn only_pages_read_through_a_kept_order_tell_the_count() {
+        use peering_domain::resources::TAG;
+        let store = crate::testing::TestStore::new(1);
+        store
+            .read(|db| {
+                db.execute(&Sql::new(
+                    "INSERT INTO tags (name, name_lc, slug, slug_lc, created, updated) \
+                     VALUES ('b', 'b', 'b', 'b', 0, 0), ('a', 'a', 'a', 'a', 0, 0)",
+                ))
+            })
+            .unwrap();
+        let all = Filter::default();
+        let slug = peering_filter::parse(
+            &peering_filter::split_query("slug=a"),
+            &crate::Store::catalog(&TAG),
+        )
+        .unwrap();
+        let page = Window {
+            limit: Some(1),
+            offset: 0,
+        };
+        let whole = Window {
+            limit: None,
+            offset: 0,
+        };
+        assert!(
+            !store.counts_with_page(&TAG, (&all, page)),
+            "no order kept yet"
+        );
+        let read = store.list(&TAG, &all, page, false, None).unwrap();
+        assert_eq!(read.count, 2);
+        assert!(store.counts_with_page(&TAG, (&all, page)));
+        assert!(!store.counts_with_page(&TAG, (&slug, page)), "filtered");
+        assert!(!store.counts_with_page(&TAG, (&all, whole)), "no window");
     }
 
     #[test]
