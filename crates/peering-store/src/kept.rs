@@ -176,7 +176,7 @@ impl KeptObjects {
     }
 
     /// Whether a write of this process that wrote `written` may carry objects kept here
-    /// through it (`after_write`), given the versions before and after it.
+    /// through it (`after_write`, which needs the versions before and after it).
     pub fn carried_by(&self, written: &Written) -> bool {
         (self.lock().by_table.keys()).any(|table| written.rows_updated(table).is_some())
     }
@@ -378,6 +378,29 @@ mod tests {
         kept.keep(&TAG, after.of(&tags), &[object(2)]);
         kept.after_write(&written, Some((&before, &after)));
         assert_eq!(kept.take(&TAG, after.of(&tags), vec![2]).1, [] as [i64; 0]);
+    }
+
+    /// The migrations' triggers rewrite order keys on rows no statement names (a session's
+    /// copy of its peer's ASN; every connection's rank, `rank_connections`). Kept objects
+    /// hold their resources' own columns, none of which is such a key: those rewrites
+    /// leave kept objects as they were, and a write's named rows stay all it changed of
+    /// them.
+    #[test]
+    fn no_key_the_triggers_rewrite_is_a_column_of_a_kept_object() {
+        let mut rewritten: Vec<(&str, &str)> = (crate::schema::ORDER_KEYS.iter())
+            .map(|key| (key.table, key.column))
+            .collect();
+        rewritten.push((CONNECTION.table, "order_rank"));
+        for (table, column) in rewritten {
+            let spec = (peering_domain::resources::ALL.iter())
+                .find(|spec| spec.table == table)
+                .unwrap_or_else(|| panic!("{table} is no resource's table"));
+            let columns = &crate::schema::table(spec).columns;
+            assert!(
+                columns.iter().all(|c| c.name != column),
+                "{table}.{column} is read into objects"
+            );
+        }
     }
 
     #[test]
