@@ -34,7 +34,7 @@ impl Store {
     /// Whether a page of this list is read through an order kept between reads, which
     /// tells the list's count with the page: a count kept apart would save nothing.
     pub fn counts_with_page(&self, spec: &'static ResourceSpec, asked: (&Filter, Window)) -> bool {
-        query::counted_by_kept_order(&self.kept, spec, asked)
+        query::counted_by_kept_order(self.kept.orders(), spec, asked)
     }
 
     /// One page read in slices of `slice` objects, each handed to `each` with the list's

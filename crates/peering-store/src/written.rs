@@ -316,18 +316,21 @@ mod tests {
         written.note_updating("UPDATE a SET x = v.column2 FROM ", &[4]);
         assert_eq!(ids(&written, "a"), None, "rows unknown stay unknown");
 
-        let mut added = Written::default();
-        added.note_updating("UPDATE c SET x = v.column2 FROM ", &[1]);
-        added.note("INSERT INTO c (x) VALUES (1)");
-        assert_eq!(ids(&added, "c"), None, "rows added");
-        let mut cleared = Written::default();
-        cleared.note_updating("UPDATE connections SET x = v.column2 FROM ", &[1]);
-        cleared.note("DELETE FROM routers WHERE id = 1");
-        assert_eq!(ids(&cleared, "connections"), None, "keys cleared");
-        let mut untracked = Written::default();
-        untracked.note_updating("UPDATE d SET x = v.column2 FROM ", &[1]);
-        untracked.note("VACUUM");
-        assert_eq!(ids(&untracked, "d"), None, "untracked");
+        // Rows named, then written otherwise: (table, the other statement, why).
+        for (table, then, why) in [
+            ("c", "INSERT INTO c (x) VALUES (1)", "rows added"),
+            (
+                "connections",
+                "DELETE FROM routers WHERE id = 1",
+                "keys cleared",
+            ),
+            ("d", "VACUUM", "untracked"),
+        ] {
+            let mut written = Written::default();
+            written.note_updating(&format!("UPDATE {table} SET x = v.column2 FROM "), &[1]);
+            written.note(then);
+            assert_eq!(ids(&written, table), None, "{why}");
+        }
         // What selects writes nothing, whatever ids come with it.
         let mut read = Written::default();
         read.note_updating("SELECT 1 FROM e", &[1]);

@@ -17,7 +17,6 @@ use super::page::order_by;
 use super::{Page, Window};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
-use crate::kept::KeptObjects;
 use crate::order_ids::OrderIdsBuilder;
 use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey, MOST_IDS_PER_ORDER};
 use crate::schema::{table, Table, ORDER_KEYS};
@@ -115,14 +114,14 @@ fn order_key(spec: &'static ResourceSpec, filter: &Filter, window: Window) -> Op
     keepable.then(|| (spec.table, order_by(table, filter)))
 }
 
-/// Whether a page of `window` is read through an order `kept`, which tells the list's
-/// count with the page (unless a write moved it since).
+/// Whether a page of `window` is read through one of the `orders` kept, which tells the
+/// list's count with the page (unless a write moved it since).
 pub(crate) fn counted_by_kept_order(
-    kept: &KeptObjects,
+    orders: &KeptOrders,
     spec: &'static ResourceSpec,
     (filter, window): (&Filter, Window),
 ) -> bool {
-    order_key(spec, filter, window).is_some_and(|key| kept.orders().holds(&key))
+    order_key(spec, filter, window).is_some_and(|key| orders.holds(&key))
 }
 
 /// Whether every term of the list's order is a column of its own rows (a default ordering
