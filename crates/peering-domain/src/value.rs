@@ -12,8 +12,10 @@ pub enum Value {
     Int(i64),
     Text(String),
     Time(DateTime<Utc>),
-    /// A JSON document (local context data, prefixes).
-    Json(serde_json::Value),
+    /// A JSON document (local context data, prefixes). Boxed: an unboxed document (72
+    /// bytes with ordered maps) would more than double the size of every value of every
+    /// record, most of which are small.
+    Json(Box<serde_json::Value>),
     /// Related object ids of a many-to-many relation or of tags, in id order.
     Ids(Vec<i64>),
 }

@@ -216,14 +216,14 @@ fn link_exchange_record(
         None => serde_json::json!({}),
     };
     let shown = exchange.get(spec, "extdb_prefixes");
-    if lan == current && *shown == Value::Json(prefixes.clone()) {
+    if lan == current && *shown == Value::Json(Box::new(prefixes.clone())) {
         return Ok((lan, false));
     }
     let mut draft = Draft::empty(spec);
     draft.set(spec, "extdb_ixlan", optional_id(lan)).set(
         spec,
         "extdb_prefixes",
-        Input::Value(Value::Json(prefixes)),
+        Input::Value(Value::Json(Box::new(prefixes))),
     );
     store.update(spec, vec![(exchange.id, draft)], ctx)?;
     Ok((lan, true))

@@ -279,7 +279,7 @@ fn stored_json(value: &Stored) -> serde_json::Value {
         Stored::Int(i) => (*i).into(),
         Stored::Text(s) => s.as_str().into(),
         Stored::Time(t) => Iso8601::micros(*t).to_string().into(),
-        Stored::Json(j) => j.clone(),
+        Stored::Json(j) => (**j).clone(),
         Stored::Ids(ids) => ids.clone().into(),
     }
 }

@@ -32,7 +32,7 @@ pub async fn as_set_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
         .await??
         .ok_or(ApiError::NotFound)?;
     let stored = match record.get(&AUTONOMOUS_SYSTEM, "prefixes") {
-        peering_domain::Value::Json(j) if j.is_object() => j.clone(),
+        peering_domain::Value::Json(j) if j.is_object() => (**j).clone(),
         _ => Json::Null,
     };
     let family = |key: &str| stored.get(key).cloned().unwrap_or_else(|| json!([]));

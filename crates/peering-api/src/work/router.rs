@@ -148,7 +148,7 @@ fn json_of(value: &Value) -> Json {
         Value::Bool(b) => json!(b),
         Value::Int(i) => json!(i),
         Value::Text(s) => json!(s),
-        Value::Json(j) => j.clone(),
+        Value::Json(j) => (**j).clone(),
         other => json!(format!("{other:?}")),
     }
 }

@@ -131,7 +131,7 @@ fn field_json(kind: &Kind, value: &Value) -> Json {
         (_, Value::Int(i)) => Json::from(*i),
         (_, Value::Text(text)) => Json::from(text.as_str()),
         (_, Value::Time(t)) => Json::String(Iso8601::micros(*t).to_string()),
-        (_, Value::Json(json)) => json.clone(),
+        (_, Value::Json(json)) => (**json).clone(),
         (_, Value::Ids(ids)) => Json::from(ids.clone()),
     }
 }

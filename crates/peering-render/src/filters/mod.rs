@@ -62,11 +62,14 @@ pub fn config_context(model: &Model) -> serde_json::Value {
 }
 
 fn merge_into(merged: &mut serde_json::Value, data: &peering_domain::Value) {
-    let peering_domain::Value::Json(data @ serde_json::Value::Object(_)) = data else {
+    let peering_domain::Value::Json(data) = data else {
         return;
     };
+    if !data.is_object() {
+        return;
+    }
     if merged.is_null() {
-        *merged = data.clone();
+        *merged = (**data).clone();
     } else {
         merge_hash(merged, data);
     }

@@ -240,7 +240,7 @@ pub fn prefix_list(value: Value, family: Option<i64>) -> Result<Value, Error> {
         return Err(invalid("value has no prefixes"));
     };
     let json = match stored {
-        peering_domain::Value::Json(j) if j.is_object() => j,
+        peering_domain::Value::Json(j) if j.is_object() => *j,
         _ if model.is(&AUTONOMOUS_SYSTEM) => serde_json::json!({"ipv6": [], "ipv4": []}),
         _ => serde_json::json!({}),
     };
