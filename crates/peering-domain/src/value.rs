@@ -20,6 +20,10 @@ pub enum Value {
     Ids(Vec<i64>),
 }
 
+// Every field of every record holds a `Value`: kept related objects and large pages are
+// sized by it (`peering-store`'s kept objects fit a mid-sized network's in their bound).
+const _: () = assert!(std::mem::size_of::<Value>() <= 32);
+
 impl Value {
     pub fn as_int(&self) -> Option<i64> {
         match self {

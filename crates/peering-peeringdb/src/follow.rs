@@ -216,7 +216,7 @@ fn link_exchange_record(
         None => serde_json::json!({}),
     };
     let shown = exchange.get(spec, "extdb_prefixes");
-    if lan == current && *shown == Value::Json(Box::new(prefixes.clone())) {
+    if lan == current && matches!(shown, Value::Json(json) if **json == prefixes) {
         return Ok((lan, false));
     }
     let mut draft = Draft::empty(spec);

@@ -33,7 +33,8 @@ pub fn init(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         // Past this many lines waiting, new ones wait too rather than being dropped. The
         // queue's slots are all set up at once (32 bytes a line): 8,192 lines, a fifth of a
-        // second of requests at the fastest, hold 256 KiB where 65,536 held 2 MiB.
+        // second of requests at the fastest, hold 256 KiB where 65,536 held 2 MiB. A log
+        // reader stalled that long makes requests wait for it sooner: a log is not lost.
         .buffered_lines_limit(8 * 1024)
         .lossy(false)
         .finish(std::io::stderr());

@@ -62,12 +62,10 @@ pub fn config_context(model: &Model) -> serde_json::Value {
 }
 
 fn merge_into(merged: &mut serde_json::Value, data: &peering_domain::Value) {
-    let peering_domain::Value::Json(data) = data else {
-        return;
+    let data = match data {
+        peering_domain::Value::Json(data) if data.is_object() => data,
+        _ => return,
     };
-    if !data.is_object() {
-        return;
-    }
     if merged.is_null() {
         *merged = (**data).clone();
     } else {
