@@ -7,7 +7,8 @@
 //! (`query/inline.rs`) or in one statement, in place of one statement per related
 //! resource. A write of this process that named the rows it wrote by id carries the
 //! objects of the others to the version it left (`KeptObjects::after_write`); under writes
-//! to a few rows, the rest are not read again.
+//! to a few rows, the rest are not read again. A table whose objects do not fit in the
+//! bound is not kept: a few of them would be, for reads spread over all.
 //!
 //! A kept object is never older than its key: the versions are read before the objects
 //! they key, so an object kept under a version was read at that version or after (it may
@@ -26,11 +27,10 @@ use crate::orders::KeptOrders;
 use crate::versions::TableVersions;
 use crate::written::Written;
 
-/// At most about this many bytes of objects are kept, all tables together; past it,
-/// everything kept is dropped and kept anew from the next reads (the objects reads share
-/// come back first). An autonomous system takes about 710 bytes: 5,000 with their
-/// exchanges, connections, policies and tags fit; 30,000 do not, and are kept a part at a
-/// time.
+/// At most about this many bytes of objects are kept, all tables together. Past it, the
+/// table holding most is no longer kept (`Tables::give_up_largest`). An autonomous system
+/// takes about 710 bytes: 5,000 with their exchanges, connections, policies and tags fit;
+/// 30,000 do not, and are read with the objects that show them.
 const MOST_KEPT_BYTES: usize = 5 << 20;
 /// How many of the versions a table's objects were carried from are remembered: reads
 /// that began before the last few writes keep and take objects still.
@@ -49,6 +49,44 @@ struct Tables {
     by_table: HashMap<&'static str, Kept>,
     /// The approximate size of the objects kept, all tables together.
     bytes: usize,
+    /// Tables whose objects did not fit in the bound, no longer kept until the server
+    /// starts again. Kept a part at a time, they held the whole bound while reads spread
+    /// over the table mostly missed, and dropping and filling it again kept the allocator
+    /// holding twice as much (docs/performance.md, thirtieth round).
+    too_large: BTreeSet<&'static str>,
+}
+
+impl Tables {
+    /// Lets go of the objects of the table that holds most, counting `adding` bytes more
+    /// for `table`, and keeps none of it from now on.
+    fn give_up_largest(&mut self, table: &'static str, adding: usize) {
+        let held = |t: &str, kept: &Kept| kept.bytes + if t == table { adding } else { 0 };
+        let largest = (self.by_table.iter())
+            .map(|(&t, kept)| (held(t, kept), t))
+            .max()
+            .map_or(table, |(_, t)| t);
+        if let Some(kept) = self.by_table.remove(largest) {
+            self.bytes -= kept.bytes;
+        }
+        log::info!(
+            "objects of {largest} are no longer kept between reads: they take more than {} MiB",
+            MOST_KEPT_BYTES >> 20
+        );
+        self.too_large.insert(largest);
+    }
+
+    /// The objects of `table` brought to `version`: dropped when kept under another one
+    /// they were not carried from. The ids of the rows written since, whose objects read
+    /// at `version` may be older than the ones kept.
+    fn at_version(&mut self, table: &'static str, version: i64) -> Option<BTreeSet<i64>> {
+        let kept = (self.by_table.entry(table)).or_insert_with(|| Kept::new(version));
+        let written_since = kept.written_since(version).cloned();
+        if written_since.is_none() {
+            self.bytes -= kept.bytes;
+            *kept = Kept::new(version);
+        }
+        written_since
+    }
 }
 
 #[derive(Debug)]
@@ -150,24 +188,25 @@ impl KeptObjects {
         let sizes: Vec<usize> = objects.iter().map(|o| approximate_bytes(o)).collect();
         let adding: usize = sizes.iter().sum();
         let mut tables = self.lock();
-        if tables.bytes + adding > MOST_KEPT_BYTES {
-            tables.by_table.clear();
-            tables.bytes = 0;
+        let too_large = |tables: &Tables| tables.too_large.contains(spec.table);
+        if too_large(&tables) {
+            return;
         }
-        let Tables { by_table, bytes } = &mut *tables;
+        let written_since = tables.at_version(spec.table, version);
+        while tables.bytes + adding > MOST_KEPT_BYTES && !too_large(&tables) {
+            tables.give_up_largest(spec.table, adding);
+        }
+        if too_large(&tables) {
+            return;
+        }
+        let Tables {
+            by_table, bytes, ..
+        } = &mut *tables;
         let kept = by_table
             .entry(spec.table)
             .or_insert_with(|| Kept::new(version));
-        let out_of_date = kept.written_since(version).cloned();
-        if out_of_date.is_none() {
-            *bytes -= kept.bytes;
-            *kept = Kept::new(version);
-        }
         for (object, size) in objects.iter().zip(sizes) {
-            if out_of_date
-                .as_ref()
-                .is_some_and(|ids| ids.contains(&object.id))
-            {
+            if (written_since.as_ref()).is_some_and(|ids| ids.contains(&object.id)) {
                 continue;
             }
             if kept.objects.insert(object.id, Arc::clone(object)).is_none() {
@@ -197,7 +236,9 @@ impl KeptObjects {
             return;
         };
         let mut tables = self.lock();
-        let Tables { by_table, bytes } = &mut *tables;
+        let Tables {
+            by_table, bytes, ..
+        } = &mut *tables;
         by_table.retain(|&table, kept| {
             if !written.may_have_written(table) || kept.version == after.of(&[table]) {
                 return true;
@@ -296,6 +337,12 @@ mod tests {
         })
     }
 
+    /// An object holding a text of `bytes`.
+    fn text_of(id: i64, bytes: usize) -> Arc<Record> {
+        let values = vec![Value::Text("x".repeat(bytes))];
+        Arc::new(Record { id, values })
+    }
+
     #[test]
     fn objects_are_taken_only_under_the_version_they_were_kept_at() {
         let kept = KeptObjects::default();
@@ -321,14 +368,9 @@ mod tests {
     }
 
     #[test]
-    fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
+    fn past_the_most_kept_the_table_holding_most_is_kept_no_longer() {
         let kept = KeptObjects::default();
-        let big = |id| {
-            Arc::new(Record {
-                id,
-                values: vec![Value::Text("x".repeat(1 << 20))],
-            })
-        };
+        let big = |id| text_of(id, 1 << 20);
         // One object of a MiB fewer than the bound holds, then two more.
         let fitting = i64::try_from(MOST_KEPT_BYTES >> 20).unwrap() - 1;
         let many: Vec<_> = (0..fitting).map(big).collect();
@@ -337,10 +379,25 @@ mod tests {
         let before = kept.bytes();
         assert!(before > MOST_KEPT_BYTES - (1 << 20), "{before}");
         kept.keep(&TAG, 1, &[big(fitting + 1), big(fitting + 2)]);
-        assert!(kept.bytes() < 3 << 20, "{}", kept.bytes());
-        assert_eq!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![1]).1, [1]);
-        let newest = vec![fitting + 1, fitting + 2, 1];
-        assert_eq!(kept.take(&TAG, 1, newest).1, [1]);
+        // The tags are let go of; the other table stays.
+        assert_eq!(kept.bytes(), approximate_bytes(&object(1)));
+        assert!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![1]).1.is_empty());
+        assert_eq!(kept.take(&TAG, 1, vec![0, fitting + 1]).1, [0, fitting + 1]);
+        // From now on tags are not kept, even a few under a new version.
+        kept.keep(&TAG, 2, &[object(7)]);
+        assert_eq!(kept.take(&TAG, 2, vec![7]).1, [7]);
+        kept.keep(&AUTONOMOUS_SYSTEM, 1, &[object(2)]);
+        assert!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![1, 2]).1.is_empty());
+    }
+
+    #[test]
+    fn a_table_too_large_alone_is_not_kept_and_lets_the_others_be() {
+        let kept = KeptObjects::default();
+        kept.keep(&TAG, 1, &[object(1)]);
+        kept.keep(&AUTONOMOUS_SYSTEM, 1, &[text_of(5, MOST_KEPT_BYTES)]);
+        assert_eq!(kept.take(&AUTONOMOUS_SYSTEM, 1, vec![5]).1, [5]);
+        assert!(kept.take(&TAG, 1, vec![1]).1.is_empty());
+        assert_eq!(kept.bytes(), approximate_bytes(&object(1)));
     }
 
     #[test]
