@@ -209,7 +209,15 @@ impl KeptOrders {
     /// Whether the order of `key` is kept: a page then takes its ids, and the list's
     /// count, from it (unless a write moved it since).
     pub fn holds(&self, key: &OrderKey) -> bool {
-        matches!(self.lock().by_key.get(key), Some(Entry::Kept(_)))
+        self.kept(key).is_some()
+    }
+
+    /// The order of `key` if it is kept, without reading it when it is not.
+    pub fn kept(&self, key: &OrderKey) -> Option<Arc<KeptOrder>> {
+        match self.lock().by_key.get(key) {
+            Some(Entry::Kept(order)) => Some(Arc::clone(order)),
+            _ => None,
+        }
     }
 
     /// Keeps `order`, read by the reader [`KeptOrders::find`] told to, and gives it

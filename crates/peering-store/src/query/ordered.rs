@@ -51,7 +51,7 @@ pub(crate) fn page(
     let Some((orders, key)) = list_order(db, spec, filter, window) else {
         return Ok(None);
     };
-    let Some((order, _)) = kept_or_read(db, (spec, filter), orders, &key)? else {
+    let Some((order, _)) = kept_or_read(db, (spec, filter, window), orders, &key)? else {
         return Ok(None);
     };
     let ids = slice_of(&order.ids, window);
@@ -82,7 +82,7 @@ pub(crate) fn ids_in_snapshot(
     let Some((orders, key)) = list_order(db, spec, filter, window) else {
         return Ok(None);
     };
-    let Some((order, read_now)) = kept_or_read(db, (spec, filter), orders, &key)? else {
+    let Some((order, read_now)) = kept_or_read(db, (spec, filter, window), orders, &key)? else {
         return Ok(None);
     };
     // An order read in this snapshot is its order; one kept before, only if no table it
@@ -174,13 +174,19 @@ fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static st
 }
 
 /// The kept order of `key`, or the one read now (then `true`), if this reader is to use
-/// one.
+/// one. A page at the list's start walks no rows before it: it takes a kept order (which
+/// tells the count), but reads none, which would read the whole list for one page (a
+/// client asking for the first page alone, or the last by a reversed ordering, would
+/// otherwise have the server keep the ids of every row in that order).
 fn kept_or_read(
     db: &mut Db<'_>,
-    (spec, filter): (&'static ResourceSpec, &Filter),
+    (spec, filter, window): (&'static ResourceSpec, &Filter, Window),
     orders: &KeptOrders,
     key: &OrderKey,
 ) -> Result<Option<(Arc<KeptOrder>, bool)>, Error> {
+    if window.offset == 0 {
+        return Ok(orders.kept(key).map(|order| (order, false)));
+    }
     match orders.find(key) {
         Found::Kept(order) => Ok(Some((order, false))),
         Found::Offset => Ok(None),
@@ -413,21 +419,18 @@ mod tests {
             &crate::Store::catalog(&TAG),
         )
         .unwrap();
-        let page = Window {
-            limit: Some(1),
-            offset: 0,
-        };
-        let whole = Window {
-            limit: None,
-            offset: 0,
-        };
-        assert!(
-            !store.counts_with_page(&TAG, (&all, page)),
-            "no order kept yet"
-        );
+        let window = |limit, offset| Window { limit, offset };
+        let (page, second, whole) = (window(Some(1), 0), window(Some(1), 1), window(None, 0));
+        let kept = |store: &crate::testing::TestStore| store.counts_with_page(&TAG, (&all, page));
+        assert!(!kept(&store), "no order kept yet");
         let read = store.list(&TAG, &all, page, false, None).unwrap();
-        assert_eq!(read.count, 2);
-        assert!(store.counts_with_page(&TAG, (&all, page)));
+        assert_eq!((read.count, read.records[0].id), (2, 2));
+        assert!(!kept(&store), "a first page reads no order");
+        let read = store.list(&TAG, &all, second, false, None).unwrap();
+        assert_eq!((read.count, read.records[0].id), (2, 1));
+        assert!(kept(&store), "read for a page past the start");
+        let read = store.list(&TAG, &all, page, false, None).unwrap();
+        assert_eq!((read.count, read.records[0].id), (2, 2), "through it");
         assert!(!store.counts_with_page(&TAG, (&slug, page)), "filtered");
         assert!(!store.counts_with_page(&TAG, (&all, whole)), "no window");
     }
