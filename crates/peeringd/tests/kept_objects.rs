@@ -75,8 +75,9 @@ fn related_objects_are_read_once_while_their_tables_are_unchanged() {
     let page = format!("{AS}?limit=10");
     let (page_first, listed) = cost(&s, &page);
     let (page_again, _) = cost(&s, &page);
-    // Its rows carry their lists and the versions, and the count comes with them. A
-    // first page reads no list's order (`kept_orders.rs`): it walks no rows before it.
+    // Its rows carry their lists and the versions; a page shorter than its limit tells
+    // the count. A first page reads no list's order (`kept_orders.rs`): it walks no rows
+    // before it.
     assert_eq!(
         (page_first, page_again),
         (1, 1),
