@@ -105,7 +105,7 @@ fn convert(field: &Field, raw: &Json) -> Result<Value, String> {
             .map(Value::Bool)
             .ok_or_else(|| format!("not a boolean: {raw}")),
         Kind::Text { .. } | Kind::Choice { .. } => Ok(Value::Text(text(raw))),
-        Kind::Json { .. } => Ok(Value::Json(Box::new(raw.clone()))),
+        Kind::Json { .. } => Ok(Value::json(raw.clone())),
         Kind::Time => time(raw).map(Value::Time),
         Kind::Ip { family, host_only } => address(raw, family, host_only),
         Kind::Mac => match raw.as_str().map(str::trim) {
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(r.get(&PDB_NETWORK, "info_prefixes6"), &Value::Null);
         assert_eq!(
             r.get(&PDB_NETWORK, "info_types"),
-            &Value::Json(Box::new(json!(["NSP"])))
+            &Value::json(json!(["NSP"]))
         );
         assert_eq!(r.get(&PDB_NETWORK, "policy_ratio"), &Value::Bool(false));
     }

@@ -25,6 +25,11 @@ pub enum Value {
 const _: () = assert!(std::mem::size_of::<Value>() <= 32);
 
 impl Value {
+    /// A JSON document as a value (boxed, see [`Value::Json`]).
+    pub fn json(document: serde_json::Value) -> Value {
+        Value::Json(Box::new(document))
+    }
+
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),

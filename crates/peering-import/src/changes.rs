@@ -30,7 +30,7 @@ pub fn record(object: &Json) -> Result<Record, String> {
             (_, Kind::Int { .. }) => shown.as_i64().map_or(Value::Null, Value::Int),
             (_, Kind::Json { .. }) => match shown {
                 Json::Null => Value::Null,
-                other => Value::Json(Box::new(other.clone())),
+                other => Value::json(other.clone()),
             },
             (_, Kind::Text { .. } | Kind::Uuid) => {
                 text(shown).unwrap_or(Value::Text(String::new()))

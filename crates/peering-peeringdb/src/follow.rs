@@ -223,7 +223,7 @@ fn link_exchange_record(
     draft.set(spec, "extdb_ixlan", optional_id(lan)).set(
         spec,
         "extdb_prefixes",
-        Input::Value(Value::Json(Box::new(prefixes))),
+        Input::Value(Value::json(prefixes)),
     );
     store.update(spec, vec![(exchange.id, draft)], ctx)?;
     Ok((lan, true))

@@ -19,7 +19,7 @@ fn ids(list: &[i64]) -> Value {
 }
 
 fn json(v: serde_json::Value) -> Value {
-    Value::Json(Box::new(v))
+    Value::json(v)
 }
 
 /// Our AS 64500 with one router at one exchange and in one BGP group; two peers.

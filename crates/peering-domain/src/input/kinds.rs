@@ -42,7 +42,7 @@ pub(super) fn parse_json(field: &Field, raw: &Json, object_only: bool) -> Result
     Ok(if raw.is_null() {
         Value::Null
     } else {
-        Value::Json(Box::new(raw.clone()))
+        Value::json(raw.clone())
     })
 }
 
@@ -62,7 +62,7 @@ pub(super) fn parse_content_types(raw: &Json) -> Result<Value, Json> {
         .iter()
         .map(|item| content_type(item).map(Json::String))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Value::Json(Box::new(Json::Array(types))))
+    Ok(Value::json(Json::Array(types)))
 }
 
 pub(super) fn parse_content_type(raw: &Json) -> Result<Value, Json> {

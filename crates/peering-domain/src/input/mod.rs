@@ -201,8 +201,8 @@ pub fn default_value(field: &Field) -> Value {
         Default::Int(i) => Value::Int(i),
         Default::Text(t) => Value::Text(t.to_string()),
         Default::EmptyList => Value::Ids(Vec::new()),
-        Default::EmptyObject => Value::Json(Box::new(serde_json::Value::Object(Map::new()))),
-        Default::EmptyArray => Value::Json(Box::new(serde_json::Value::Array(Vec::new()))),
+        Default::EmptyObject => Value::json(serde_json::Value::Object(Map::new())),
+        Default::EmptyArray => Value::json(serde_json::Value::Array(Vec::new())),
         Default::Now => Value::Time(crate::value::now()),
     }
 }

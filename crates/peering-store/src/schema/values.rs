@@ -23,7 +23,7 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
         Kind::Json { .. } | Kind::ContentTypes => cell
             .into_text()
             .and_then(|t| serde_json::from_str(&t).ok())
-            .map(|json| Value::Json(Box::new(json)))
+            .map(Value::json)
             .unwrap_or(Value::Null),
         Kind::Text { .. }
         | Kind::Choice { .. }
