@@ -34,6 +34,7 @@ mod store_resources;
 mod store_upkeep;
 mod store_users;
 pub mod testing;
+mod together;
 mod users;
 mod vacuum;
 mod versions;
@@ -60,6 +61,7 @@ pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use store_resources::{leaving_out_refused, LeftOut};
+pub use together::{Answer, Detail};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 pub use versions::TableVersions;
 pub use write::ImportedObject;
@@ -103,6 +105,8 @@ pub struct Store {
     writers: Option<Arc<writers::WriterQueue>>,
     /// Related objects kept between reads (`kept.rs`).
     kept: Arc<kept::KeptObjects>,
+    /// On PostgreSQL, details asked at the same time, read together (`together.rs`).
+    together: Option<Arc<together::Together>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -173,6 +177,7 @@ impl Store {
             checkpoints,
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
+            together: (backend == Backend::Postgres).then(Arc::default),
         })
     }
 
@@ -193,6 +198,8 @@ impl Store {
         Store {
             pool: self.write_pool.clone(),
             reads_give_way: false,
+            // Its few reads are each a write's own: they wait for no other's.
+            together: None,
             ..self.clone()
         }
     }

@@ -8,7 +8,7 @@ use peering_filter::Filter;
 use crate::connection::Db;
 use crate::schema::MustExist;
 use crate::{accounts, delete, query, schema, sql, write};
-use crate::{ChangeContext, Error, Page, Related, Store, Window};
+use crate::{Answer, ChangeContext, Error, Page, Related, Store, Window};
 
 impl Store {
     /// Every object of a resource in list order, with its relation lists (many-to-many
@@ -92,6 +92,29 @@ impl Store {
             let (mut records, related) = query::by_ids(db, spec, &[id])?;
             Ok(records.pop().map(|r| (r, related)))
         })
+    }
+
+    /// Object `id` of `spec`, as [`Store::get`] reads it, given to `answer` once read: for
+    /// a server whose requests wait without a thread. `run` is given the reading to do,
+    /// when there is some, to run on a thread that may block. On PostgreSQL, the details
+    /// of a resource asked while others are being read are read together, in the next
+    /// statement (`together.rs`).
+    pub fn get_together(
+        &self,
+        spec: &'static ResourceSpec,
+        id: i64,
+        answer: Answer,
+        run: impl FnOnce(Box<dyn FnOnce() + Send>),
+    ) {
+        let store = self.clone();
+        let Some(together) = &self.together else {
+            return run(Box::new(move || answer(store.get(spec, id))));
+        };
+        if let Some(reader) = together.ask(spec, id, answer) {
+            run(Box::new(move || {
+                reader.read_queued(&|ids| store.read(|db| query::by_ids(db, spec, ids)));
+            }));
+        }
     }
 
     /// The first filter value that names no object, as `(parameter, value)`: foreign keys

@@ -170,8 +170,9 @@ async fn cached(
     Ok((body, Some(key)))
 }
 
-/// One object, full or brief, read and rendered on the blocking pool (not on the async
-/// worker, which serves other requests meanwhile).
+/// One object, full or brief: read on the blocking pool, with the others asked meanwhile
+/// where the store reads details together, while this request waits without a thread;
+/// then rendered here (a detail is small).
 async fn render_detail(
     req: &HttpRequest,
     state: &AppState,
@@ -180,29 +181,33 @@ async fn render_detail(
     show_secrets: SecretView,
 ) -> Result<String, ApiError> {
     let brief = crate::list::is_brief(&query_pairs(req)?);
-    let store = state.store.clone();
+    let (told, detail) = tokio::sync::oneshot::channel();
+    let answer: peering_store::Answer = Box::new(move |detail| {
+        // A request that is gone has nobody to tell.
+        let _ = told.send(detail);
+    });
+    // The reading runs whether or not its handle is awaited.
+    state
+        .store
+        .get_together(spec, id, answer, |read| drop(web::block(read)));
+    let (record, related) = detail
+        .await
+        .map_err(|_| ApiError::Internal("the read of a detail ended untold".into()))??
+        .ok_or(ApiError::NotFound)?;
     let base = base_url(req);
-    let names = state.settings.field_names;
-    let body = web::block(move || -> Result<Option<String>, peering_store::Error> {
-        let Some((record, related)) = store.get(spec, id)? else {
-            return Ok(None);
-        };
-        let r = Renderer {
-            related: &related,
-            base: &base,
-            show_secrets,
-            names,
-        };
-        let mut body = String::with_capacity(1024);
-        if brief {
-            r.brief(&mut body, spec, &record);
-        } else {
-            r.full(&mut body, spec, &record);
-        }
-        Ok(Some(body))
-    })
-    .await??;
-    body.ok_or(ApiError::NotFound)
+    let r = Renderer {
+        related: &related,
+        base: &base,
+        show_secrets,
+        names: state.settings.field_names,
+    };
+    let mut body = String::with_capacity(1024);
+    if brief {
+        r.brief(&mut body, spec, &record);
+    } else {
+        r.full(&mut body, spec, &record);
+    }
+    Ok(body)
 }
 
 /// `?export=<name>`: the export template's name and the list's filter (without it).

@@ -1,9 +1,10 @@
-//! One object read in one statement: its row, the objects its foreign keys point to and
+//! Objects read in one statement: each row with the objects its foreign keys point to and
 //! those their labels read in turn (a session with its AS, its connection and the
 //! connection's exchange) joined to it, and what rows carry (`inline.rs`: its relation
 //! lists, the versions of the tables whose kept objects it shows). A detail whose related
 //! objects are kept then costs one statement, where it took one per related resource, one
-//! for its links and one for the versions.
+//! for its links and one for the versions; details asked together (`together.rs`) share
+//! one.
 
 use peering_domain::resources::PerResource;
 use peering_domain::spec::Kind;
@@ -117,36 +118,41 @@ impl Plan {
         })
     }
 
-    /// Object `id` (none if it does not exist) with its relation lists, the objects it
-    /// points to put in `related`, and, for a read that may take kept objects, the
-    /// versions they are kept under.
+    /// Objects `ids` (those that exist), in id order, with their relation lists, the
+    /// objects they point to put in `related`, and, for a read that may take kept objects,
+    /// the versions they are kept under.
     pub(crate) fn read(
         &self,
         db: &mut Db<'_>,
         spec: &'static ResourceSpec,
-        id: i64,
+        ids: &[i64],
         related: &mut Related,
     ) -> Result<Vec<Record>, Error> {
         let inline = Inline::of(db, spec, true);
         let mut sql = Sql::new(&self.head);
-        sql.append(&inline.columns(db.backend()))
-            .push(&self.from)
-            .push(" WHERE o.id = ")
-            .bind(Bind::Int(id));
-        let Some(mut row) = db.load(&sql)?.pop() else {
-            return Ok(Vec::new());
+        sql.append(&inline.columns(db.backend())).push(&self.from);
+        match ids {
+            [id] => sql.push(" WHERE o.id = ").bind(Bind::Int(*id)),
+            _ => sql
+                .push(" WHERE ")
+                .in_primary_key(db.backend(), "o.id", ids)
+                .push(" ORDER BY o.id"),
         };
-        let carried = inline.take(&mut row);
-        let mut offset = 0;
-        for target in &self.joined {
-            let joined = table(target);
-            if !matches!(row.0.get(offset), None | Some(Cell::Null)) {
-                related.insert(target, shallow_record(joined, &mut row, offset));
+        let mut records = Vec::with_capacity(ids.len());
+        for mut row in db.load(&sql)? {
+            let carried = inline.take(&mut row);
+            let mut offset = 0;
+            for target in &self.joined {
+                let joined = table(target);
+                if !matches!(row.0.get(offset), None | Some(Cell::Null)) {
+                    related.insert(target, shallow_record(joined, &mut row, offset));
+                }
+                offset += 1 + joined.columns.len();
             }
-            offset += 1 + joined.columns.len();
+            let mut record = record_from_row(table(spec), &mut row, offset);
+            inline.fill(&mut record, carried, related);
+            records.push(record);
         }
-        let mut record = record_from_row(table(spec), &mut row, offset);
-        inline.fill(&mut record, carried, related);
-        Ok(vec![record])
+        Ok(records)
     }
 }

@@ -87,15 +87,16 @@ pub(crate) fn by_ids(
     if ids.is_empty() {
         return Ok((Vec::new(), related));
     }
-    // One object is read in one statement with what it points to and its lists
+    // A few objects are read in one statement with what they point to and their lists
     // (`joined.rs`); then only the related objects not kept between reads.
-    let mut records = match (ids, super::joined::plan(spec)) {
-        ([id], Some(plan)) => {
-            let mut records = plan.read(db, spec, *id, &mut related)?;
+    let plan = super::joined::plan(spec).filter(|_| ids.len() <= LISTS_CARRIED_UP_TO);
+    let mut records = match plan {
+        Some(plan) => {
+            let mut records = plan.read(db, spec, ids, &mut related)?;
             load_related(db, spec, &mut records, &mut related)?;
             return Ok((records, related));
         }
-        _ => load_by_ids(db, spec, ids, true)?,
+        None => load_by_ids(db, spec, ids, true)?,
     };
     attach_relations(db, spec, &mut records, &mut related)?;
     Ok((records, related))

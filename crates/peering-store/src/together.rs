@@ -1,0 +1,194 @@
+//! Details asked at the same time, read in one statement (on PostgreSQL).
+//!
+//! A detail is one short statement, and on PostgreSQL most of its cost is the statement's
+//! own: a round trip to another process, parsing the parameters, starting the executor.
+//! Eight objects by id in one statement cost PostgreSQL little more than one. So a
+//! request for a detail leaves its id in its resource's queue, and a reader (at most
+//! `READERS_PER_RESOURCE` of them, each on a thread that may block) reads everything
+//! queued in one statement, hands each request its object, and goes on while the queue
+//! holds more. A request alone is read at once, and no request joins a statement already
+//! started: it sees every write that ended before it arrived. The requests wait without a
+//! thread (the caller's `answer` is called), so that many can wait on a few threads.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use peering_domain::{Record, ResourceSpec};
+
+use crate::error::Error;
+use crate::query::Related;
+
+/// Readers of one resource's details at once: one per core of this machine's kind keeps
+/// PostgreSQL busy while the next statement's ids gather.
+const READERS_PER_RESOURCE: usize = 2;
+/// At most this many objects in one statement.
+const MOST_TOGETHER: usize = 32;
+
+/// An object as a detail shows it, or none when it does not exist.
+pub type Detail = Option<(Record, Related)>;
+
+/// What is done with a detail once read (or its error), on the reader's thread.
+pub type Answer = Box<dyn FnOnce(Result<Detail, Error>) + Send>;
+
+/// Objects by id (those that exist, in any order) and the objects they show.
+pub(crate) type Read<'a> = dyn Fn(&[i64]) -> Result<(Vec<Record>, Related), Error> + 'a;
+
+/// The queue of each resource (by table) and its readers.
+#[derive(Default)]
+pub(crate) struct Together {
+    lanes: Mutex<HashMap<&'static str, Lane>>,
+}
+
+impl std::fmt::Debug for Together {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Together").finish_non_exhaustive()
+    }
+}
+
+#[derive(Default)]
+struct Lane {
+    readers: usize,
+    waiting: Vec<Waiter>,
+}
+
+/// A request waiting for its object.
+struct Waiter {
+    id: i64,
+    answer: Answer,
+}
+
+impl Together {
+    /// Queues a request for object `id` of `spec`; returns a reader when the caller must
+    /// run one ([`Reader::read_queued`]) on a thread that may block.
+    pub(crate) fn ask(
+        self: &Arc<Self>,
+        spec: &'static ResourceSpec,
+        id: i64,
+        answer: Answer,
+    ) -> Option<Reader> {
+        let mut lanes = lanes(self);
+        let lane = lanes.entry(spec.table).or_default();
+        lane.waiting.push(Waiter { id, answer });
+        if lane.readers >= READERS_PER_RESOURCE {
+            return None;
+        }
+        lane.readers += 1;
+        Some(Reader {
+            together: self.clone(),
+            table: spec.table,
+            done: false,
+        })
+    }
+}
+
+/// A reader of a lane. One that ends without emptying its queue (dropped before it ran,
+/// or by a panic) counts one less, and, the last, drops the answers waiting, which tells
+/// their requests: nobody else would read them.
+pub(crate) struct Reader {
+    together: Arc<Together>,
+    table: &'static str,
+    done: bool,
+}
+
+impl Reader {
+    /// Reads the requests queued, a statement at a time, until none is left.
+    pub(crate) fn read_queued(mut self, read: &Read<'_>) {
+        while let Some(batch) = self.next_batch() {
+            serve(batch, read);
+        }
+    }
+
+    /// The oldest requests queued; none when the queue is empty, and the reader is then
+    /// counted out at once, so that a request queued next starts another.
+    fn next_batch(&mut self) -> Option<Vec<Waiter>> {
+        let mut lanes = lanes(&self.together);
+        let lane = lanes.get_mut(self.table)?;
+        if lane.waiting.is_empty() {
+            lane.readers -= 1;
+            drop(lanes);
+            self.done = true;
+            return None;
+        }
+        let take = lane.waiting.len().min(MOST_TOGETHER);
+        Some(lane.waiting.drain(..take).collect())
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut lanes = lanes(&self.together);
+        if let Some(lane) = lanes.get_mut(self.table) {
+            lane.readers -= 1;
+            if lane.readers == 0 {
+                lane.waiting.clear();
+            }
+        }
+    }
+}
+
+fn lanes(together: &Together) -> MutexGuard<'_, HashMap<&'static str, Lane>> {
+    together
+        .lanes
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Reads a batch's objects in one statement and gives each request its own; when that
+/// fails, each is read alone, so that each gets its own error, if it is one.
+fn serve(batch: Vec<Waiter>, read: &Read<'_>) {
+    let mut ids: Vec<i64> = batch.iter().map(|w| w.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    match read(&ids) {
+        Ok((records, related)) => hand_out(records, related, batch),
+        Err(e) if batch.len() == 1 => {
+            if let Some(waiter) = batch.into_iter().next() {
+                (waiter.answer)(Err(e));
+            }
+        }
+        Err(_) => {
+            for waiter in batch {
+                let alone = read(&[waiter.id]);
+                (waiter.answer)(
+                    alone.map(|(mut records, related)| {
+                        records.pop().map(|record| (record, related))
+                    }),
+                );
+            }
+        }
+    }
+}
+
+/// Gives each waiter its object (a copy where several asked for one).
+fn hand_out(records: Vec<Record>, mut related: Related, batch: Vec<Waiter>) {
+    let mut wanted: HashMap<i64, usize> = HashMap::with_capacity(batch.len());
+    for waiter in &batch {
+        *wanted.entry(waiter.id).or_default() += 1;
+    }
+    let mut found: HashMap<i64, Record> = records.into_iter().map(|r| (r.id, r)).collect();
+    let mut waiters = batch.into_iter().peekable();
+    while let Some(waiter) = waiters.next() {
+        let left = wanted
+            .get_mut(&waiter.id)
+            .expect("every id asked is counted");
+        *left -= 1;
+        let record = if *left == 0 {
+            found.remove(&waiter.id)
+        } else {
+            found.get(&waiter.id).cloned()
+        };
+        // The last one takes the objects shown; the others a copy.
+        let shown = if waiters.peek().is_some() {
+            related.clone()
+        } else {
+            std::mem::take(&mut related)
+        };
+        (waiter.answer)(Ok(record.map(|record| (record, shown))));
+    }
+}
+
+#[cfg(test)]
+mod tests;
