@@ -105,7 +105,7 @@ pub struct Store {
     writers: Option<Arc<writers::WriterQueue>>,
     /// Related objects kept between reads (`kept.rs`).
     kept: Arc<kept::KeptObjects>,
-    /// On PostgreSQL, details asked at the same time, read together (`together.rs`).
+    /// Details asked at the same time, read together (`together.rs`).
     together: Option<Arc<together::Together>>,
 }
 
@@ -177,7 +177,7 @@ impl Store {
             checkpoints,
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
-            together: (backend == Backend::Postgres).then(Arc::default),
+            together: Some(Arc::default()),
         })
     }
 

@@ -96,9 +96,9 @@ impl Store {
 
     /// Object `id` of `spec`, as [`Store::get`] reads it, given to `answer` once read: for
     /// a server whose requests wait without a thread. `run` is given the reading to do,
-    /// when there is some, to run on a thread that may block. On PostgreSQL, the details
-    /// of a resource asked while others are being read are read together, in the next
-    /// statement (`together.rs`).
+    /// when there is some, to run on a thread that may block. The details of a resource
+    /// asked while others are being read are read together, in the next statement
+    /// (`together.rs`).
     pub fn get_together(
         &self,
         spec: &'static ResourceSpec,

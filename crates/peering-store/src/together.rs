@@ -1,8 +1,9 @@
-//! Details asked at the same time, read in one statement (on PostgreSQL).
+//! Details asked at the same time, read in one statement.
 //!
-//! A detail is one short statement, and on PostgreSQL most of its cost is the statement's
-//! own: a round trip to another process, parsing the parameters, starting the executor.
-//! Eight objects by id in one statement cost PostgreSQL little more than one. So a
+//! A detail is one short statement, and most of its cost is the statement's own: on
+//! PostgreSQL a round trip to another process, parsing the parameters, starting the
+//! executor (eight objects by id in one statement cost it little more than one); on both
+//! backends a trip to a thread that may block and a connection taken from the pool. So a
 //! request for a detail leaves its id in its resource's queue, and a reader (at most
 //! `READERS_PER_RESOURCE` of them, each on a thread that may block) reads everything
 //! queued in one statement, hands each request its object, and goes on while the queue
@@ -19,7 +20,7 @@ use crate::error::Error;
 use crate::query::Related;
 
 /// Readers of one resource's details at once: one per core of this machine's kind keeps
-/// PostgreSQL busy while the next statement's ids gather.
+/// the database busy while the next statement's ids gather.
 const READERS_PER_RESOURCE: usize = 2;
 /// At most this many objects in one statement.
 const MOST_TOGETHER: usize = 32;

@@ -1,4 +1,4 @@
-//! Details asked at the same time (read together in one statement on PostgreSQL): each
+//! Details asked at the same time (read together in one statement): each
 //! request gets its own object, as it is when asked, with what it shows; an object that
 //! does not exist is a 404 for its request alone. The answer cache is off here, so every
 //! request is read.
