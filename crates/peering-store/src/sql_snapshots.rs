@@ -242,6 +242,15 @@ fn objects_by_ids() {
     pin("objects_many", |backend| {
         by_ids_sql(backend, session, &[1, 2, 3], &carried(backend))
     });
+    // A detail, and details asked together (`together.rs`): joined to what they point to.
+    let plan = crate::query::joined::plan(&INTERNET_EXCHANGE_PEERING_SESSION)
+        .expect("a session points to its AS and connection");
+    pin("objects_joined_one", |backend| {
+        plan.sql(backend, &carried(backend), &[5])
+    });
+    pin("objects_joined_many", |backend| {
+        plan.sql(backend, &carried(backend), &[1, 2, 3])
+    });
     let many: Vec<i64> = (1..=150).collect();
     pin("objects_shallow", |backend| {
         shallow_by_ids_sql(backend, table(&AUTONOMOUS_SYSTEM), &many[..3])

@@ -112,7 +112,7 @@ impl Store {
         };
         if let Some(reader) = together.ask(spec, id, answer) {
             run(Box::new(move || {
-                reader.read_queued(&|ids| store.read(|db| query::by_ids(db, spec, ids)));
+                reader.read_queued(&|ids| store.read(|db| query::details(db, spec, ids)));
             }));
         }
     }

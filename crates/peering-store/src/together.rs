@@ -7,8 +7,8 @@
 //! request for a detail leaves its id in its resource's queue, and a reader (at most
 //! `READERS_PER_RESOURCE` of them, each on a thread that may block) reads everything
 //! queued in one statement, hands each request its object, and goes on while the queue
-//! holds more. A request alone is read at once, and no request joins a statement already
-//! started: it sees every write that ended before it arrived. The requests wait without a
+//! holds more. A request that finds a reader free is read at once, and no request joins a
+//! statement already started: it sees every write that ended before it arrived. The requests wait without a
 //! thread (the caller's `answer` is called), so that many can wait on a few threads.
 
 use std::collections::HashMap;
@@ -19,8 +19,8 @@ use peering_domain::{Record, ResourceSpec};
 use crate::error::Error;
 use crate::query::Related;
 
-/// Readers of one resource's details at once: one per core of this machine's kind keeps
-/// the database busy while the next statement's ids gather.
+/// Readers of one resource's details at once: two keep the database busy while the next
+/// statement's ids gather, and leave the other connections of the pool to other reads.
 const READERS_PER_RESOURCE: usize = 2;
 /// At most this many objects in one statement.
 const MOST_TOGETHER: usize = 32;
@@ -137,57 +137,31 @@ fn lanes(together: &Together) -> MutexGuard<'_, HashMap<&'static str, Lane>> {
         .unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Reads a batch's objects in one statement and gives each request its own; when that
-/// fails, each is read alone, so that each gets its own error, if it is one.
+/// Reads a batch's objects in one statement and gives each request its own, or the
+/// statement's error: a detail's read fails for the database's reasons, not the object's.
 fn serve(batch: Vec<Waiter>, read: &Read<'_>) {
     let mut ids: Vec<i64> = batch.iter().map(|w| w.id).collect();
     ids.sort_unstable();
     ids.dedup();
     match read(&ids) {
         Ok((records, related)) => hand_out(records, related, batch),
-        Err(e) if batch.len() == 1 => {
-            if let Some(waiter) = batch.into_iter().next() {
-                (waiter.answer)(Err(e));
-            }
-        }
-        Err(_) => {
+        Err(e) => {
             for waiter in batch {
-                let alone = read(&[waiter.id]);
-                (waiter.answer)(
-                    alone.map(|(mut records, related)| {
-                        records.pop().map(|record| (record, related))
-                    }),
-                );
+                (waiter.answer)(Err(e.clone()));
             }
         }
     }
 }
 
-/// Gives each waiter its object (a copy where several asked for one).
-fn hand_out(records: Vec<Record>, mut related: Related, batch: Vec<Waiter>) {
-    let mut wanted: HashMap<i64, usize> = HashMap::with_capacity(batch.len());
-    for waiter in &batch {
-        *wanted.entry(waiter.id).or_default() += 1;
-    }
-    let mut found: HashMap<i64, Record> = records.into_iter().map(|r| (r.id, r)).collect();
-    let mut waiters = batch.into_iter().peekable();
-    while let Some(waiter) = waiters.next() {
-        let left = wanted
-            .get_mut(&waiter.id)
-            .expect("every id asked is counted");
-        *left -= 1;
-        let record = if *left == 0 {
-            found.remove(&waiter.id)
-        } else {
-            found.get(&waiter.id).cloned()
-        };
-        // The last one takes the objects shown; the others a copy.
-        let shown = if waiters.peek().is_some() {
-            related.clone()
-        } else {
-            std::mem::take(&mut related)
-        };
-        (waiter.answer)(Ok(record.map(|record| (record, shown))));
+/// Gives each waiter its object and the objects it shows (copies: a record is small beside
+/// the statement it saves).
+fn hand_out(records: Vec<Record>, related: Related, batch: Vec<Waiter>) {
+    let found: HashMap<i64, Record> = records.into_iter().map(|r| (r.id, r)).collect();
+    for waiter in batch {
+        let detail = found
+            .get(&waiter.id)
+            .map(|record| (record.clone(), related.clone()));
+        (waiter.answer)(Ok(detail));
     }
 }
 

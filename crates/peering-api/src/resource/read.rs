@@ -192,7 +192,8 @@ async fn render_detail(
         .get_together(spec, id, answer, |read| drop(web::block(read)));
     let (record, related) = detail
         .await
-        .map_err(|_| ApiError::Internal("the read of a detail ended untold".into()))??
+        // Its reader was stopped (the server is stopping) or failed.
+        .map_err(|_| ApiError::Unavailable("The read was stopped; try again.".into()))??
         .ok_or(ApiError::NotFound)?;
     let base = base_url(req);
     let r = Renderer {

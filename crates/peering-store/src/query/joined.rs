@@ -12,7 +12,7 @@ use peering_domain::{Record, ResourceSpec};
 
 use super::inline::Inline;
 use super::{record_from_row, shallow_record, Related};
-use crate::connection::Db;
+use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::schema::table;
 use crate::sql::{Bind, Cell, Sql};
@@ -118,6 +118,20 @@ impl Plan {
         })
     }
 
+    /// The statement reading `ids`, with the columns rows carry (`inline.rs`).
+    pub(crate) fn sql(&self, backend: Backend, carried: &Sql, ids: &[i64]) -> Sql {
+        let mut sql = Sql::new(&self.head);
+        sql.append(carried).push(&self.from);
+        match ids {
+            [id] => sql.push(" WHERE o.id = ").bind(Bind::Int(*id)),
+            _ => sql
+                .push(" WHERE ")
+                .in_primary_key(backend, "o.id", ids)
+                .push(" ORDER BY o.id"),
+        };
+        sql
+    }
+
     /// Objects `ids` (those that exist), in id order, with their relation lists, the
     /// objects they point to put in `related`, and, for a read that may take kept objects,
     /// the versions they are kept under.
@@ -129,15 +143,7 @@ impl Plan {
         related: &mut Related,
     ) -> Result<Vec<Record>, Error> {
         let inline = Inline::of(db, spec, true);
-        let mut sql = Sql::new(&self.head);
-        sql.append(&inline.columns(db.backend())).push(&self.from);
-        match ids {
-            [id] => sql.push(" WHERE o.id = ").bind(Bind::Int(*id)),
-            _ => sql
-                .push(" WHERE ")
-                .in_primary_key(db.backend(), "o.id", ids)
-                .push(" ORDER BY o.id"),
-        };
+        let sql = self.sql(db.backend(), &inline.columns(db.backend()), ids);
         let mut records = Vec::with_capacity(ids.len());
         for mut row in db.load(&sql)? {
             let carried = inline.take(&mut row);

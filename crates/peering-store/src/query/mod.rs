@@ -4,7 +4,7 @@
 mod column;
 pub(crate) mod filter;
 pub(crate) mod inline;
-mod joined;
+pub(crate) mod joined;
 pub(crate) mod objects;
 mod ordered;
 pub(crate) mod page;
@@ -23,7 +23,9 @@ use crate::schema::{cell_to_value, Table};
 use crate::sql::{DbRow, Sql};
 use crate::versions::TableVersions;
 
-pub(crate) use objects::{by_ids, fill_computed, in_order, shallow_by_ids, shallow_referring};
+pub(crate) use objects::{
+    by_ids, details, fill_computed, in_order, shallow_by_ids, shallow_referring,
+};
 pub(crate) use ordered::counted_by_kept_order;
 pub(crate) use page::{everything, list, list_ids, page_in_slices};
 pub(crate) use relations::{load_reads, load_related};

@@ -87,19 +87,46 @@ pub(crate) fn by_ids(
     if ids.is_empty() {
         return Ok((Vec::new(), related));
     }
-    // A few objects are read in one statement with what they point to and their lists
-    // (`joined.rs`); then only the related objects not kept between reads.
-    let plan = super::joined::plan(spec).filter(|_| ids.len() <= LISTS_CARRIED_UP_TO);
-    let mut records = match plan {
-        Some(plan) => {
-            let mut records = plan.read(db, spec, ids, &mut related)?;
-            load_related(db, spec, &mut records, &mut related)?;
-            return Ok((records, related));
+    // One object is read in one statement with what it points to and its lists
+    // (`joined.rs`). Several are read as a write's batch: the same statements whatever
+    // its size.
+    if let [_] = ids {
+        if let Some(found) = joined(db, spec, ids)? {
+            return Ok(found);
         }
-        None => load_by_ids(db, spec, ids, true)?,
-    };
+    }
+    let mut records = load_by_ids(db, spec, ids, true)?;
     attach_relations(db, spec, &mut records, &mut related)?;
     Ok((records, related))
+}
+
+/// The objects of details asked at the same time (`together.rs`, a few ids), read as one
+/// detail is: in one statement where the resource has a joined plan.
+pub(crate) fn details(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<(Vec<Record>, Related), Error> {
+    match joined(db, spec, ids)? {
+        Some(found) => Ok(found),
+        None => by_ids(db, spec, ids),
+    }
+}
+
+/// Objects by id through the resource's joined plan (`joined.rs`), then the related
+/// objects not kept between reads; none without a plan.
+fn joined(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+) -> Result<Option<(Vec<Record>, Related)>, Error> {
+    let Some(plan) = super::joined::plan(spec) else {
+        return Ok(None);
+    };
+    let mut related = Related::default();
+    let mut records = plan.read(db, spec, ids, &mut related)?;
+    load_related(db, spec, &mut records, &mut related)?;
+    Ok(Some((records, related)))
 }
 
 /// Reads objects by id without their relations nor computed counts.

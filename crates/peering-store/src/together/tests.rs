@@ -1,8 +1,10 @@
-//! Details read together, with a reader standing in for the database.
+//! Details read together, with a stand-in for the database whose statements wait at a
+//! gate, so that what queues meanwhile is known rather than left to timing.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver};
-use std::sync::{Arc, Barrier, Mutex};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use peering_domain::resources::AUTONOMOUS_SYSTEM;
@@ -10,25 +12,36 @@ use peering_domain::Value;
 
 use super::*;
 
-/// A database stand-in that notes each statement's ids and how many run at once, and
-/// takes a while, so that requests arriving meanwhile queue.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A database stand-in: notes each statement's ids (and whether it failed) and how many
+/// run at once; its statements wait until the gate is open.
 #[derive(Default)]
 struct Database {
-    statements: Mutex<Vec<Vec<i64>>>,
+    statements: Mutex<Vec<(Vec<i64>, bool)>>,
     running: AtomicUsize,
     most_running: AtomicUsize,
-    /// Statements of several ids, one of them here, fail.
+    /// Statements holding one of these ids fail.
     failing: Vec<i64>,
+    gate: (Mutex<bool>, Condvar),
+    readers: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl Database {
+    fn open_gate(&self) {
+        *self.gate.0.lock().unwrap() = true;
+        self.gate.1.notify_all();
+    }
+
     fn read(&self, ids: &[i64]) -> Result<(Vec<Record>, Related), Error> {
         let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
         self.most_running.fetch_max(now, Ordering::SeqCst);
-        std::thread::sleep(Duration::from_millis(10));
-        self.statements.lock().unwrap().push(ids.to_vec());
+        let open = self.gate.0.lock().unwrap();
+        drop(self.gate.1.wait_while(open, |open| !*open).unwrap());
         self.running.fetch_sub(1, Ordering::SeqCst);
-        if ids.len() > 1 && ids.iter().any(|id| self.failing.contains(id)) {
+        let fails = ids.iter().any(|id| self.failing.contains(id));
+        self.statements.lock().unwrap().push((ids.to_vec(), fails));
+        if fails {
             return Err(Error::Busy("a statement failed".into()));
         }
         // Odd ids exist, even ones do not; each object carries its id as its value.
@@ -42,50 +55,78 @@ impl Database {
             .collect();
         Ok((records, Related::default()))
     }
+
+    /// Waits for every reader started to end.
+    fn join_readers(&self) {
+        for reader in self.readers.lock().unwrap().drain(..) {
+            reader.join().unwrap();
+        }
+    }
 }
 
-/// Asks for `id`, running a reader on a thread of its own when one is needed.
-fn ask(together: &Arc<Together>, database: &Arc<Database>, id: i64) -> Receiver<Detail> {
+/// Asks for `id` without waiting, starting a reader on a thread of its own when needed.
+fn ask(
+    together: &Arc<Together>,
+    database: &Arc<Database>,
+    id: i64,
+) -> Receiver<Result<Detail, Error>> {
     let (sender, receiver) = channel();
-    let answer: Answer = Box::new(move |detail| sender.send(detail.unwrap()).unwrap());
+    let answer: Answer = Box::new(move |detail| sender.send(detail).unwrap());
     if let Some(reader) = together.ask(&AUTONOMOUS_SYSTEM, id, answer) {
-        let database = database.clone();
-        std::thread::spawn(move || reader.read_queued(&|ids| database.read(ids)));
+        let db = database.clone();
+        let thread = std::thread::spawn(move || reader.read_queued(&|ids| db.read(ids)));
+        database.readers.lock().unwrap().push(thread);
     }
     receiver
 }
 
-/// Asks for `ids` at once, one thread each, and returns what each got.
-fn ask_at_once(together: &Arc<Together>, database: &Arc<Database>, ids: &[i64]) -> Vec<Detail> {
-    let start = Arc::new(Barrier::new(ids.len()));
-    let threads: Vec<_> = ids
-        .iter()
-        .map(|&id| {
-            let (together, database, start) = (together.clone(), database.clone(), start.clone());
-            std::thread::spawn(move || {
-                start.wait();
-                ask(&together, &database, id)
-                    .recv_timeout(Duration::from_secs(10))
-                    .unwrap()
-            })
-        })
+/// Waits until `count` statements are at the gate.
+fn await_running(database: &Database, count: usize) {
+    let start = std::time::Instant::now();
+    while database.running.load(Ordering::SeqCst) < count {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "{count} statements never started"
+        );
+        std::thread::yield_now();
+    }
+}
+
+/// Asks for the first id, then the second, each once the statement before is at the
+/// shut gate (so that two readers run, one id each); then the rest, which queue; then
+/// opens the gate and returns what each got.
+fn ask_all(
+    together: &Arc<Together>,
+    database: &Arc<Database>,
+    ids: &[i64],
+) -> Vec<Result<Detail, Error>> {
+    let mut asked = Vec::new();
+    for (i, &id) in ids.iter().enumerate() {
+        asked.push(ask(together, database, id));
+        if i < 2 {
+            await_running(database, i + 1);
+        }
+    }
+    database.open_gate();
+    let answers = asked
+        .into_iter()
+        .map(|r| r.recv_timeout(PATIENCE).unwrap())
         .collect();
-    threads.into_iter().map(|t| t.join().unwrap()).collect()
+    database.join_readers();
+    answers
+}
+
+/// The ids of each statement, in the order they ended.
+fn statements(database: &Database) -> Vec<Vec<i64>> {
+    let statements = database.statements.lock().unwrap();
+    statements.iter().map(|(ids, _)| ids.clone()).collect()
 }
 
 fn id_shown(detail: &Detail) -> Option<i64> {
-    detail.as_ref().map(|(record, _)| match record.values[0] {
-        Value::Int(v) => v,
-        ref other => panic!("not an id: {other:?}"),
+    detail.as_ref().map(|(record, _)| {
+        assert_eq!(record.values, [Value::Int(record.id)]);
+        record.id
     })
-}
-
-fn assert_each_got_its_own(ids: &[i64], details: &[Detail]) {
-    for (id, detail) in ids.iter().zip(details) {
-        let expected = (id % 2 == 1).then_some(*id);
-        assert_eq!(id_shown(detail), expected, "request for {id}");
-        assert_eq!(detail.as_ref().map(|(r, _)| r.id), expected);
-    }
 }
 
 fn assert_lane_idle(together: &Together) {
@@ -95,53 +136,87 @@ fn assert_lane_idle(together: &Together) {
 }
 
 #[test]
-fn requests_at_once_are_read_together_and_each_gets_its_own_object() {
+fn requests_asked_meanwhile_are_read_together_and_each_gets_its_own_object() {
     let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
     let ids: Vec<i64> = (1..=40).collect();
-    let details = ask_at_once(&together, &database, &ids);
-    assert_each_got_its_own(&ids, &details);
-    let statements = database.statements.lock().unwrap();
-    assert!(
-        statements.len() < ids.len(),
-        "40 requests at once took {} statements",
-        statements.len()
-    );
-    assert!(statements.iter().all(|s| s.len() <= MOST_TOGETHER));
-    let read: usize = statements.iter().map(Vec::len).sum();
-    assert_eq!(read, ids.len(), "each id read once: {statements:?}");
-    assert!(database.most_running.load(Ordering::SeqCst) <= READERS_PER_RESOURCE);
-    assert_lane_idle(&together);
-}
-
-#[test]
-fn several_requests_for_one_object_each_get_it() {
-    let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
-    let details = ask_at_once(&together, &database, &[7; 12]);
-    assert!(details.iter().all(|d| id_shown(d) == Some(7)));
-    assert_lane_idle(&together);
-}
-
-#[test]
-fn a_request_alone_is_read_alone_at_once() {
-    let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
-    for id in [3, 4, 5] {
-        let detail = ask(&together, &database, id).recv().unwrap();
-        assert_eq!(id_shown(&detail), (id % 2 == 1).then_some(id));
+    let answers = ask_all(&together, &database, &ids);
+    for (id, answer) in ids.iter().zip(&answers) {
+        let detail = answer.as_ref().unwrap();
+        assert_eq!(id_shown(detail), (id % 2 == 1).then_some(*id), "{id}");
     }
-    assert_eq!(*database.statements.lock().unwrap(), [[3], [4], [5]]);
+    let mut statements = statements(&database);
+    statements.sort();
+    // Two readers started with one id each; the 38 queued meanwhile took two statements,
+    // the oldest 32 first.
+    let expected: [Vec<i64>; 4] = [vec![1], vec![2], (3..=34).collect(), (35..=40).collect()];
+    assert_eq!(statements, expected);
+    assert_eq!(database.most_running.load(Ordering::SeqCst), 2);
     assert_lane_idle(&together);
 }
 
 #[test]
-fn when_a_statement_of_several_fails_its_requests_are_read_alone() {
+fn several_requests_for_one_object_are_read_once_and_each_get_it() {
+    let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
+    let answers = ask_all(&together, &database, &[7; 12]);
+    assert!(answers
+        .iter()
+        .all(|a| id_shown(a.as_ref().unwrap()) == Some(7)));
+    assert_eq!(statements(&database), [[7], [7], [7]]);
+    assert_lane_idle(&together);
+}
+
+#[test]
+fn a_request_that_finds_a_reader_free_is_read_at_once() {
+    let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
+    database.open_gate();
+    for id in [3, 4, 5] {
+        let answer = ask(&together, &database, id)
+            .recv_timeout(PATIENCE)
+            .unwrap();
+        assert_eq!(id_shown(&answer.unwrap()), (id % 2 == 1).then_some(id));
+        database.join_readers();
+    }
+    assert_eq!(statements(&database), [[3], [4], [5]]);
+    assert_lane_idle(&together);
+}
+
+#[test]
+fn a_request_asked_while_its_readers_run_waits_for_their_next_statement() {
+    let (together, database) = (Arc::new(Together::default()), Arc::new(Database::default()));
+    let answers = ask_all(&together, &database, &[1, 3, 5]);
+    assert!(answers.iter().all(Result::is_ok));
+    // 5 was asked after both statements had started: it joined neither.
+    let mut statements = statements(&database);
+    statements.sort();
+    assert_eq!(statements, [[1], [3], [5]]);
+}
+
+#[test]
+fn a_failed_statement_gives_its_error_to_each_request_in_it_alone() {
     let together = Arc::new(Together::default());
     let database = Arc::new(Database {
         failing: vec![9],
         ..Database::default()
     });
     let ids: Vec<i64> = (1..=24).collect();
-    let details = ask_at_once(&together, &database, &ids);
-    assert_each_got_its_own(&ids, &details);
+    let answers = ask_all(&together, &database, &ids);
+    let statements = database.statements.lock().unwrap();
+    let failed: Vec<i64> = statements
+        .iter()
+        .filter(|(_, failed)| *failed)
+        .flat_map(|(ids, _)| ids.clone())
+        .collect();
+    // The two first statements held 1 and 2; the third, everything else.
+    assert_eq!(failed, (3..=24).collect::<Vec<_>>(), "{statements:?}");
+    for (id, answer) in ids.iter().zip(&answers) {
+        match answer {
+            Err(e) => assert!(
+                failed.contains(id) && matches!(e, Error::Busy(_)),
+                "{id}: {e}"
+            ),
+            Ok(detail) => assert_eq!(id_shown(detail), (id % 2 == 1).then_some(*id)),
+        }
+    }
     assert_lane_idle(&together);
 }
 
@@ -154,6 +229,9 @@ fn a_reader_that_never_runs_lets_its_requests_know() {
     assert!(reader.is_some());
     drop(reader);
     // The answer was dropped untold: its request does not wait forever.
-    assert!(receiver.recv_timeout(Duration::from_secs(5)).is_err());
+    assert_eq!(
+        receiver.recv_timeout(PATIENCE),
+        Err(RecvTimeoutError::Disconnected)
+    );
     assert_lane_idle(&together);
 }
