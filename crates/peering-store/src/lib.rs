@@ -61,7 +61,7 @@ pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use store_resources::{leaving_out_refused, LeftOut};
-pub use together::{Answer, Detail};
+pub use together::{Answer, Detail, Run};
 pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 pub use versions::TableVersions;
 pub use write::ImportedObject;

@@ -7,8 +7,9 @@ use peering_filter::Filter;
 
 use crate::connection::Db;
 use crate::schema::MustExist;
+use crate::together::Reader;
 use crate::{accounts, delete, query, schema, sql, write};
-use crate::{Answer, ChangeContext, Error, Page, Related, Store, Window};
+use crate::{Answer, ChangeContext, Error, Page, Related, Run, Store, Window};
 
 impl Store {
     /// Every object of a resource in list order, with its relation lists (many-to-many
@@ -96,24 +97,24 @@ impl Store {
 
     /// Object `id` of `spec`, as [`Store::get`] reads it, given to `answer` once read: for
     /// a server whose requests wait without a thread. `run` is given the reading to do,
-    /// when there is some, to run on a thread that may block. The details of a resource
-    /// asked while others are being read are read together, in the next statement
-    /// (`together.rs`).
-    pub fn get_together(
-        &self,
-        spec: &'static ResourceSpec,
-        id: i64,
-        answer: Answer,
-        run: impl FnOnce(Box<dyn FnOnce() + Send>),
-    ) {
+    /// when there is some, to run on a thread that may block, after the work already
+    /// waiting for one. The details of a resource asked while others are being read are
+    /// read together, in the next statement (`together.rs`).
+    pub fn get_together(&self, spec: &'static ResourceSpec, id: i64, answer: Answer, run: Run) {
         let store = self.clone();
         let Some(together) = &self.together else {
             return run(Box::new(move || answer(store.get(spec, id))));
         };
         if let Some(reader) = together.ask(spec, id, answer) {
-            run(Box::new(move || {
-                reader.read_queued(&|ids| store.read(|db| query::details(db, spec, ids)));
-            }));
+            run(Box::new(move || store.read_details(spec, reader, run)));
+        }
+    }
+
+    /// One statement of a reader of details, then its next turn, if it has one.
+    fn read_details(self, spec: &'static ResourceSpec, reader: Reader, run: Run) {
+        let read = |ids: &[i64]| self.read(|db| query::details(db, spec, ids));
+        if let Some(reader) = reader.read_next(&read) {
+            run(Box::new(move || self.read_details(spec, reader, run)));
         }
     }
 

@@ -6,8 +6,8 @@
 //! backends a trip to a thread that may block and a connection taken from the pool. So a
 //! request for a detail leaves its id in its resource's queue, and a reader (at most
 //! `READERS_PER_RESOURCE` of them, each on a thread that may block) reads everything
-//! queued in one statement, hands each request its object, and goes on while the queue
-//! holds more. A request that finds a reader free is read at once, and no request joins a
+//! queued in one statement, hands each request its object, and is run again, after the
+//! other work waiting for such a thread, while the queue holds more. A request that finds a reader free is read at once, and no request joins a
 //! statement already started: it sees every write that ended before it arrived. The requests wait without a
 //! thread (the caller's `answer` is called), so that many can wait on a few threads.
 
@@ -30,6 +30,9 @@ pub type Detail = Option<(Record, Related)>;
 
 /// What is done with a detail once read (or its error), on the reader's thread.
 pub type Answer = Box<dyn FnOnce(Result<Detail, Error>) + Send>;
+
+/// Runs work on a thread that may block, after the work already waiting for one.
+pub type Run = fn(Box<dyn FnOnce() + Send>);
 
 /// Objects by id (those that exist, in any order) and the objects they show.
 pub(crate) type Read<'a> = dyn Fn(&[i64]) -> Result<(Vec<Record>, Related), Error> + 'a;
@@ -60,7 +63,7 @@ struct Waiter {
 
 impl Together {
     /// Queues a request for object `id` of `spec`; returns a reader when the caller must
-    /// run one ([`Reader::read_queued`]) on a thread that may block.
+    /// run one ([`Reader::read_next`]) on a thread that may block.
     pub(crate) fn ask(
         self: &Arc<Self>,
         spec: &'static ResourceSpec,
@@ -92,11 +95,14 @@ pub(crate) struct Reader {
 }
 
 impl Reader {
-    /// Reads the requests queued, a statement at a time, until none is left.
-    pub(crate) fn read_queued(mut self, read: &Read<'_>) {
-        while let Some(batch) = self.next_batch() {
-            serve(batch, read);
-        }
+    /// Reads the oldest requests queued in one statement; returns the reader when it
+    /// read some, to be run again (after the other work waiting for a thread that may
+    /// block: a reader never holds its thread while requests keep coming), or none when
+    /// the queue was empty.
+    pub(crate) fn read_next(mut self, read: &Read<'_>) -> Option<Reader> {
+        let batch = self.next_batch()?;
+        serve(batch, read);
+        Some(self)
     }
 
     /// The oldest requests queued; none when the queue is empty, and the reader is then

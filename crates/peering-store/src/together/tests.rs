@@ -74,7 +74,12 @@ fn ask(
     let answer: Answer = Box::new(move |detail| sender.send(detail).unwrap());
     if let Some(reader) = together.ask(&AUTONOMOUS_SYSTEM, id, answer) {
         let db = database.clone();
-        let thread = std::thread::spawn(move || reader.read_queued(&|ids| db.read(ids)));
+        let thread = std::thread::spawn(move || {
+            let mut turn = Some(reader);
+            while let Some(reader) = turn {
+                turn = reader.read_next(&|ids| db.read(ids));
+            }
+        });
         database.readers.lock().unwrap().push(thread);
     }
     receiver
@@ -233,5 +238,32 @@ fn a_reader_that_never_runs_lets_its_requests_know() {
         receiver.recv_timeout(PATIENCE),
         Err(RecvTimeoutError::Disconnected)
     );
+    assert_lane_idle(&together);
+}
+
+#[test]
+fn a_reader_reads_one_statement_a_turn_and_ends_on_an_empty_queue() {
+    let (together, database) = (Arc::new(Together::default()), Database::default());
+    database.open_gate();
+    let mut answers = Vec::new();
+    let mut reader = None;
+    for id in 1..=40 {
+        let (sender, receiver) = channel();
+        let answer: Answer = Box::new(move |detail| sender.send(detail).unwrap());
+        let started = together.ask(&AUTONOMOUS_SYSTEM, id, answer);
+        // The second reader is let go of unrun (it counts itself out): one serves all.
+        if reader.is_none() {
+            reader = started;
+        }
+        answers.push(receiver);
+    }
+    let read = |ids: &[i64]| database.read(ids);
+    // The oldest 32, then the 8 left, then nothing: the reader is counted out.
+    let reader = reader.unwrap().read_next(&read).unwrap();
+    assert_eq!(statements(&database), [(1..=32).collect::<Vec<_>>()]);
+    let reader = reader.read_next(&read).unwrap();
+    assert!(reader.read_next(&read).is_none());
+    assert_eq!(statements(&database).len(), 2);
+    assert!(answers.iter().all(|r| r.try_recv().unwrap().is_ok()));
     assert_lane_idle(&together);
 }
