@@ -15,26 +15,21 @@ use serde_json::{json, Value as Json};
 const TAGS: &str = "/api/extras/tags/";
 const POLICIES: &str = "/api/peering/routing-policies/";
 
+/// `count` objects named `<name> <i>` (slug `<name>-<i>`, lowercased) created at `path`.
+fn numbered(s: &TestServer, path: &str, name: &str, count: usize) -> Json {
+    let slug = name.to_lowercase();
+    let body = (0..count)
+        .map(|i| json!({"name": format!("{name} {i}"), "slug": format!("{slug}-{i}")}))
+        .collect();
+    s.create(path, Json::Array(body))
+}
+
 /// 30 ASes, each with its own tag and import policy, the odd ones with an export policy
 /// too; their ids.
 fn peers(s: &TestServer) -> Vec<i64> {
     let count = 30;
-    let tags = s.create(
-        TAGS,
-        Json::Array(
-            (0..count)
-                .map(|i| json!({"name": format!("Tag {i}"), "slug": format!("tag-{i}")}))
-                .collect(),
-        ),
-    );
-    let policies = s.create(
-        POLICIES,
-        Json::Array(
-            (0..count)
-                .map(|i| json!({"name": format!("Policy {i}"), "slug": format!("policy-{i}")}))
-                .collect(),
-        ),
-    );
+    let tags = numbered(s, TAGS, "Tag", count);
+    let policies = numbered(s, POLICIES, "Policy", count);
     let body: Vec<Json> = (0..count)
         .map(|i| {
             let export: Vec<Json> = (i % 2 == 1)
