@@ -377,13 +377,16 @@ fn postgres_baselines(
             low,
             high,
         };
-        baselines.push(pgbench::measure(
+        match pgbench::measure(
             &server,
             database_url,
             &detail,
             args.connections,
             args.duration,
-        )?);
+        )? {
+            Some(baseline) => baselines.push(baseline),
+            None => eprintln!("== postgres: the server logs no SQL statement: no baseline"),
+        }
     }
     server.stop();
     Ok(baselines)
