@@ -302,3 +302,37 @@ fn an_update_of_an_unknown_object_is_a_404_before_any_other_answer_and_writes_no
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json()["name"], "Two");
 }
+
+/// How many times `path` is asked for before an answer comes from the cache, if it does
+/// within `tries`.
+fn asked_until_served_from_cache(s: &TestServer, path: &str, tries: usize) -> Option<usize> {
+    (1..=tries).find(|_| cost(s, path).0 == 0)
+}
+
+#[test]
+fn lookups_that_stopped_paying_pay_again_and_never_serve_what_a_write_changed() {
+    let s = TestServer::start();
+    let created = s.create(AS, json!({"asn": 65001, "name": "One"}));
+    settle(&s);
+    // Pages asked for once each: their lookups miss until only one request in several
+    // makes one (`cache_payoff.rs`).
+    for offset in 0..200 {
+        cost(&s, &format!("{AS}?limit=1&offset={offset}"));
+    }
+    // A page asked for again and again is soon served from the cache again, and never
+    // once a write has changed it.
+    let page = format!("{AS}?limit=1&ordering=-asn");
+    let served = asked_until_served_from_cache(&s, &page, 200);
+    assert!(served.is_some(), "never served from the cache again");
+
+    let r = s.patch(&format!("{AS}{}/", created["id"]), json!({"name": "Two"}));
+    assert_eq!(r.status, 200, "{}", r.text);
+    for _ in 0..50 {
+        let (_, body) = cost(&s, &page);
+        assert_eq!(
+            body["results"][0]["name"], "Two",
+            "an answer older than a write"
+        );
+    }
+    assert!(asked_until_served_from_cache(&s, &page, 200).is_some());
+}
