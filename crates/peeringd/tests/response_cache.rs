@@ -303,10 +303,9 @@ fn an_update_of_an_unknown_object_is_a_404_before_any_other_answer_and_writes_no
     assert_eq!(r.json()["name"], "Two");
 }
 
-/// How many times `path` is asked for before an answer comes from the cache, if it does
-/// within `tries`.
-fn asked_until_served_from_cache(s: &TestServer, path: &str, tries: usize) -> Option<usize> {
-    (1..=tries).find(|_| cost(s, path).0 == 0)
+/// Whether an answer to `path` comes from the cache within `tries` asks.
+fn served_from_cache_within(s: &TestServer, path: &str, tries: usize) -> bool {
+    (0..tries).any(|_| cost(s, path).0 == 0)
 }
 
 #[test]
@@ -322,8 +321,10 @@ fn lookups_that_stopped_paying_pay_again_and_never_serve_what_a_write_changed() 
     // A page asked for again and again is soon served from the cache again, and never
     // once a write has changed it.
     let page = format!("{AS}?limit=1&ordering=-asn");
-    let served = asked_until_served_from_cache(&s, &page, 200);
-    assert!(served.is_some(), "never served from the cache again");
+    assert!(
+        served_from_cache_within(&s, &page, 200),
+        "never served from the cache again"
+    );
 
     let r = s.patch(&format!("{AS}{}/", created["id"]), json!({"name": "Two"}));
     assert_eq!(r.status, 200, "{}", r.text);
@@ -334,5 +335,5 @@ fn lookups_that_stopped_paying_pay_again_and_never_serve_what_a_write_changed() 
             "an answer older than a write"
         );
     }
-    assert!(asked_until_served_from_cache(&s, &page, 200).is_some());
+    assert!(served_from_cache_within(&s, &page, 200));
 }
