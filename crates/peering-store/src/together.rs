@@ -7,9 +7,10 @@
 //! request for a detail leaves its id in its resource's queue, and a reader (at most
 //! `READERS_PER_RESOURCE` of them, each on a thread that may block) reads everything
 //! queued in one statement, hands each request its object, and is run again, after the
-//! other work waiting for such a thread, while the queue holds more. A request that finds a reader free is read at once, and no request joins a
-//! statement already started: it sees every write that ended before it arrived. The requests wait without a
-//! thread (the caller's `answer` is called), so that many can wait on a few threads.
+//! other work waiting for such a thread, while the queue holds more. A request that finds
+//! a reader free is read at once, and no request joins a statement already started: it
+//! sees every write that ended before it arrived. The requests wait without a thread (the
+//! caller's `answer` is called), so that many can wait on a few threads.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
