@@ -15,6 +15,8 @@ mod gate;
 mod import;
 mod jobs;
 mod kept;
+#[cfg(test)]
+mod list_plans;
 mod migrations;
 mod order_ids;
 mod orders;

@@ -1,0 +1,2 @@
+DROP INDEX direct_sessions_peer_status_order;
+DROP INDEX ixp_sessions_peer_status_order;
