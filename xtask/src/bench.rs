@@ -280,9 +280,13 @@ fn run_backend(
     Ok(())
 }
 
-/// The realistic scenarios with the answer cache on (on `server`), then off (on a server
-/// started without it); returns their rows, scenario by scenario, a server in its usual
-/// state again, and the peak RSS seen.
+/// The realistic scenarios, each with the answer cache on and off (`server` has it on; a
+/// server is started without it as needed); returns their rows, scenario by scenario, a
+/// server in its usual state again, and the peak RSS seen.
+///
+/// Which state goes first alternates from one scenario to the next, so that a machine
+/// that speeds up or slows down during the run weighs on both states alike (in two blocks,
+/// all on then all off, it weighed on one).
 fn realistic_rounds(
     binary: &Path,
     database_url: &str,
@@ -290,6 +294,7 @@ fn realistic_rounds(
     population: &realistic::Population,
     args: &BenchArgs,
 ) -> Result<(Vec<realistic::Row>, Server, f64), String> {
+    use realistic::Cache::{Off, On};
     let token = server.token.clone();
     let run = Run {
         connections: args.connections,
@@ -297,35 +302,32 @@ fn realistic_rounds(
         timeout_s: 10,
     };
     let mixes = realistic::mixes(population);
-    let (mut rows, mut peak) = (Vec::new(), 0f64);
-    for cache in [realistic::Cache::On, realistic::Cache::Off] {
-        if cache == realistic::Cache::Off {
-            server.stop();
-            server = Server::resume(binary, database_url, &token, cache.env())?;
-        }
-        let monitor = RssMonitor::start(server.pid());
-        let target = Target::local(server.addr, &token);
-        let bench = realistic::Bench {
-            target: &target,
-            cache,
-            monitor: &monitor,
-            on_postgres: database_url.starts_with("postgres"),
-        };
-        for mix in &mixes {
+    let (mut rows, mut peak, mut running) = (Vec::new(), 0f64, On);
+    for (i, mix) in mixes.iter().enumerate() {
+        let states = if i % 2 == 0 { [On, Off] } else { [Off, On] };
+        for cache in states {
+            if cache != running {
+                server.stop();
+                server = Server::resume(binary, database_url, &token, cache.env())?;
+                running = cache;
+            }
+            let monitor = RssMonitor::start(server.pid());
+            let target = Target::local(server.addr, &token);
+            let bench = realistic::Bench {
+                target: &target,
+                cache,
+                monitor: &monitor,
+                on_postgres: database_url.starts_with("postgres"),
+            };
             eprintln!("== realistic: {} (cache {})", mix.name, cache.name());
-            rows.push(realistic::measure(
-                &bench,
-                population,
-                mix,
-                &run,
-                args.write_rate,
-            )?);
+            let row = realistic::measure(&bench, population, mix, &run, args.write_rate)?;
+            rows.push(row);
+            peak = peak.max(monitor.overall_peak_mib());
         }
-        peak = peak.max(monitor.overall_peak_mib());
     }
-    // Each scenario's two rows side by side.
+    // Each scenario's two rows side by side, the cache on first.
     let place = |row: &realistic::Row| mixes.iter().position(|m| m.name == row.scenario.name);
-    rows.sort_by_key(|row| (place(row), row.cache == realistic::Cache::Off));
+    rows.sort_by_key(|row| (place(row), row.cache == Off));
     server.stop();
     let server = Server::resume(binary, database_url, &token, &[])?;
     Ok((rows, server, peak))
