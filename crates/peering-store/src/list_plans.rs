@@ -17,9 +17,19 @@ use crate::sql::Sql;
 use crate::testing::TestStore;
 
 /// Lists read in their default order: (what they are, resource, WHERE).
-const ORDERED_LISTS: [(&str, &ResourceSpec, &str); 4] = [
+const ORDERED_LISTS: [(&str, &ResourceSpec, &str); 6] = [
     ("autonomous systems", &AUTONOMOUS_SYSTEM, "TRUE"),
     ("sessions", &INTERNET_EXCHANGE_PEERING_SESSION, "TRUE"),
+    (
+        "one peer's sessions",
+        &INTERNET_EXCHANGE_PEERING_SESSION,
+        "o.autonomous_system_id = 1",
+    ),
+    (
+        "one peer's direct sessions",
+        &DIRECT_PEERING_SESSION,
+        "o.autonomous_system_id = 1",
+    ),
     (
         "one peer's sessions of one status",
         &INTERNET_EXCHANGE_PEERING_SESSION,
@@ -52,6 +62,38 @@ fn page_plan(db: &mut Db<'_>, spec: &'static ResourceSpec, condition: &str) -> V
         .collect()
 }
 
+/// Sessions of four peers, three in five enabled, and the statistics PostgreSQL keeps of
+/// them. It picks among indexes by those: on empty tables, the (peer) and (peer, status)
+/// indexes cost the same for one peer's sessions of one status, and either may be taken.
+/// SQLite, without statistics, prefers the index that matches more of the condition.
+/// Written past the foreign keys and triggers (replica role), which would ask for parents.
+fn give_postgres_statistics(db: &mut Db<'_>) -> Result<(), Error> {
+    const STATUS: &str = "CASE WHEN i % 5 < 3 THEN 'enabled' ELSE 'disabled' END";
+    let statements = [
+        "SET session_replication_role = replica".to_owned(),
+        format!(
+            "INSERT INTO internet_exchange_peering_sessions (autonomous_system_id, \
+             ixp_connection_id, ip_address, ip_address_key, status, created, updated) \
+             SELECT i % 4 + 1, 1, 'a' || i, 'k' || i, {STATUS}, 0, 0 \
+             FROM generate_series(1, 4000) AS i"
+        ),
+        format!(
+            "INSERT INTO direct_peering_sessions (local_autonomous_system_id, \
+             autonomous_system_id, ip_address, ip_address_key, status, relationship_id, \
+             created, updated) \
+             SELECT 9, i % 4 + 1, 'a' || i, 'k' || i, {STATUS}, 1, 0, 0 \
+             FROM generate_series(1, 4000) AS i"
+        ),
+        "SET session_replication_role = DEFAULT".to_owned(),
+        "ANALYZE internet_exchange_peering_sessions".to_owned(),
+        "ANALYZE direct_peering_sessions".to_owned(),
+    ];
+    for statement in statements {
+        db.execute(&Sql::new(&statement))?;
+    }
+    Ok(())
+}
+
 #[test]
 fn pages_of_lists_with_an_order_index_are_read_in_order_not_sorted() {
     let store = TestStore::new(1);
@@ -62,6 +104,7 @@ fn pages_of_lists_with_an_order_index_are_read_in_order_not_sorted() {
                 // planner is told to avoid sorts, which it still makes when no index
                 // gives the order.
                 db.execute(&Sql::new("SET enable_sort = off"))?;
+                give_postgres_statistics(db)?;
             }
             for (list, spec, condition) in ORDERED_LISTS {
                 let plan = page_plan(db, spec, condition).join("\n");
