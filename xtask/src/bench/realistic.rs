@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::cpu::{self, CpuPerRequest};
 use super::dataset;
-use super::discover::{AUTONOMOUS_SYSTEMS, SESSIONS};
+use super::discover::{self, AUTONOMOUS_SYSTEMS, SESSIONS};
 use super::pgbench::Baseline;
 use super::report::{r, thousands, Measurement, ScenarioResult};
 use super::rss::RssMonitor;
@@ -20,6 +20,9 @@ use super::wrk;
 pub struct Population {
     pub autonomous_systems: u64,
     pub sessions: u64,
+    /// The peer with the most sessions, and how many it has: automation pulls a network's
+    /// sessions page by page, and a big peer's pages are where the filter's index pays.
+    pub big_peer: (i64, u64),
     pub writable: Writable,
 }
 
@@ -38,9 +41,16 @@ impl Population {
                 .ok_or_else(|| format!("{SESSIONS}: no session to write to"))
         };
         let (low, high) = (first_id("id")?, first_id("-id")?);
+        let big_peer = discover::discover(target)?.big_peer_id;
         Ok(Population {
             autonomous_systems: count(&format!("{AUTONOMOUS_SYSTEMS}?brief=1&limit=1"))?,
             sessions: count(&format!("{SESSIONS}?brief=1&limit=1"))?,
+            big_peer: (
+                big_peer,
+                count(&format!(
+                    "{SESSIONS}?autonomous_system_id={big_peer}&brief=1&limit=1"
+                ))?,
+            ),
             writable: Writable {
                 peer_ids: peer_ids.to_vec(),
                 session_ids: low..=high,
@@ -97,6 +107,15 @@ pub fn mixes(p: &Population) -> Vec<Mix> {
             "session_filtered",
             "GET internet-exchange-peering-sessions/?autonomous_system_id=<random peer>&status=<random>&limit=50",
             format!("'{sessions}?autonomous_system_id=' .. pick(peers) .. '&status=' .. pick(statuses) .. '&limit=50'"),
+        ),
+        mix(
+            "big_peer_sessions",
+            "GET internet-exchange-peering-sessions/?autonomous_system_id=<the biggest peer>&limit=50&offset=<random>",
+            format!(
+                "'{sessions}?autonomous_system_id={}&limit=50&offset=' .. math.random(0, {})",
+                p.big_peer.0,
+                last_offset(50, p.big_peer.1)
+            ),
         ),
         mix(
             "as_search",
@@ -366,6 +385,7 @@ mod tests {
         Population {
             autonomous_systems: 301,
             sessions: 1000,
+            big_peer: (2, 120),
             writable: Writable {
                 peer_ids: vec![2, 3, 4],
                 session_ids: 10..=1009,
@@ -380,6 +400,8 @@ mod tests {
         let path = |name| &all.iter().find(|m| m.name == name).unwrap().path_lua;
         assert!(path("as_list_50").ends_with("math.random(0, 251)"));
         assert!(path("session_list_1000").ends_with("math.random(0, 0)"));
+        assert!(path("big_peer_sessions").contains("?autonomous_system_id=2&limit=50&offset="));
+        assert!(path("big_peer_sessions").ends_with("math.random(0, 70)"));
         let text = script(&p, all.iter().find(|m| m.name == "session_detail").unwrap());
         assert!(text.contains("local peers = {2,3,4}"));
         assert!(text.contains("local session_low, session_high = 10, 1009"));
