@@ -201,8 +201,10 @@ fn run_backend(
         startup.first_status.as_secs_f64() * 1000.0,
         startup.first_list.as_secs_f64() * 1000.0
     );
-    let population =
-        realistic::Population::find(&Target::local(server.addr, &token), &loaded.peer_ids)?;
+    // What the scenarios draw from, found once: the writer only changes comments.
+    let loaded_target = Target::local(server.addr, &token);
+    let discovered = discover::discover(&loaded_target)?;
+    let population = realistic::Population::find(&loaded_target, &discovered, &loaded.peer_ids)?;
     let (realistic, server, realistic_peak_rss_mib) =
         realistic_rounds(binary, database.url(), server, &population, args)?;
     let baselines = match backend {
@@ -225,7 +227,7 @@ fn run_backend(
             duration_s: args.duration,
             timeout_s: 10,
         };
-        let our_scenarios = reads::scenarios(&discover::discover(&ours)?, normal);
+        let our_scenarios = reads::scenarios(&discovered, normal);
         let their_scenarios = against
             .map(|theirs| discover::discover(theirs).map(|d| reads::scenarios(&d, normal)))
             .transpose()?;

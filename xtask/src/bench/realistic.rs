@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::cpu::{self, CpuPerRequest};
 use super::dataset;
-use super::discover::{self, AUTONOMOUS_SYSTEMS, SESSIONS};
+use super::discover::{Discovered, AUTONOMOUS_SYSTEMS, SESSIONS};
 use super::pgbench::Baseline;
 use super::report::{r, thousands, Measurement, ScenarioResult};
 use super::rss::RssMonitor;
@@ -27,12 +27,13 @@ pub struct Population {
 }
 
 impl Population {
-    /// Counts and ids through the API (sessions' ids from the first and the last one: the
-    /// load creates them in one run of ids).
-    pub fn find(target: &Target, peer_ids: &[i64]) -> Result<Population, String> {
-        let count = |path: &str| -> Result<u64, String> {
-            Ok(target.get_json(path)?["count"].as_u64().unwrap_or(0))
-        };
+    /// What `discovered` found, the big peer's count and the sessions' ids through the API
+    /// (from the first and the last one: the load creates them in one run of ids).
+    pub fn find(
+        target: &Target,
+        discovered: &Discovered,
+        peer_ids: &[i64],
+    ) -> Result<Population, String> {
         let first_id = |ordering: &str| -> Result<i64, String> {
             let page =
                 target.get_json(&format!("{SESSIONS}?brief=1&limit=1&ordering={ordering}"))?;
@@ -41,16 +42,14 @@ impl Population {
                 .ok_or_else(|| format!("{SESSIONS}: no session to write to"))
         };
         let (low, high) = (first_id("id")?, first_id("-id")?);
-        let big_peer = discover::discover(target)?.big_peer_id;
+        let big_peer = discovered.big_peer_id;
+        let big_peer_page = target.get_json(&format!(
+            "{SESSIONS}?autonomous_system_id={big_peer}&brief=1&limit=1"
+        ))?;
         Ok(Population {
-            autonomous_systems: count(&format!("{AUTONOMOUS_SYSTEMS}?brief=1&limit=1"))?,
-            sessions: count(&format!("{SESSIONS}?brief=1&limit=1"))?,
-            big_peer: (
-                big_peer,
-                count(&format!(
-                    "{SESSIONS}?autonomous_system_id={big_peer}&brief=1&limit=1"
-                ))?,
-            ),
+            autonomous_systems: discovered.autonomous_systems,
+            sessions: discovered.sessions,
+            big_peer: (big_peer, big_peer_page["count"].as_u64().unwrap_or(0)),
             writable: Writable {
                 peer_ids: peer_ids.to_vec(),
                 session_ids: low..=high,
