@@ -1,8 +1,9 @@
-//! Lists' orders kept between reads. A page of a list neither filtered nor searched is a
-//! slice of one sequence of ids, the table's rows in the list's order; read with `LIMIT …
-//! OFFSET …`, every page walks the rows before it again (on PostgreSQL, most of a deep
-//! page's time). The sequence is kept here, per table and order, under the versions of the
-//! tables the order reads (`query/ordered.rs`), and a page takes its ids from it.
+//! Lists' orders kept between reads. A page of a list not searched is a slice of one
+//! sequence of ids, the rows its filter (if any, on the rows' own columns) selects in the
+//! list's order; read with `LIMIT … OFFSET …`, every page walks the rows before it again
+//! (on PostgreSQL, most of a deep page's time). The sequence is kept here, per table, order
+//! and filter, under the versions of the tables the order reads (`query/ordered.rs`), and
+//! a page takes its ids from it.
 //!
 //! A kept order is only a guess of what the database holds: every read through it also
 //! reads those versions in the statement that reads its rows, and is used only when they
@@ -54,7 +55,7 @@ pub(crate) struct KeptOrder {
     pub ids: Arc<OrderIds>,
     /// The tables whose versions `version` combines.
     pub tables: &'static [&'static str],
-    /// The columns (table, column) whose values decide the order.
+    /// The columns (table, column) whose values decide the order and which rows are in it.
     pub reads: Arc<[(&'static str, &'static str)]>,
 }
 
@@ -148,6 +149,8 @@ struct Lists {
     /// The writes of this process since an order being read began to be read, in the
     /// order they ended (see [`KeptOrders::keep`]); empty while none is.
     seen_writes: Vec<SeenWrite>,
+    /// The tables a filtered list's order was kept of since everything was last dropped.
+    filtered_tables: Vec<&'static str>,
 }
 
 /// A write of this process: what it wrote and, where they were read, the versions before
@@ -249,6 +252,20 @@ impl KeptOrders {
         Some(order)
     }
 
+    /// Notes that an order of a filtered list of `table` was kept ([`KeptOrders::keep`]).
+    pub fn note_filtered(&self, table: &'static str) {
+        let mut lists = self.lock();
+        if !lists.filtered_tables.contains(&table) {
+            lists.filtered_tables.push(table);
+        }
+    }
+
+    /// Whether an order of a filtered list of `table` may be kept: if not, a page that
+    /// would not read one need not look (nor make the key to look with).
+    pub fn may_keep_filtered(&self, table: &str) -> bool {
+        self.lock().filtered_tables.contains(&table)
+    }
+
     /// Ends a reading that kept nothing (its statement failed), so that another reader
     /// may try; nothing once the order was kept (or found too long).
     pub fn give_up(&self, key: &OrderKey) {
@@ -296,6 +313,7 @@ impl KeptOrders {
             by_key,
             bytes,
             seen_writes,
+            ..
         } = &mut *lists;
         let mut reading = false;
         for entry in by_key.values_mut() {
@@ -333,6 +351,7 @@ impl Lists {
         self.by_key.clear();
         self.bytes = 0;
         self.seen_writes.clear();
+        self.filtered_tables.clear();
     }
 
     /// The writes seen while orders were read are of no use once none is.

@@ -1,7 +1,8 @@
-//! Lists' orders kept between reads: a page of a list neither filtered nor searched takes
-//! its ids from the list's order, kept while the tables it reads are unchanged. Every page
-//! must be the one an offset would have read, whatever was written meanwhile and whichever
-//! instance wrote it. The answer cache is off, so every request reads.
+//! Lists' orders kept between reads: a page of a list not searched (unfiltered, or
+//! filtered on its own columns and paged deep) takes its ids from the list's order, kept
+//! while the tables it reads are unchanged. Every page must be the one an offset would
+//! have read, whatever was written meanwhile and whichever instance wrote it. The answer
+//! cache is off, so every request reads.
 
 mod common;
 
@@ -32,7 +33,8 @@ fn without_answer_cache() -> TestServer {
 fn paged(s: &TestServer, list: &str, size: usize, path: &[&str]) -> (Vec<Json>, Vec<i64>) {
     let (mut values, mut counts) = (Vec::new(), Vec::new());
     for offset in (0..).step_by(size) {
-        let r = s.get(&format!("{list}?limit={size}&offset={offset}"));
+        let separator = if list.contains('?') { '&' } else { '?' };
+        let r = s.get(&format!("{list}{separator}limit={size}&offset={offset}"));
         assert_eq!(r.status, 200, "{}", r.text);
         let body = r.json();
         counts.push(body["count"].as_i64().unwrap_or(-1));
@@ -58,6 +60,27 @@ fn id_of(s: &TestServer, asn: i64) -> Json {
     s.get(&format!("{AS}?asn={asn}")).json()["results"][0]["id"].clone()
 }
 
+/// Every page of `list` (`size` a page) shows the autonomous systems numbered `asns`, in
+/// order, and counts them all.
+fn assert_pages_show(s: &TestServer, list: &str, size: usize, asns: &[i64]) {
+    let (values, counts) = paged(s, list, size, &["asn"]);
+    assert_eq!(values, sorted(asns));
+    assert!(counts.iter().all(|&c| c == asns.len() as i64), "{counts:?}");
+}
+
+/// How many statements reading `path` took.
+fn statements_of(s: &TestServer, path: &str) -> u64 {
+    let before = s.store.queries_executed();
+    assert_eq!(s.get(path).status, 200);
+    s.store.queries_executed() - before
+}
+
+/// PATCHes the autonomous system numbered `asn` through `s`.
+fn patch_as(s: &TestServer, asn: i64, body: Json) {
+    let r = s.patch(&format!("{AS}{}/", id_of(s, asn)), body);
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
 #[test]
 fn pages_follow_the_lists_order_whichever_instance_writes() {
     let s = without_answer_cache();
@@ -67,16 +90,10 @@ fn pages_follow_the_lists_order_whichever_instance_writes() {
         .map(|asn| json!({"asn": asn, "name": format!("AS{asn}")}))
         .collect();
     s.create(AS, Json::from(bodies));
-    let check = |s: &TestServer, asns: &[i64]| {
-        let (values, counts) = paged(s, AS, 7, &["asn"]);
-        assert_eq!(values, sorted(asns));
-        assert!(counts.iter().all(|&c| c == asns.len() as i64), "{counts:?}");
-    };
+    let check = |s: &TestServer, asns: &[i64]| assert_pages_show(s, AS, 7, asns);
     check(&s, &asns);
     // Read again through the kept order: one statement a page.
-    let before = s.store.queries_executed();
-    assert_eq!(s.get(&format!("{AS}?limit=7&offset=14")).status, 200);
-    assert_eq!(s.store.queries_executed() - before, 1);
+    assert_eq!(statements_of(&s, &format!("{AS}?limit=7&offset=14")), 1);
 
     // Another instance adds one in the middle, moves one to the end and removes one:
     // this instance's kept order is not told, and must not be used.
@@ -178,24 +195,13 @@ fn an_order_outlives_this_instances_writes_that_change_none_of_its_keys() {
         .map(|asn| json!({"asn": asn, "name": format!("AS{asn}")}))
         .collect();
     s.create(AS, Json::from(bodies));
-    let check = |asns: &[i64]| {
-        let (values, counts) = paged(&s, AS, 7, &["asn"]);
-        assert_eq!(values, sorted(asns));
-        assert!(counts.iter().all(|&c| c == asns.len() as i64), "{counts:?}");
-    };
-    let statements_of_a_page = || {
-        let before = s.store.queries_executed();
-        assert_eq!(s.get(&format!("{AS}?limit=7&offset=7")).status, 200);
-        s.store.queries_executed() - before
-    };
+    let check = |asns: &[i64]| assert_pages_show(&s, AS, 7, asns);
+    let statements_of_a_page = || statements_of(&s, &format!("{AS}?limit=7&offset=7"));
     check(&asns);
     assert_eq!(statements_of_a_page(), 1);
 
     // A write of a column the order does not read: the order is kept, not read again.
-    let patch = |asn: i64, body: Json| {
-        let r = s.patch(&format!("{AS}{}/", id_of(&s, asn)), body);
-        assert_eq!(r.status, 200, "{}", r.text);
-    };
+    let patch = |asn: i64, body: Json| patch_as(&s, asn, body);
     // (Forgotten, it would be read again, in a statement of its own, after a few pages
     // read with their offsets.)
     patch(65_100, json!({"comments": "renamed nothing"}));
@@ -259,4 +265,53 @@ fn a_list_ordered_by_ids_alone_shows_the_rows_this_instance_adds_and_removes() {
     assert_eq!(names(&s), ["a", "b", "c", "d"].map(Json::from));
     assert_eq!(s.delete(&format!("{BFD}{d}/"), None).status, 204);
     assert_eq!(names(&s), ["a", "b", "c"].map(Json::from));
+}
+
+#[test]
+fn a_filtered_lists_deep_pages_follow_writes_to_the_columns_it_filters_on() {
+    let s = without_answer_cache();
+    let other = s.another_instance(no_answer_cache());
+    // 600 autonomous systems, every other one with 1 IPv4 prefix: a filtered list of 300,
+    // paged deeper than a filtered order is read from (250).
+    let asns: Vec<i64> = (0..600).map(|i| 64_000 + (i * 7) % 600).collect();
+    let bodies: Vec<Json> = (asns.iter())
+        .map(|asn| json!({"asn": asn, "name": format!("AS{asn}"), "ipv4_max_prefixes": asn % 2}))
+        .collect();
+    s.create(AS, Json::from(bodies));
+    let list = format!("{AS}?ipv4_max_prefixes=1");
+    let mut odd: Vec<i64> = asns.iter().copied().filter(|a| a % 2 == 1).collect();
+    let check = |odd: &[i64]| assert_pages_show(&s, &list, 40, odd);
+    let statements_of_a_page = || statements_of(&s, &format!("{list}&limit=40&offset=40"));
+    check(&odd);
+    // Kept from the deep pages on: every page is one statement, its first too.
+    assert_eq!(statements_of_a_page(), 1);
+    let patch = |asn: i64, body: Json| patch_as(&s, asn, body);
+
+    // A write of a column neither the filter nor the order reads: kept.
+    patch(64_001, json!({"comments": "nothing moves"}));
+    assert_eq!(statements_of_a_page(), 1);
+    check(&odd);
+
+    // One leaves the list and another joins it, through the column filtered on.
+    patch(64_001, json!({"ipv4_max_prefixes": 0}));
+    patch(64_002, json!({"ipv4_max_prefixes": 1}));
+    odd.retain(|&a| a != 64_001);
+    odd.push(64_002);
+    check(&odd);
+    check(&odd);
+
+    // The same through another instance, unknown to this one.
+    let prefixes_through_other = |asn: i64, prefixes: i64| {
+        let path = format!("{AS}{}/", id_of(&s, asn));
+        let body = json!({ "ipv4_max_prefixes": prefixes });
+        s.send_to(&other, "PATCH", &path, Some(body));
+    };
+    prefixes_through_other(64_003, 2);
+    prefixes_through_other(64_004, 1);
+    odd.retain(|&a| a != 64_003);
+    odd.push(64_004);
+    check(&odd);
+    // Another list's filter value is another order.
+    let (twos, _) = paged(&s, &format!("{AS}?ipv4_max_prefixes=2"), 40, &["asn"]);
+    assert_eq!(twos, [Json::from(64_003)]);
 }

@@ -6,6 +6,7 @@ pub(crate) mod filter;
 pub(crate) mod inline;
 pub(crate) mod joined;
 pub(crate) mod objects;
+mod order_read;
 mod ordered;
 pub(crate) mod page;
 pub(crate) mod relations;

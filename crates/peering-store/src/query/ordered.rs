@@ -1,9 +1,10 @@
-//! Pages of a list neither filtered nor searched, read through the list's order kept
-//! between reads (`orders.rs`): the page's ids are a slice of it, read by id, instead of a
-//! statement walking every row before the page's offset again. The order is keyed by the
-//! versions of the tables it reads: the list's own and those whose values the migrations
-//! copy into its order keys (`schema/order.rs`). A page uses it only when the statement
-//! reading its rows reads those same versions, so it shows what an offset would have.
+//! Pages of a list read through the list's order kept between reads (`orders.rs`): the
+//! page's ids are a slice of it, read by id, instead of a statement walking every row before
+//! the page's offset again. The list may be filtered on its own columns (a peer's sessions,
+//! `?autonomous_system_id=…`), not searched. The order is keyed by the versions of the
+//! tables it reads: the list's own and those whose values the migrations copy into its
+//! order keys (`schema/order.rs`). A page uses it only when the statement reading its rows
+//! reads those same versions, so it shows what an offset would have.
 
 use std::sync::Arc;
 
@@ -13,14 +14,14 @@ use peering_filter::Filter;
 
 use super::inline::versions_column;
 use super::objects::in_order_checked;
+use super::order_read::read_order;
 use super::page::order_by;
 use super::{Page, Window};
-use crate::connection::{Backend, Db};
+use crate::connection::Db;
 use crate::error::Error;
-use crate::order_ids::OrderIdsBuilder;
-use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey, MOST_IDS_PER_ORDER};
-use crate::schema::{table, Table, ORDER_KEYS};
-use crate::sql::{Bind, Cell, Sql};
+use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey};
+use crate::schema::{table, FilterTarget, Table, ORDER_KEYS};
+use crate::sql::{Cell, Sql};
 use crate::versions::TableVersions;
 
 /// The tables whose versions key `spec`'s orders: its own, and those its order keys are
@@ -39,9 +40,9 @@ pub(crate) fn order_tables(spec: &'static ResourceSpec) -> &'static [&'static st
 }
 
 /// A page of `spec` through its kept order, or `None` when it is read with its offset
-/// instead: the list is filtered or searched, ordered by a related object's value, not
-/// kept (being read by another reader, too long), changed since it was kept, or the page
-/// is past its end.
+/// instead: the list is searched or filtered through other rows, ordered by a related
+/// object's value, not kept (being read by another reader, too long, or filtered and not
+/// yet paged deep), changed since it was kept, or the page is past its end.
 pub(crate) fn page(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -104,14 +105,52 @@ fn list_order<'a>(
     window: Window,
 ) -> Option<(&'a KeptOrders, OrderKey)> {
     let orders = db.kept()?.orders();
-    order_key(spec, filter, window).map(|key| (orders, key))
+    order_key(orders, spec, filter, window).map(|key| (orders, key))
 }
 
-/// The key of the order a page of `window` may be read through.
-fn order_key(spec: &'static ResourceSpec, filter: &Filter, window: Window) -> Option<OrderKey> {
+/// The key of the order a page of `window` may be read through: its `ORDER BY`, and for
+/// a filtered list the filter's canonical query string. `None` too for a page of a
+/// filtered list that would not read its order, while none of its table is kept: most
+/// filtered pages, which then make no key.
+fn order_key(
+    orders: &KeptOrders,
+    spec: &'static ResourceSpec,
+    filter: &Filter,
+    window: Window,
+) -> Option<OrderKey> {
     let table = table(spec);
-    let keepable = window.limit.is_some() && filter.selects_all() && by_own_columns(table, filter);
-    keepable.then(|| (spec.table, order_by(table, filter)))
+    let keepable = window.limit.is_some()
+        && filtered_by_own_columns(table, filter)
+        && by_own_columns(table, filter)
+        && (filter.selects_all()
+            || window.offset >= FILTERED_ORDER_FROM_OFFSET
+            || orders.may_keep_filtered(spec.table));
+    keepable.then(|| (spec.table, format!("{}?{filter}", order_by(table, filter))))
+}
+
+/// From this offset on, a page of a filtered list reads the list's order when none is
+/// kept. Paging a list of n rows with offsets walks about n² / 2 / limit rows, against n
+/// for its order once; but every filter value is a list of its own, and orders are kept
+/// for at most `orders.rs::MOST_LISTS` lists: lists paged this deep are the few long ones.
+const FILTERED_ORDER_FROM_OFFSET: i64 = 250;
+
+/// Whether the list's filter is none, or predicates on the list's own columns alone (no
+/// search, no related object's value): whether the rows it selects change is then told
+/// by the columns `order_reads` names.
+fn filtered_by_own_columns(table: &Table, filter: &Filter) -> bool {
+    filter.search.is_none()
+        && (filter.predicates.iter()).all(|p| own_filter_columns(table, p.field).is_some())
+}
+
+/// The list's own columns a filter parameter compares (the column, and the lowercase copy
+/// some lookups compare instead), if it compares only those.
+fn own_filter_columns(table: &Table, field: &str) -> Option<[Option<&'static str>; 2]> {
+    match table.targets.get(field)? {
+        FilterTarget::Column { path, .. } if path.hops.is_empty() => {
+            Some([Some(path.column), path.lc])
+        }
+        _ => None,
+    }
 }
 
 /// Whether a page of `window` is read through one of the `orders` kept, which tells the
@@ -121,7 +160,7 @@ pub(crate) fn counted_by_kept_order(
     spec: &'static ResourceSpec,
     (filter, window): (&Filter, Window),
 ) -> bool {
-    order_key(spec, filter, window).is_some_and(|key| orders.holds(&key))
+    order_key(orders, spec, filter, window).is_some_and(|key| orders.holds(&key))
 }
 
 /// Whether every term of the list's order is a column of its own rows (a default ordering
@@ -147,8 +186,9 @@ fn order_terms<'a>(table: &'a Table, filter: &'a Filter) -> Box<dyn Iterator<Ite
 
 /// The columns (table, column) whose values decide a list's order of its own columns:
 /// each term's column, the address its sortable key is kept from, and for the keys the
-/// migrations keep, the row's columns that set them and what they are copied from.
-fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static str)> {
+/// migrations keep, the row's columns that set them and what they are copied from; and
+/// the columns its filter compares, which decide which rows are in it.
+pub(super) fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static str)> {
     let own = table.spec.table;
     // Every order ends with the id (`page.rs::order_by`): rows added or removed move it,
     // also where no term names a column (a resource ordered by nothing of its own).
@@ -170,6 +210,10 @@ fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static st
             }
         }
     }
+    for p in &filter.predicates {
+        let columns = own_filter_columns(table, p.field).unwrap_or_default();
+        reads.extend(columns.into_iter().flatten().map(|c| (own, c)));
+    }
     reads
 }
 
@@ -177,14 +221,20 @@ fn order_reads(table: &Table, filter: &Filter) -> Vec<(&'static str, &'static st
 /// one. A page at the list's start walks no rows before it: it takes a kept order (which
 /// tells the count), but reads none, which would read the whole list for one page (a
 /// client asking for the first page alone, or the last by a reversed ordering, would
-/// otherwise have the server keep the ids of every row in that order).
+/// otherwise have the server keep the ids of every row in that order). A filtered list's
+/// order is read by pages from `FILTERED_ORDER_FROM_OFFSET` on.
 fn kept_or_read(
     db: &mut Db<'_>,
     (spec, filter, window): (&'static ResourceSpec, &Filter, Window),
     orders: &KeptOrders,
     key: &OrderKey,
 ) -> Result<Option<(Arc<KeptOrder>, bool)>, Error> {
-    if window.offset == 0 {
+    let reads_from = if filter.selects_all() {
+        1
+    } else {
+        FILTERED_ORDER_FROM_OFFSET
+    };
+    if window.offset < reads_from {
         return Ok(orders.kept(key).map(|order| (order, false)));
     }
     match orders.find(key) {
@@ -194,8 +244,12 @@ fn kept_or_read(
             // However the reading ends (an error, a panic), another reader may try next;
             // once kept, the order is no longer being read and this does nothing.
             let _reading = Reading(orders, key);
-            let order = read_order(db, (spec, filter), &key.1)?;
-            Ok(orders.keep(key.clone(), order).map(|kept| (kept, true)))
+            let order = read_order(db, (spec, filter))?;
+            let kept = orders.keep(key.clone(), order);
+            if kept.is_some() && !filter.selects_all() {
+                orders.note_filtered(spec.table);
+            }
+            Ok(kept.map(|kept| (kept, true)))
         }
     }
 }
@@ -207,123 +261,6 @@ impl Drop for Reading<'_> {
     fn drop(&mut self) {
         self.0.give_up(self.1);
     }
-}
-
-/// Every id of `spec`'s list in the order `order_by` gives (one more than are kept, at
-/// most), with the versions of the tables the order reads, in one statement: one snapshot.
-fn read_order(
-    db: &mut Db<'_>,
-    (spec, filter): (&'static ResourceSpec, &Filter),
-    order_by: &str,
-) -> Result<KeptOrder, Error> {
-    let tables = order_tables(spec);
-    let mut ordered = Sql::new(&format!("(SELECT o.id FROM {} o", spec.table));
-    ordered
-        .push(order_by)
-        .push(" LIMIT ")
-        .bind(Bind::Int(MOST_IDS_PER_ORDER as i64 + 1))
-        .push(")");
-    let (ids, versions) = match db.backend() {
-        Backend::Sqlite => ids_as_rows(db, &ordered, tables)?,
-        Backend::Postgres => ids_in_texts(db, &ordered, (tables, IDS_PER_TEXT))?,
-    };
-    Ok(KeptOrder {
-        version: TableVersions::from_listed(&versions).of(tables),
-        ids: Arc::new(ids),
-        tables,
-        reads: order_reads(table(spec), filter).into(),
-    })
-}
-
-/// The ids of the subquery `ordered` a row each, stepped as SQLite gives them, so that
-/// neither SQLite nor we hold them as one long text (an order of no index of its own is
-/// still sorted whole by SQLite first). The versions of `tables` come in a row of their
-/// own, told by its NULL id: there for an empty list, and not repeated with every id. The
-/// ids keep the subquery's order because SQLite runs it apart, as a co-routine, which the
-/// kept orders' tests pin.
-fn ids_as_rows(
-    db: &mut Db<'_>,
-    ordered: &Sql,
-    tables: &[&str],
-) -> Result<(OrderIds, String), Error> {
-    let mut sql = Sql::new("SELECT NULL");
-    sql.append(&versions_column(db.backend(), tables))
-        .push(" UNION ALL SELECT s.id, NULL FROM ")
-        .append(ordered)
-        .push(" s");
-    let mut versions = None;
-    let mut ids = OrderIdsBuilder::default();
-    db.for_each_row(&sql, |mut row| match (row.take(0), versions.is_none()) {
-        (Cell::Int(id), _) => {
-            ids.push(id);
-            Ok(())
-        }
-        (Cell::Null, true) => {
-            versions = Some(row.take(1).into_text().unwrap_or_default());
-            Ok(())
-        }
-        (cell, _) => Err(Error::Backend(format!(
-            "a row of an order is neither an id nor its versions: {cell:?}"
-        ))),
-    })?;
-    Ok((ids.finish(), versions.unwrap_or_default()))
-}
-
-/// How many ids a row of an order read on PostgreSQL carries (`ids_in_texts`): about 130
-/// KB of text, which bounds libpq's input buffer.
-const IDS_PER_TEXT: usize = 16_384;
-
-/// The ids of the subquery `ordered` as texts of `per_text` ids each, in the order the
-/// aggregate reads them, and the versions of `tables` (in every row, and alone in the one
-/// row of a list of none). Not one text: libpq keeps its input buffer as large as the
-/// longest message its connection ever read, 7 MiB for a million ids, for as long as the
-/// connection lives. Not an id a row: libpq makes a result of each row read one by one,
-/// six times the CPU (300 ms against 50 for a million ids), and other pages fall back to
-/// their offsets while the order is read. Each row tells where its ids start and how many
-/// there are in all, so that rows out of order or missing are an error, not a wrong order.
-fn ids_in_texts(
-    db: &mut Db<'_>,
-    ordered: &Sql,
-    (tables, per_text): (&[&str], usize),
-) -> Result<(OrderIds, String), Error> {
-    let mut sql = Sql::new(&format!(
-        "SELECT i, array_to_string(x.a[i:i + {last}], ','), cardinality(x.a)",
-        last = per_text - 1
-    ));
-    sql.append(&versions_column(db.backend(), tables))
-        .push(" FROM (SELECT array_agg(s.id) AS a FROM ")
-        .append(ordered)
-        .push(&format!(
-            " s) x LEFT JOIN LATERAL generate_series(1, cardinality(x.a), {per_text}) i ON true"
-        ));
-    let mut versions = None;
-    let mut ids = OrderIdsBuilder::default();
-    let (mut read, mut all) = (0_i64, 0_i64);
-    db.for_each_row(&sql, |mut row| {
-        all = row.int(2);
-        versions.get_or_insert_with(|| row.take(3).into_text().unwrap_or_default());
-        match (row.take(0), row.take(1)) {
-            (Cell::Null, Cell::Null) if read == 0 => Ok(()),
-            (Cell::Int(start), Cell::Text(text)) if start == read + 1 => {
-                for id in text.split(',') {
-                    ids.push(id.parse().map_err(|_| not_an_id(id))?);
-                    read += 1;
-                }
-                Ok(())
-            }
-            (start, _) => Err(Error::Backend(format!(
-                "a row of an order starts at {start:?}, after {read} ids"
-            ))),
-        }
-    })?;
-    if read != all {
-        return Err(Error::Backend(format!("an order of {all} ids gave {read}")));
-    }
-    Ok((ids.finish(), versions.unwrap_or_default()))
-}
-
-fn not_an_id(text: &str) -> Error {
-    Error::Backend(format!("an order's id is not a number: {text:?}"))
 }
 
 /// The versions of `tables` as one value, read now (the column pages carry, alone).
@@ -351,54 +288,6 @@ mod tests {
     use peering_domain::resources::{
         AUTONOMOUS_SYSTEM, BFD, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION,
     };
-
-    /// Every way of reading an order gives the ids in the subquery's order (here not the
-    /// ids' own, and past a chunk of kept ids; on PostgreSQL, in texts of any length) and
-    /// the versions, also for a list of none.
-    #[test]
-    fn an_order_read_any_way_keeps_the_subquerys_order() {
-        let store = crate::testing::TestStore::new(1);
-        let all = |ids: OrderIds| ids.slice(0, usize::MAX);
-        let read = |db: &mut Db<'_>, filter: &str| {
-            let ordered = Sql::new(&format!(
-                "(SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc)"
-            ));
-            let expected = Sql::new(&format!(
-                "SELECT o.id FROM tags o WHERE {filter} ORDER BY o.name_lc"
-            ));
-            let expected: Vec<i64> = db.load(&expected)?.iter().map(|r| r.int(0)).collect();
-            let (rows, versions) = ids_as_rows(db, &ordered, &["tags"])?;
-            assert_eq!(all(rows), expected, "ids of {filter}, a row each");
-            assert_eq!(versions, "tags:42", "versions of {filter}");
-            if db.backend() == Backend::Postgres {
-                for per_text in [1, 500, 2100, IDS_PER_TEXT] {
-                    let (texts, versions) = ids_in_texts(db, &ordered, (&["tags"], per_text))?;
-                    assert_eq!(all(texts), expected, "ids of {filter}, {per_text} a text");
-                    assert_eq!(versions, "tags:42", "versions of {filter}, {per_text}");
-                }
-            }
-            Ok(expected)
-        };
-        let ids = store
-            .read(|db| {
-                db.execute(&Sql::new(
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n \
-                     WHERE i < 2100) INSERT INTO tags (name, name_lc, slug, slug_lc, \
-                     created, updated) SELECT 't' || CAST(5000 - i AS TEXT), \
-                     't' || CAST(5000 - i AS TEXT), 's' || CAST(i AS TEXT), \
-                     's' || CAST(i AS TEXT), 0, 0 FROM n",
-                ))?;
-                db.execute(&Sql::new("DELETE FROM table_versions WHERE name = 'tags'"))?;
-                db.execute(&Sql::new(
-                    "INSERT INTO table_versions (name, version) VALUES ('tags', 42)",
-                ))?;
-                assert_eq!(read(db, "o.id < 0")?, Vec::<i64>::new());
-                read(db, "o.id > 0")
-            })
-            .unwrap();
-        assert_eq!(ids.len(), 2100);
-        assert_ne!(ids.first(), Some(&1), "ordered by name, not by id");
-    }
 
     /// A page read through a kept order tells the list's count; other pages do not.
     #[test]
@@ -472,6 +361,46 @@ mod tests {
         ));
         // Connections order by their exchange's values, read from other rows.
         assert!(!by_own_columns(table(&CONNECTION), &none));
+    }
+
+    #[test]
+    fn a_list_filtered_on_its_own_columns_has_an_order_per_filter_read_from_those_columns() {
+        let parse = |spec: &'static ResourceSpec, query: &str| {
+            let catalog = crate::Store::catalog(spec);
+            peering_filter::parse(&peering_filter::split_query(query), &catalog).unwrap()
+        };
+        let sessions = &INTERNET_EXCHANGE_PEERING_SESSION;
+        let deep = Window {
+            limit: Some(50),
+            offset: 500,
+        };
+        let of_peer = |peer: i64| {
+            parse(
+                sessions,
+                &format!("autonomous_system_id={peer}&status=enabled"),
+            )
+        };
+        let orders = KeptOrders::default();
+        let key = |filter: &Filter, window| order_key(&orders, sessions, filter, window);
+        let peer_3 = key(&of_peer(3), deep).expect("filtered on its own columns");
+        assert_ne!(Some(peer_3), key(&of_peer(4), deep), "another peer");
+        let first = Window { offset: 0, ..deep };
+        assert!(key(&of_peer(3), first).is_none(), "no filtered order kept");
+        orders.note_filtered(sessions.table);
+        assert!(
+            key(&of_peer(3), first).is_some(),
+            "one is: it may be this one"
+        );
+        let reads = order_reads(table(sessions), &of_peer(3));
+        for column in ["autonomous_system_id", "status"] {
+            assert!(reads.contains(&(sessions.table, column)), "{reads:?}");
+        }
+        // Searched, or filtered through other rows: read with offsets.
+        let systems = &AUTONOMOUS_SYSTEM;
+        let key = |query| order_key(&orders, systems, &parse(systems, query), deep);
+        assert!(key("q=cloud").is_none());
+        assert!(key("tag=red").is_none());
+        assert!(key("asn=64500").is_some());
     }
 
     #[test]

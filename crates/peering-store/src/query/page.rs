@@ -60,7 +60,7 @@ pub(crate) fn order_by(table: &Table, filter: &Filter) -> String {
     sql
 }
 
-fn where_clause(conditions: &Sql) -> Sql {
+pub(crate) fn where_clause(conditions: &Sql) -> Sql {
     let mut sql = Sql::default();
     if !conditions.is_empty() {
         sql.push(" WHERE ").append(conditions);
