@@ -20,7 +20,7 @@ use super::{Page, Window};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::orders::{Found, KeptOrder, KeptOrders, OrderIds, OrderKey};
-use crate::schema::{table, FilterTarget, Table, ORDER_KEYS};
+use crate::schema::{table, Table, ORDER_KEYS};
 use crate::sql::{Cell, Sql};
 use crate::versions::TableVersions;
 
@@ -125,7 +125,13 @@ fn order_key(
         && (filter.selects_all()
             || window.offset >= FILTERED_ORDER_FROM_OFFSET
             || orders.may_keep_filtered(spec.table));
-    keepable.then(|| (spec.table, format!("{}?{filter}", order_by(table, filter))))
+    keepable.then(|| {
+        let mut key = order_by(table, filter);
+        if !filter.selects_all() {
+            key.push_str(&format!("?{filter}"));
+        }
+        (spec.table, key)
+    })
 }
 
 /// From this offset on, a page of a filtered list reads the list's order when none is
@@ -142,15 +148,10 @@ fn filtered_by_own_columns(table: &Table, filter: &Filter) -> bool {
         && (filter.predicates.iter()).all(|p| own_filter_columns(table, p.field).is_some())
 }
 
-/// The list's own columns a filter parameter compares (the column, and the lowercase copy
-/// some lookups compare instead), if it compares only those.
+/// The list's own columns a filter parameter compares, if it compares only those
+/// (`FilterTarget::own_columns`).
 fn own_filter_columns(table: &Table, field: &str) -> Option<[Option<&'static str>; 2]> {
-    match table.targets.get(field)? {
-        FilterTarget::Column { path, .. } if path.hops.is_empty() => {
-            Some([Some(path.column), path.lc])
-        }
-        _ => None,
-    }
+    table.targets.get(field)?.own_columns()
 }
 
 /// Whether a page of `window` is read through one of the `orders` kept, which tells the

@@ -56,6 +56,18 @@ impl FilterTarget {
             _ => None,
         }
     }
+
+    /// The row's own columns the filter's condition compares (the column, and the
+    /// lowercase copy some lookups compare instead), if it compares those alone: whether
+    /// a row is selected then changes only with them (`query/filter.rs::path_condition`).
+    pub fn own_columns(&self) -> Option<[Option<&'static str>; 2]> {
+        match self {
+            FilterTarget::Column { path, .. } if path.hops.is_empty() => {
+                Some([Some(path.column), path.lc])
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The targets of every parameter of the resource's catalog. They go in in the catalog's
