@@ -27,8 +27,8 @@ pub(crate) const MOST_IDS_PER_ORDER: usize = 2_000_000;
 /// The most memory an order is kept in (its ids take 4 bytes each, or 8 past four
 /// billion: `order_ids.rs`); a larger one is read with its offset.
 const MOST_BYTES_PER_ORDER: usize = 8 << 20;
-/// The most memory kept, all orders together; past it, everything kept is dropped and
-/// kept anew from the next reads.
+/// The most memory kept, all orders together; past it, the orders least recently used
+/// are let go of.
 const MOST_KEPT_BYTES: usize = 12 << 20;
 /// How long a list found too long to keep is not read whole again.
 const TOO_LONG_FOR: Duration = Duration::from_secs(60);
@@ -42,7 +42,8 @@ const PAGES_BEFORE_READING_AGAIN: u32 = 4;
 /// them, the order is kept as read, and the check of the versions its pages carry tells
 /// whether later writes moved it.
 const MOST_SEEN_WRITES: usize = 64;
-/// The most lists known, kept or not (orders are as many as the orderings asked for).
+/// The most lists known, kept or not (orders are as many as the orderings and filter
+/// values asked for); past it, the list least recently used is let go of.
 const MOST_LISTS: usize = 1024;
 
 /// One list's order: its table and its `ORDER BY` clause.
@@ -143,14 +144,25 @@ pub(crate) struct KeptOrders {
 
 #[derive(Debug, Default)]
 struct Lists {
-    by_key: HashMap<OrderKey, Entry>,
+    by_key: HashMap<OrderKey, Slot>,
     /// The memory of the ids kept, all orders together.
     bytes: usize,
     /// The writes of this process since an order being read began to be read, in the
     /// order they ended (see [`KeptOrders::keep`]); empty while none is.
     seen_writes: Vec<SeenWrite>,
-    /// The tables a filtered list's order was kept of since everything was last dropped.
+    /// The tables of the filtered lists known whose order was kept.
     filtered_tables: Vec<&'static str>,
+    /// The uses of lists so far: a list's last one tells which to let go of first.
+    uses: u64,
+}
+
+/// What is known of a list, and when it was last used.
+#[derive(Debug)]
+struct Slot {
+    entry: Entry,
+    used: u64,
+    /// Whether the list is filtered and its order was kept ([`KeptOrders::note_filtered`]).
+    filtered: bool,
 }
 
 /// A write of this process: what it wrote and, where they were read, the versions before
@@ -192,8 +204,7 @@ impl KeptOrders {
     /// reader to find none), or read with its offset.
     pub fn find(&self, key: &OrderKey) -> Found {
         let mut lists = self.lock();
-        let full = lists.by_key.len() >= MOST_LISTS;
-        match lists.by_key.get_mut(key) {
+        match lists.used(key) {
             Some(Entry::Kept(order)) => return Found::Kept(Arc::clone(order)),
             Some(Entry::Reading) => return Found::Offset,
             Some(Entry::TooLong(at)) if at.elapsed() < TOO_LONG_FOR => return Found::Offset,
@@ -202,10 +213,9 @@ impl KeptOrders {
                 return Found::Offset;
             }
             Some(_) => {}
-            None if full => lists.clear(),
-            None => {}
+            None => lists.make_room(0),
         }
-        lists.by_key.insert(key.clone(), Entry::Reading);
+        lists.insert(key.clone(), Entry::Reading);
         Found::Read
     }
 
@@ -217,7 +227,7 @@ impl KeptOrders {
 
     /// The order of `key` if it is kept, without reading it when it is not.
     pub fn kept(&self, key: &OrderKey) -> Option<Arc<KeptOrder>> {
-        match self.lock().by_key.get(key) {
+        match self.lock().used(key) {
             Some(Entry::Kept(order)) => Some(Arc::clone(order)),
             _ => None,
         }
@@ -230,33 +240,28 @@ impl KeptOrders {
         let mut lists = self.lock();
         let bytes = order.ids.bytes();
         if order.ids.len() > MOST_IDS_PER_ORDER || bytes > MOST_BYTES_PER_ORDER {
-            lists.by_key.insert(key, Entry::TooLong(Instant::now()));
+            lists.insert(key, Entry::TooLong(Instant::now()));
             lists.forget_seen_writes_unless_reading();
             return None;
         }
         let version = order.carried_through(&lists.seen_writes);
-        let replaced = match lists.by_key.get(&key) {
-            Some(Entry::Kept(old)) => old.ids.bytes(),
-            _ => 0,
-        };
-        if lists.bytes - replaced + bytes > MOST_KEPT_BYTES {
-            lists.clear();
-        }
+        lists.remove(&key);
+        lists.make_room(bytes);
         lists.bytes += bytes;
         let order = Arc::new(order.at(version));
-        let replaced = lists.by_key.insert(key, Entry::Kept(Arc::clone(&order)));
-        if let Some(Entry::Kept(old)) = replaced {
-            lists.bytes -= old.ids.bytes();
-        }
+        lists.insert(key, Entry::Kept(Arc::clone(&order)));
         lists.forget_seen_writes_unless_reading();
         Some(order)
     }
 
-    /// Notes that an order of a filtered list of `table` was kept ([`KeptOrders::keep`]).
-    pub fn note_filtered(&self, table: &'static str) {
+    /// Notes that the order of `key`, a filtered list, was kept ([`KeptOrders::keep`]).
+    pub fn note_filtered(&self, key: &OrderKey) {
         let mut lists = self.lock();
-        if !lists.filtered_tables.contains(&table) {
-            lists.filtered_tables.push(table);
+        if let Some(slot) = lists.by_key.get_mut(key) {
+            slot.filtered = true;
+        }
+        if !lists.filtered_tables.contains(&key.0) {
+            lists.filtered_tables.push(key.0);
         }
     }
 
@@ -270,7 +275,7 @@ impl KeptOrders {
     /// may try; nothing once the order was kept (or found too long).
     pub fn give_up(&self, key: &OrderKey) {
         let mut lists = self.lock();
-        if let Some(Entry::Reading) = lists.by_key.get(key) {
+        if let Some(Entry::Reading) = lists.by_key.get(key).map(|slot| &slot.entry) {
             lists.by_key.remove(key);
         }
         lists.forget_seen_writes_unless_reading();
@@ -280,7 +285,7 @@ impl KeptOrders {
     pub fn forget(&self, key: &OrderKey, version: i64) {
         let mut lists = self.lock();
         let Lists { by_key, bytes, .. } = &mut *lists;
-        if let Some(entry) = by_key.get_mut(key) {
+        if let Some(Slot { entry, .. }) = by_key.get_mut(key) {
             if matches!(entry, Entry::Kept(order) if order.version == version) {
                 forget_entry(entry, bytes);
             }
@@ -291,7 +296,7 @@ impl KeptOrders {
     /// is being read (the write may carry it: [`KeptOrders::keep`]).
     pub fn any_reading(&self, written: impl Fn(&str) -> bool) -> bool {
         let lists = self.lock();
-        (lists.by_key.values()).any(|entry| match entry {
+        (lists.by_key.values()).any(|slot| match &slot.entry {
             Entry::Kept(order) => order.tables.iter().any(|t| written(t)),
             Entry::Reading => true,
             Entry::TooLong(_) | Entry::Forgotten(_) => false,
@@ -316,7 +321,7 @@ impl KeptOrders {
             ..
         } = &mut *lists;
         let mut reading = false;
-        for entry in by_key.values_mut() {
+        for Slot { entry, .. } in by_key.values_mut() {
             let order = match entry {
                 Entry::Kept(order) => order,
                 Entry::Reading => {
@@ -347,16 +352,70 @@ impl KeptOrders {
 }
 
 impl Lists {
-    fn clear(&mut self) {
-        self.by_key.clear();
-        self.bytes = 0;
-        self.seen_writes.clear();
-        self.filtered_tables.clear();
+    /// What is known of `key`'s list, which is being used now.
+    fn used(&mut self, key: &OrderKey) -> Option<&mut Entry> {
+        self.uses += 1;
+        let now = self.uses;
+        let slot = self.by_key.get_mut(key)?;
+        slot.used = now;
+        Some(&mut slot.entry)
+    }
+
+    /// Notes `entry` for `key`'s list, used now.
+    fn insert(&mut self, key: OrderKey, entry: Entry) {
+        self.uses += 1;
+        let slot = Slot {
+            entry,
+            used: self.uses,
+            filtered: false,
+        };
+        self.by_key.insert(key, slot);
+    }
+
+    /// Lets go of what is known of `key`'s list, its ids no longer counted.
+    fn remove(&mut self, key: &OrderKey) -> Option<Slot> {
+        let slot = self.by_key.remove(key)?;
+        if let Entry::Kept(order) = &slot.entry {
+            self.bytes -= order.ids.bytes();
+        }
+        Some(slot)
+    }
+
+    /// Lets go of the lists least recently used (none being read) until one more list,
+    /// and `bytes` more ids, fit in the bounds. A few lists asked for again and again (a
+    /// table's order, paged by every client) then stay kept while many others come and go.
+    fn make_room(&mut self, bytes: usize) {
+        let mut filtered_gone = false;
+        loop {
+            let too_many = self.by_key.len() >= MOST_LISTS;
+            if !too_many && self.bytes + bytes <= MOST_KEPT_BYTES {
+                break;
+            }
+            // Past the bytes alone, only a kept order frees any.
+            let oldest = (self.by_key.iter())
+                .filter(|(_, slot)| match slot.entry {
+                    Entry::Reading => false,
+                    Entry::Kept(_) => true,
+                    Entry::TooLong(_) | Entry::Forgotten(_) => too_many,
+                })
+                .min_by_key(|(_, slot)| slot.used)
+                .map(|(key, _)| key.clone());
+            let Some(slot) = oldest.and_then(|key| self.remove(&key)) else {
+                break;
+            };
+            filtered_gone |= slot.filtered;
+        }
+        if filtered_gone {
+            let by_key = &self.by_key;
+            (self.filtered_tables).retain(|table| {
+                (by_key.iter()).any(|(key, slot)| slot.filtered && key.0 == *table)
+            });
+        }
     }
 
     /// The writes seen while orders were read are of no use once none is.
     fn forget_seen_writes_unless_reading(&mut self) {
-        if !(self.by_key.values()).any(|entry| matches!(entry, Entry::Reading)) {
+        if !(self.by_key.values()).any(|slot| matches!(slot.entry, Entry::Reading)) {
             self.seen_writes.clear();
         }
     }

@@ -132,16 +132,23 @@ fn read_after_offsets(orders: &KeptOrders, key: &OrderKey) {
 }
 
 #[test]
-fn the_lists_known_are_bounded() {
+fn the_lists_known_are_bounded_and_the_least_recently_used_let_go_of() {
     let orders = KeptOrders::default();
     orders.keep(key("kept"), order(1, vec![1, 2, 3]));
-    for n in 0..MOST_LISTS {
-        orders.find(&key(&n.to_string()));
+    for n in 0..MOST_LISTS - 1 {
+        let other = key(&n.to_string());
+        assert!(matches!(orders.find(&other), Found::Read));
+        orders.keep(other, order(1, vec![1]));
+        // Pages of the first order between the others' keep it in use.
+        assert!(orders.holds(&key("kept")));
     }
-    // The next list found drops everything known, the kept orders too.
+    // The list found next lets go of the one least recently used alone.
     assert!(matches!(orders.find(&key("new")), Found::Read));
-    assert_eq!(orders.bytes(), 0);
-    assert!(matches!(orders.find(&key("kept")), Found::Read));
+    assert_eq!(orders.lock().by_key.len(), MOST_LISTS);
+    assert!(!orders.lock().by_key.contains_key(&key("0")));
+    assert_eq!(kept_version(&orders, &key("1")), Some(1));
+    assert_eq!(kept_version(&orders, &key("kept")), Some(1));
+    assert_eq!(orders.bytes(), (3 + MOST_LISTS - 2) * 4);
 }
 
 #[test]
@@ -160,7 +167,7 @@ fn a_list_too_long_is_not_kept_nor_read_whole_again_soon() {
 }
 
 #[test]
-fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
+fn past_the_most_kept_the_orders_least_recently_used_are_let_go_of() {
     let orders = KeptOrders::default();
     // Four bytes an id: three such orders fill what is kept.
     let many = MOST_KEPT_BYTES / 3 / 4;
@@ -168,13 +175,41 @@ fn past_the_most_kept_everything_is_dropped_and_kept_anew() {
         orders.keep(key(name), order(1, vec![0; many]));
     }
     assert_eq!(orders.bytes(), MOST_KEPT_BYTES);
+    assert!(
+        orders.holds(&key("a")),
+        "a page of a: b is now the least recently used"
+    );
     orders.keep(key("d"), order(1, vec![0; many]));
-    assert_eq!(orders.bytes(), many * 4);
-    assert_eq!(kept_version(&orders, &key("a")), None);
+    assert_eq!(orders.bytes(), MOST_KEPT_BYTES);
+    assert_eq!(kept_version(&orders, &key("b")), None);
+    for name in ["a", "c", "d"] {
+        assert_eq!(kept_version(&orders, &key(name)), Some(1), "{name}");
+    }
+    // One order larger than those: the two least recently used make room for it.
+    orders.keep(key("e"), order(1, vec![0; many + 1]));
+    assert_eq!(orders.bytes(), (many * 2 + 1) * 4);
+    assert_eq!(kept_version(&orders, &key("e")), Some(1));
     assert_eq!(kept_version(&orders, &key("d")), Some(1));
     // Replacing an order counts its ids once.
     orders.keep(key("d"), order(2, vec![0; 10]));
-    assert_eq!(orders.bytes(), 10 * 4);
+    assert_eq!(orders.bytes(), (many + 1 + 10) * 4);
+}
+
+#[test]
+fn filtered_lists_are_told_kept_while_one_of_their_table_is() {
+    let orders = KeptOrders::default();
+    let many = MOST_KEPT_BYTES / 2 / 4;
+    let filtered = key("asn?tenant=1");
+    assert!(!orders.may_keep_filtered("autonomous_systems"));
+    orders.keep(filtered.clone(), order(1, vec![0; many]));
+    orders.note_filtered(&filtered);
+    assert!(orders.may_keep_filtered("autonomous_systems"));
+    // Two unfiltered orders push it out: no filtered list of the table is kept.
+    orders.keep(key("asn"), order(1, vec![0; many]));
+    assert!(orders.may_keep_filtered("autonomous_systems"));
+    orders.keep(key("name"), order(1, vec![0; many]));
+    assert_eq!(kept_version(&orders, &filtered), None);
+    assert!(!orders.may_keep_filtered("autonomous_systems"));
 }
 
 /// Versions of the two tables of [`order`]'s orders.

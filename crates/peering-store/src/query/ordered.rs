@@ -248,7 +248,7 @@ fn kept_or_read(
             let order = read_order(db, (spec, filter))?;
             let kept = orders.keep(key.clone(), order);
             if kept.is_some() && !filter.selects_all() {
-                orders.note_filtered(spec.table);
+                orders.note_filtered(key);
             }
             Ok(kept.map(|kept| (kept, true)))
         }
@@ -387,7 +387,7 @@ mod tests {
         assert_ne!(Some(peer_3), key(&of_peer(4), deep), "another peer");
         let first = Window { offset: 0, ..deep };
         assert!(key(&of_peer(3), first).is_none(), "no filtered order kept");
-        orders.note_filtered(sessions.table);
+        orders.note_filtered(&key(&of_peer(5), deep).expect("deep"));
         assert!(
             key(&of_peer(3), first).is_some(),
             "one is: it may be this one"
