@@ -150,7 +150,8 @@ struct Lists {
     /// The writes of this process since an order being read began to be read, in the
     /// order they ended (see [`KeptOrders::keep`]); empty while none is.
     seen_writes: Vec<SeenWrite>,
-    /// The tables of the filtered lists known whose order was kept.
+    /// The tables of the filtered lists known whose order was kept: the slots marked
+    /// `filtered`, told apart here so that every filtered first page asks in constant time.
     filtered_tables: Vec<&'static str>,
     /// The uses of lists so far: a list's last one tells which to let go of first.
     uses: u64,
