@@ -22,6 +22,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod options;
 pub mod page;
+mod page_texts;
 pub mod pages;
 pub mod render;
 pub mod resource;

@@ -113,7 +113,7 @@ impl ListRequest {
     /// `list_url` (the list's address without its query).
     fn head(&self, list_url: &str, count: i64, capacity: usize) -> String {
         let (next, previous) = self.page.links(list_url, &self.pairs, count);
-        let mut out = String::with_capacity(256 + capacity);
+        let mut out = crate::page_texts::with_capacity(256 + capacity);
         out.push_str("{\"count\":");
         out.push_str(&count.to_string());
         for (name, link) in [("next", next), ("previous", previous)] {

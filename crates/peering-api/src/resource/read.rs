@@ -131,7 +131,7 @@ async fn cached(
     render: impl std::future::Future<Output = Result<String, ApiError>>,
 ) -> Result<(Bytes, Option<cache::Key>), ApiError> {
     if !state.responses.worth_consulting(spec, lookup) {
-        return Ok((Bytes::from(render.await?), None));
+        return Ok((crate::page_texts::into_bytes(render.await?), None));
     }
     let depends_on = cache::DependsOn::answer(spec, req.query_string());
     let version_at = |versions: &TableVersions| depends_on.version(versions);
@@ -155,7 +155,7 @@ async fn cached(
     };
     state.metrics.cache_miss();
     state.responses.record_lookup(spec, lookup, false);
-    let body = Bytes::from(render.await?);
+    let body = crate::page_texts::into_bytes(render.await?);
     let now = recent();
     if now
         .as_ref()
