@@ -150,6 +150,13 @@ fn a_page_read_in_slices_is_the_page_small_pages_give() {
         let large = s.get(&format!("{AS}?limit=600&offset=100{query}"));
         assert_eq!(large.status, 200, "{}", large.text);
         assert_ne!(large.header("Transfer-Encoding"), Some("chunked"));
+        // The full page is larger than an answer sent whole: sent in pieces, with its
+        // whole length told.
+        if query.is_empty() {
+            assert!(large.text.len() > 256 * 1024, "{}", large.text.len());
+        }
+        let length = large.text.len().to_string();
+        assert_eq!(large.header("Content-Length"), Some(length.as_str()));
         let large = large.json();
         let mut small = Vec::new();
         for offset in (100..700).step_by(100) {
