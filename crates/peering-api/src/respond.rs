@@ -1,9 +1,8 @@
 //! JSON responses, indented when the client asks for `Accept: application/json; indent=N`.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::convert::Infallible;
 
-use actix_web::body::{BodySize, MessageBody};
+use actix_web::body::{MessageBody, SizedStream};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
@@ -53,7 +52,7 @@ pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> Http
     let mut res = HttpResponse::build(status);
     res.content_type("application/json");
     if body.len() > SENT_WHOLE_UP_TO {
-        return res.body(SentInPieces::new(body));
+        return res.body(in_pieces(body));
     }
     res.body(body)
 }
@@ -63,39 +62,16 @@ const SENT_WHOLE_UP_TO: usize = 128 * 1024;
 /// The bytes of a larger answer the connection takes at a time.
 const PIECE_BYTES: usize = 64 * 1024;
 
-/// A large answer handed to the connection a piece at a time. Handed whole, the connection
-/// copies all of it into its write buffer, a second megabyte-sized block for each page of
-/// 1,000 objects; a piece at a time, it copies what the socket takes.
-struct SentInPieces {
-    rest: Bytes,
-    size: u64,
-}
-
-impl SentInPieces {
-    fn new(body: Bytes) -> SentInPieces {
-        let size = body.len() as u64;
-        SentInPieces { rest: body, size }
-    }
-}
-
-impl MessageBody for SentInPieces {
-    type Error = std::convert::Infallible;
-
-    fn size(&self) -> BodySize {
-        BodySize::Sized(self.size)
-    }
-
-    fn poll_next(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
-        let this = self.get_mut();
-        if this.rest.is_empty() {
-            return Poll::Ready(None);
-        }
-        let piece = this.rest.split_to(this.rest.len().min(PIECE_BYTES));
-        Poll::Ready(Some(Ok(piece)))
-    }
+/// A large answer handed to the connection a piece at a time, with its whole length.
+/// Handed whole, the connection copies all of it into its write buffer, a second
+/// megabyte-sized block for each page of 1,000 objects; a piece at a time, it copies what
+/// the socket takes. The pieces share the answer's bytes.
+fn in_pieces(body: Bytes) -> impl MessageBody<Error = Infallible> + Unpin {
+    let size = body.len() as u64;
+    let pieces = (0..body.len())
+        .step_by(PIECE_BYTES)
+        .map(move |at| Ok::<_, Infallible>(body.slice(at..(at + PIECE_BYTES).min(body.len()))));
+    SizedStream::new(size, futures_util::stream::iter(pieces))
 }
 
 /// `scheme://host` of the request, for absolute URLs.
@@ -138,12 +114,16 @@ pub fn path_below_base(req: &HttpRequest) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use std::pin::Pin;
+
+    use actix_web::body::BodySize;
+
     use super::*;
 
     #[actix_web::test]
     async fn a_large_answer_is_sent_in_pieces_that_make_it_whole() {
         let whole: Bytes = (0..PIECE_BYTES * 3 + 17).map(|i| i as u8).collect();
-        let mut body = SentInPieces::new(whole.clone());
+        let mut body = in_pieces(whole.clone());
         assert_eq!(body.size(), BodySize::Sized(whole.len() as u64));
         let mut sent = Vec::new();
         let mut pieces = 0;
