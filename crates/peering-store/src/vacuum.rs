@@ -69,10 +69,16 @@ impl Vacuums {
 }
 
 /// The statement that vacuums `tables` (names as our statements write them, checked by
-/// `written::is_table_name`: nothing to quote).
+/// `written::is_table_name`: nothing to quote). `PARALLEL 0`: on a table with several
+/// indexes PostgreSQL otherwise starts two worker processes for the index cleanup of every
+/// pass, even when there is nothing to clean; starting them made a pass over a million
+/// sessions and their change records 180-200 ms instead of 50.
 fn vacuum_sql(tables: &BTreeSet<String>) -> String {
     let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-    format!("VACUUM (SKIP_LOCKED, TRUNCATE false) {}", names.join(", "))
+    format!(
+        "VACUUM (SKIP_LOCKED, TRUNCATE false, PARALLEL 0) {}",
+        names.join(", ")
+    )
 }
 
 fn vacuum(pool: &Pool, tables: &BTreeSet<String>) -> Result<(), Error> {
@@ -95,7 +101,7 @@ mod tests {
         vacuums.wrote(["users"].into_iter());
         assert_eq!(
             vacuum_sql(&vacuums.take()),
-            "VACUUM (SKIP_LOCKED, TRUNCATE false) table_versions, users"
+            "VACUUM (SKIP_LOCKED, TRUNCATE false, PARALLEL 0) table_versions, users"
         );
         assert!(vacuums.take().is_empty(), "taken once");
     }
