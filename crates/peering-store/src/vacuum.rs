@@ -106,6 +106,36 @@ mod tests {
         assert!(vacuums.take().is_empty(), "taken once");
     }
 
+    /// An edit of a comment leaves no dead index entry for the vacuum to look for, even
+    /// on a page that was filled by inserts: the migration `room_for_edits_in_place` keeps
+    /// room on it for the new row ("HOT"). Without that room the first page of a bulk
+    /// insert is full and the edited row moves to another one.
+    #[test]
+    fn an_edit_of_a_row_on_a_filled_page_stays_on_its_page() {
+        let store = TestStore::new(1);
+        if store.backend() != Backend::Postgres {
+            return;
+        }
+        let in_place = store
+            .read(|db| {
+                db.execute(&Sql::new(
+                    "INSERT INTO autonomous_systems (asn, name, name_lc, created, updated) \
+                     SELECT 64512 + n, 'AS ' || n, 'as ' || n, 0, 0 \
+                     FROM generate_series(1, 400) AS n",
+                ))?;
+                db.execute(&Sql::new(
+                    "UPDATE autonomous_systems SET comments = 'edited, and longer', \
+                     updated = 1 WHERE asn = 64513",
+                ))?;
+                db.scalar(&Sql::new(
+                    "SELECT n_tup_hot_upd FROM pg_stat_xact_user_tables \
+                     WHERE relname = 'autonomous_systems'",
+                ))
+            })
+            .unwrap();
+        assert_eq!(in_place, Some(1));
+    }
+
     #[test]
     fn tables_written_on_postgresql_are_vacuumed_soon_after() {
         let store = TestStore::new(2);
