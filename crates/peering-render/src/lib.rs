@@ -7,17 +7,20 @@
 //! and any tool can implement it over its own records.
 #![doc = include_str!("../README.md")]
 
+pub mod budget;
 pub mod context;
 pub mod dataset;
 mod engine;
 pub mod filters;
 pub mod include;
+pub mod limits;
 pub mod memory;
 pub mod model;
 pub mod source;
 
+pub use budget::CountingAllocator;
 pub use dataset::{Dataset, Secrets, Tables};
-pub use engine::{check, render, Bounds, RenderError, RenderErrorKind, Template};
+pub use engine::{check, render, render_named, Bounds, RenderError, RenderErrorKind, Template};
 pub use memory::MemorySource;
 pub use minijinja::Value as TemplateValue;
 pub use model::Model;

@@ -692,6 +692,7 @@ fn bounds_stop_runaway_templates() {
         fuel: 1_000_000,
         max_output: 1 << 20,
         max_depth: 4,
+        ..Bounds::default()
     };
     let run = |source: &str| {
         let t = Template {

@@ -46,6 +46,13 @@ fn sorted(value: serde_json::Value) -> serde_json::Value {
 }
 
 fn prepared(value: &Value, sort_keys: Option<bool>) -> Result<serde_json::Value, Error> {
+    // Writing out walks the value recursively: refuse what would exhaust the stack.
+    if crate::limits::nested_deeper_than(value, crate::limits::MAX_VALUE_DEPTH) {
+        return Err(invalid(format!(
+            "recursion limit exceeded: the value nests lists or maps more than {} levels deep",
+            crate::limits::MAX_VALUE_DEPTH
+        )));
+    }
     let json = to_json(value)?;
     Ok(if sort_keys.unwrap_or(true) {
         sorted(json)

@@ -1,0 +1,261 @@
+//! Depth limits that keep a template from exhausting the stack of the thread that checks
+//! or renders it.
+//!
+//! The engine parses an expression's chain of filters, attributes and operators in a loop
+//! but builds a tree as deep as the chain, which it then compiles and frees recursively:
+//! ten thousand `|lower` in one tag overflow an ordinary thread's stack. Values nested
+//! deeply (lists in lists, built by a loop) are printed, serialised and compared
+//! recursively. So a tag may hold at most [`MAX_TAG_OPERATORS`] operators, a value may be
+//! printed or serialised only if it is nested at most [`MAX_VALUE_DEPTH`] levels, and
+//! all of it runs on a thread with a stack of [`RENDER_STACK_BYTES`].
+
+use minijinja::value::{Value, ValueKind};
+
+/// The most operators (filters, attribute and item lookups, calls, arithmetic and logic)
+/// one `{{ … }}` or `{% … %}` tag may hold. A tag's tree is at most this deep; real
+/// templates stay far below (the reference's longest chains hold a few dozen).
+pub const MAX_TAG_OPERATORS: usize = 2_000;
+
+/// How deeply a printed or serialised value may nest lists and maps.
+pub const MAX_VALUE_DEPTH: usize = 500;
+
+/// The stack of the thread a check or a render runs on. Only the pages a template
+/// actually uses are ever touched; the rest is address space. Half a gigabyte gives the
+/// engine's recursive walks (freeing, printing, comparing a value nested millions of
+/// levels deep, which the memory budget caps first) room to finish.
+pub const RENDER_STACK_BYTES: usize = 512 * 1024 * 1024;
+
+/// A tag that holds too many operators: its line and its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooComplex {
+    pub line: usize,
+    pub operators: usize,
+}
+
+/// The first tag of `source` holding more than `limit` operators, if any.
+///
+/// The count is an upper bound of the tag's depth: every operator character and keyword
+/// outside string literals counts once (`==` twice), whether it nests or not.
+pub fn first_complex_tag(source: &str, limit: usize) -> Option<TooComplex> {
+    let bytes = source.as_bytes();
+    let mut at = 0;
+    while let Some(offset) = find_tag_start(&bytes[at..]) {
+        let start = at + offset;
+        let opener = bytes[start + 1];
+        if opener == b'#' {
+            at = find(bytes, start + 2, b"#}").map_or(bytes.len(), |end| end + 2);
+            continue;
+        }
+        let closer: &[u8] = if opener == b'{' { b"}}" } else { b"%}" };
+        let scanned = scan_tag(bytes, start + 2, closer);
+        if scanned.operators > limit {
+            return Some(TooComplex {
+                line: 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count(),
+                operators: scanned.operators,
+            });
+        }
+        at = scanned.end;
+        if opener == b'%' && is_raw_tag(&source[start..at]) {
+            at = find_endraw(source, at);
+        }
+    }
+    None
+}
+
+fn find_tag_start(bytes: &[u8]) -> Option<usize> {
+    (0..bytes.len().saturating_sub(1))
+        .find(|&i| bytes[i] == b'{' && matches!(bytes[i + 1], b'{' | b'%' | b'#'))
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+fn is_raw_tag(tag: &str) -> bool {
+    let inner = tag.trim_start_matches("{%").trim_end_matches("%}");
+    inner.trim_matches(['-', '+']).trim() == "raw"
+}
+
+/// Where the text after a `{% raw %}` tag ends: after its `{% endraw %}`, or at the end.
+fn find_endraw(source: &str, from: usize) -> usize {
+    let mut at = from;
+    while let Some(offset) = source[at..].find("{%") {
+        let start = at + offset;
+        let Some(end) = source[start..].find("%}").map(|e| start + e + 2) else {
+            break;
+        };
+        let inner = source[start + 2..end - 2].trim_matches(['-', '+']).trim();
+        if inner == "endraw" {
+            return end;
+        }
+        at = start + 2;
+    }
+    source.len()
+}
+
+struct Scanned {
+    /// Just past the tag's closer (or the end of the source).
+    end: usize,
+    operators: usize,
+}
+
+/// Counts the operators of the tag whose body starts at `from`, up to its closer outside
+/// brackets and strings, as the engine's lexer finds it.
+fn scan_tag(bytes: &[u8], from: usize, closer: &[u8]) -> Scanned {
+    let (mut i, mut balance, mut operators) = (from, 0isize, 0usize);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if balance <= 0 && ends_tag(bytes, i, closer) {
+            let skip = if bytes[i] == closer[0] { 2 } else { 3 };
+            return Scanned {
+                end: i + skip,
+                operators,
+            };
+        }
+        match b {
+            b'"' | b'\'' => {
+                i = skip_string(bytes, i);
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                balance += 1;
+                operators += 1;
+            }
+            b')' | b']' | b'}' => balance -= 1,
+            b'|' | b'.' | b'+' | b'-' | b'*' | b'/' | b'%' | b'~' | b'<' | b'>' | b'=' | b'!' => {
+                operators += 1
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let word_end = (i..bytes.len())
+                    .find(|&j| !(bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_'))
+                    .unwrap_or(bytes.len());
+                if is_keyword_operator(&bytes[i..word_end]) {
+                    operators += 1;
+                }
+                i = word_end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Scanned {
+        end: bytes.len(),
+        operators,
+    }
+}
+
+/// Whether the tag's closer (`}}`, `%}`, or either after a `-`/`+` marker) starts at `i`.
+fn ends_tag(bytes: &[u8], i: usize, closer: &[u8]) -> bool {
+    let rest = &bytes[i..];
+    rest.starts_with(closer)
+        || (matches!(rest.first(), Some(b'-' | b'+')) && rest[1..].starts_with(closer))
+}
+
+fn is_keyword_operator(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"not" | b"and" | b"or" | b"is" | b"in" | b"if" | b"else"
+    )
+}
+
+/// Just past the string literal that starts at `start` (its quote), escapes skipped.
+fn skip_string(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Whether `value` nests lists and maps more than `limit` levels deep. The walk keeps
+/// its own stack and stops at the first path past the limit; objects other than
+/// sequences and maps (stored objects, namespaces) count as leaves.
+pub fn nested_deeper_than(value: &Value, limit: usize) -> bool {
+    let mut pending: Vec<(Value, usize)> = vec![(value.clone(), 0)];
+    while let Some((value, depth)) = pending.pop() {
+        if !matches!(value.kind(), ValueKind::Seq | ValueKind::Map) {
+            continue;
+        }
+        if depth >= limit {
+            return true;
+        }
+        let Ok(items) = value.try_iter() else {
+            continue;
+        };
+        for item in items {
+            if value.kind() == ValueKind::Map {
+                if let Ok(inner) = value.get_item(&item) {
+                    pending.push((inner, depth + 1));
+                }
+            }
+            pending.push((item, depth + 1));
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_chains_are_found_on_their_line() {
+        let chain = format!("ok\n{{{{ x }}}}\n{{{{ x{} }}}}", "|lower".repeat(30));
+        assert_eq!(first_complex_tag(&chain, 100), None);
+        assert_eq!(
+            first_complex_tag(&chain, 20),
+            Some(TooComplex {
+                line: 3,
+                operators: 30
+            })
+        );
+        let ops = format!("{{% if 1{} %}}{{% endif %}}", " and 1".repeat(50));
+        // `if` counts too.
+        assert_eq!(first_complex_tag(&ops, 50).map(|t| t.operators), Some(51));
+    }
+
+    #[test]
+    fn strings_comments_and_raw_text_hold_no_operators() {
+        let quoted = format!("{{{{ \"{}\" ~ '}}}}|' }}}}", "|".repeat(500));
+        assert_eq!(first_complex_tag(&quoted, 1).map(|t| t.operators), None);
+        let comment = format!("{{# {} #}}{{{{ a }}}}", "|a".repeat(500));
+        assert_eq!(first_complex_tag(&comment, 0), None);
+        let raw = format!("{{% raw %}}{{{{ {} }}}}{{% endraw %}}", "|a".repeat(500));
+        assert_eq!(first_complex_tag(&raw, 0), None);
+    }
+
+    #[test]
+    fn a_closer_inside_brackets_does_not_end_the_tag() {
+        let dict = format!("{{{{ {{'a': {{'b': 1}}}}{} }}}}", "|x".repeat(10));
+        assert_eq!(first_complex_tag(&dict, 11).map(|t| t.operators), Some(12));
+    }
+
+    #[test]
+    fn nesting_is_measured_without_recursion() {
+        let mut deep = Value::from(1);
+        for _ in 0..100_000 {
+            deep = Value::from(vec![deep]);
+        }
+        assert!(nested_deeper_than(&deep, MAX_VALUE_DEPTH));
+        let flat = Value::from(vec![Value::from(vec![1, 2]), Value::from(3)]);
+        assert!(!nested_deeper_than(&flat, 2));
+        assert!(nested_deeper_than(&flat, 1));
+        // Freeing the deep value recurses in the engine: give it room.
+        std::thread::Builder::new()
+            .stack_size(RENDER_STACK_BYTES)
+            .spawn(move || drop(deep))
+            .expect("thread")
+            .join()
+            .expect("freed");
+    }
+}

@@ -1,0 +1,204 @@
+//! Templates that would exhaust the stack or the memory are refused with an error that
+//! says why, and never take the process down: long chains in one tag, values nested
+//! deeply, huge strings, and generated templates mixing them.
+//!
+//! This binary counts its allocations as the server does (`CountingAllocator`), so the
+//! memory budget of a render is enforced here.
+
+use std::alloc::System;
+use std::sync::Arc;
+
+use peering_render::limits::{MAX_TAG_OPERATORS, MAX_VALUE_DEPTH};
+use peering_render::{
+    check, render, Bounds, CountingAllocator, Dataset, MemorySource, RenderError, RenderErrorKind,
+    Secrets, Template, TemplateValue,
+};
+use proptest::prelude::*;
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator<System> = CountingAllocator::new(System);
+
+fn data() -> Arc<Dataset> {
+    Dataset::new(Box::new(MemorySource::new()), Secrets::all())
+}
+
+fn run(source: &str, bounds: &Bounds) -> Result<String, RenderError> {
+    let template = Template {
+        source,
+        trim: false,
+        lstrip: false,
+    };
+    render(&template, TemplateValue::from(()), &data(), bounds)
+}
+
+/// Ten thousand links of each kind of chain, in one tag of about 40 KB.
+fn long_chains() -> Vec<String> {
+    vec![
+        format!("{{{{ x{} }}}}", "|lower".repeat(10_000)),
+        format!("{{{{ x{} }}}}", ".a".repeat(10_000)),
+        format!("{{{{ 1{} }}}}", " + 1".repeat(10_000)),
+        format!("{{{{ {}true }}}}", "not ".repeat(10_000)),
+        format!("{{% if x{} %}}{{% endif %}}", " or x".repeat(10_000)),
+    ]
+}
+
+#[test]
+fn long_chains_are_refused_on_check_and_render() {
+    for source in long_chains() {
+        let e = check(&source).expect_err("refused");
+        assert_eq!(e.kind, RenderErrorKind::Syntax, "{e:?}");
+        assert!(e.message.contains("operators"), "{e:?}");
+        assert_eq!(e.line, Some(1));
+        let e = run(&source, &Bounds::default()).expect_err("refused");
+        assert_eq!(e.kind, RenderErrorKind::Syntax, "{e:?}");
+    }
+}
+
+#[test]
+fn chains_up_to_the_limit_are_accepted() {
+    let links = MAX_TAG_OPERATORS - 1;
+    let filters = format!("{{{{ 'X'{} }}}}", "|lower".repeat(links));
+    assert_eq!(check(&filters), Ok(()));
+    assert_eq!(run(&filters, &Bounds::default()).as_deref(), Ok("x"));
+    let sums = format!("{{{{ 0{} }}}}", "+1".repeat(links));
+    assert_eq!(run(&sums, &Bounds::default()), Ok(links.to_string()));
+}
+
+/// A list nested `depth` levels deep, built by a loop over `iterable` (a namespace
+/// carries it from one turn to the next), then used by `then`.
+fn nested(iterable: &str, then: &str) -> String {
+    format!(
+        "{{%- set ns = namespace(x=[]) -%}}{{%- for i in {iterable} -%}}\
+         {{%- set ns.x = [ns.x] -%}}{{%- endfor -%}}{then}"
+    )
+}
+
+#[test]
+fn deeply_nested_values_are_refused_when_printed_or_written_out() {
+    for then in [
+        "{{ ns.x }}",
+        "{{ ns.x|as_json }}",
+        "{{ ns.x|as_yaml }}",
+        "{% set y = ns.x %}{{ [y] }}",
+    ] {
+        let e = run(&nested("range(100000)", then), &Bounds::default()).expect_err(then);
+        assert_eq!(e.kind, RenderErrorKind::Bound, "{then}: {e:?}");
+        assert!(
+            e.message
+                .contains(&format!("{MAX_VALUE_DEPTH} levels deep")),
+            "{then}: {e:?}"
+        );
+    }
+    let shallow = nested("range(MAX)", "{{ ns.x|as_json(indent=0)|length }}")
+        .replace("MAX", &(MAX_VALUE_DEPTH - 1).to_string());
+    assert!(run(&shallow, &Bounds::default()).is_ok());
+}
+
+#[test]
+fn deeply_nested_values_left_unprinted_are_freed_without_crashing() {
+    // A million levels: freed recursively by the engine, on the render's large stack.
+    let built = nested("'x' * 1000000", "done");
+    assert_eq!(run(&built, &Bounds::default()).as_deref(), Ok("done"));
+    let compared = nested(
+        "'x' * 100000",
+        "{{ ns.x == ns.x }} {{ (ns.x ~ '')|length }}",
+    );
+    assert_eq!(
+        run(&compared, &Bounds::default()).as_deref(),
+        Ok("True 200002")
+    );
+}
+
+#[test]
+fn huge_strings_run_into_the_memory_budget() {
+    let bounds = Bounds {
+        max_memory: 64 * 1024 * 1024,
+        ..Bounds::default()
+    };
+    for source in [
+        "{% set s = 'x' * 100000000 %}{{ s|length }}",
+        "{% set s = 'x' * 30000000 %}{% set t = s ~ s ~ s %}{{ t|length }}",
+        "{% set ns = namespace(s='') %}{% for i in range(1000) %}\
+         {% set ns.s = ns.s ~ ('x' * 1000000) %}{% endfor %}{{ ns.s|length }}",
+    ] {
+        let e = run(source, &bounds).expect_err(source);
+        assert_eq!(e.kind, RenderErrorKind::Bound, "{source}: {e:?}");
+        assert!(
+            e.message.contains("more memory than its budget") && e.message.contains("64 MiB"),
+            "{source}: {e:?}"
+        );
+    }
+    let within = "{% set s = 'x' * 10000000 %}{{ s|length }}";
+    assert_eq!(run(within, &bounds).as_deref(), Ok("10000000"));
+}
+
+#[test]
+fn the_memory_a_render_held_is_given_back() {
+    let before = peering_render::budget::held_by_this_thread();
+    let source = "{% set s = 'x' * 50000000 %}{{ s|length }}";
+    assert_eq!(run(source, &Bounds::default()).as_deref(), Ok("50000000"));
+    // The render ran on a thread of its own: nothing of it is left on ours.
+    let after = peering_render::budget::held_by_this_thread();
+    assert!(after - before < 1024 * 1024, "{before} -> {after}");
+}
+
+/// Pieces of templates: chains, nesting, huge literals and loops, in any mix.
+fn piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (1usize..6_000).prop_map(|n| format!("{{{{ 'a'{} }}}}", "|upper".repeat(n))),
+        (1usize..6_000).prop_map(|n| format!("{{{{ 1{} }}}}", "*1".repeat(n))),
+        (1usize..400).prop_map(|n| format!("{{{{ {}1{} }}}}", "(".repeat(n), ")".repeat(n))),
+        (1usize..400).prop_map(|n| format!("{{{{ {}1{} }}}}", "[".repeat(n), "]".repeat(n))),
+        (0u32..10).prop_map(|e| format!("{{% set s = 'x' * {} %}}{{{{ s|length }}}}", 10u64.pow(e))),
+        (0u32..7, 0usize..3).prop_map(|(e, k)| {
+            let iterable = ["range(N)", "'x' * N", "[0] * N"][k].replace("N", &10u64.pow(e).to_string());
+            nested(&iterable, "{{ ns.x|length }}")
+        }),
+        (0u32..5).prop_map(|e| format!(
+            "{{% for i in range({0}) %}}{{% for j in range({0}) %}}{{{{ i * j }}}}{{% endfor %}}{{% endfor %}}",
+            10u64.pow(e)
+        )),
+        (1usize..300).prop_map(|n| format!("{}x{}", "{% if true %}".repeat(n), "{% endif %}".repeat(n))),
+        "[a-z{}%#|.()\\[\\] '~*+-]{0,40}",
+    ]
+}
+
+/// The peak resident memory of this process, from `/proc/self/status`, in bytes.
+fn peak_resident() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The stated bound: however a generated template is made, checking and rendering it
+/// under a budget of 64 MiB never makes this process reach 1 GiB resident.
+const PEAK_BOUND: u64 = 1024 * 1024 * 1024;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_templates_never_crash_and_stay_within_memory(
+        pieces in proptest::collection::vec(piece(), 1..4)
+    ) {
+        let source = pieces.concat();
+        let bounds = Bounds {
+            fuel: 20_000_000,
+            max_memory: 64 * 1024 * 1024,
+            ..Bounds::default()
+        };
+        let checked = check(&source);
+        let rendered = run(&source, &bounds);
+        if let Err(e) = &checked {
+            prop_assert!(rendered.is_err(), "check refused but render passed: {e:?}");
+        }
+        if let Err(e) = &rendered {
+            prop_assert!(!e.message.is_empty());
+        }
+        let peak = peak_resident();
+        prop_assert!(peak < PEAK_BOUND, "peak resident memory {peak} bytes");
+    }
+}
