@@ -6,6 +6,7 @@
 //! everything and writes nothing.
 #![doc = include_str!("../README.md")]
 
+mod bounded;
 mod changes;
 mod convert;
 mod order;
@@ -15,6 +16,7 @@ use peering_domain::resources::{GROUP, OBJECT_CHANGE, USER};
 use peering_domain::ResourceSpec;
 use peering_store::{ImportWriter, ImportedObject, Store};
 
+pub use bounded::MAX_PAGE_BYTES;
 pub use order::import_order;
 pub use source::Source;
 
