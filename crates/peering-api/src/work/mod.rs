@@ -2,6 +2,7 @@
 //! e-mails and exports rendered from stored templates (and, in `router.rs`, talking to
 //! routers through the operator's command).
 
+pub mod inline;
 pub mod jobs;
 mod peeringdb;
 pub mod router;
