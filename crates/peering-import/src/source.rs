@@ -91,10 +91,11 @@ impl Source {
 
     /// GETs `url`: the status and the JSON answer (`Null` if it is not JSON), read as it
     /// arrives and never past `MAX_PAGE_BYTES`.
-    fn get(&self, url: &Url) -> Result<(u16, Json), ImportError> {
+    fn get(&self, target: &Url) -> Result<(u16, Json), ImportError> {
+        let url = shown(target);
         let answer = self
             .client
-            .get(url.clone())
+            .get(target.clone())
             .header("Authorization", format!("Token {}", self.token))
             .header("Accept", "application/json")
             .send()
@@ -197,21 +198,25 @@ impl Source {
         let Some(link) = page["next"].as_str() else {
             return Ok(None);
         };
-        let mut next = current
-            .join(link)
-            .map_err(|e| ImportError::Source(format!("{current}: the next link {link:?}: {e}")))?;
+        let mut next = current.join(link).map_err(|e| {
+            ImportError::Source(format!("{}: the next link {link:?}: {e}", shown(current)))
+        })?;
         // Never sent: pages that differ only in it are the same page.
         next.set_fragment(None);
         if next.origin() != self.base.origin() {
             return Err(ImportError::Source(format!(
-                "{current}: its next page {next} is on another origin than {}: not followed \
+                "{}: its next page {} is on another origin than {}: not followed \
                  (the token goes only there)",
+                shown(current),
+                shown(&next),
                 self.base.origin().ascii_serialization()
             )));
         }
         if read.contains(&next) {
             return Err(ImportError::Source(format!(
-                "{current}: its next page {next} was read already: the pages go round in a loop"
+                "{}: its next page {} was read already: the pages go round in a loop",
+                shown(current),
+                shown(&next)
             )));
         }
         Ok(Some(next))
@@ -226,7 +231,7 @@ fn redirects_at_home(base: &Url) -> reqwest::redirect::Policy {
         if attempt.url().origin() != home {
             let refused = format!(
                 "a redirect to {}, another origin than {}: not followed",
-                attempt.url(),
+                shown(attempt.url()),
                 home.ascii_serialization()
             );
             attempt.error(refused)
@@ -236,6 +241,14 @@ fn redirects_at_home(base: &Url) -> reqwest::redirect::Policy {
             attempt.follow()
         }
     })
+}
+
+/// `url` as errors show it: without a user name or password it may carry.
+fn shown(url: &Url) -> Url {
+    let mut shown = url.clone();
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown
 }
 
 /// A request's failure with its causes (a refused redirect's reason is one).
@@ -398,5 +411,22 @@ mod tests {
             source.next_of(&current, &page, &HashSet::new()).unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn errors_show_no_password_of_the_url_given() {
+        let source = Source::new("http://olga:hunter22@127.0.0.1:8000/", "key").unwrap();
+        let current = url("http://olga:hunter22@127.0.0.1:8000/api/tags/?offset=0");
+        for link in ["http://127.0.0.1:9/api/tags/", "?offset=0"] {
+            let page = json!({"next": link, "results": []});
+            let read = HashSet::from([current.clone()]);
+            let error = source.next_of(&current, &page, &read).unwrap_err();
+            let text = error.to_string();
+            assert!(text.contains("127.0.0.1:8000/api/tags/"), "{text}");
+            assert!(
+                !text.contains("hunter22") && !text.contains("olga"),
+                "{text}"
+            );
+        }
     }
 }
