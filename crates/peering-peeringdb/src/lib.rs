@@ -5,6 +5,7 @@
 #![doc = include_str!("../README.md")]
 
 mod apply;
+pub mod downloads;
 mod fetch;
 pub mod follow;
 pub mod import;
@@ -38,6 +39,46 @@ impl Default for Settings {
             url: DEFAULT_URL.into(),
             api_key: None,
             proxy: None,
+        }
+    }
+}
+
+/// How long a synchronisation from the API may wait and take, so that a PeeringDB that
+/// stalls or crawls ends it with an error instead of holding it (and the write connection
+/// it applies on) for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// No byte from PeeringDB for this long ends the synchronisation (waiting for an answer
+    /// to begin included).
+    pub idle: Duration,
+    /// The longest one object type's answer may take, from its request to its last byte.
+    pub answer: Duration,
+    /// The longest a whole synchronisation may take: downloads, pauses PeeringDB asked
+    /// for, and applying.
+    pub deadline: Duration,
+}
+
+impl Limits {
+    /// The longest any of the bounds may be (a week): past it, a bound is a mistake.
+    pub const LONGEST: Duration = Duration::from_secs(7 * 24 * 3600);
+
+    /// Whether every bound is at least a second and at most [`Limits::LONGEST`].
+    pub fn valid(&self) -> bool {
+        [self.idle, self.answer, self.deadline]
+            .iter()
+            .all(|d| *d >= Duration::from_secs(1) && *d <= Self::LONGEST)
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            // PeeringDB takes tens of seconds to begin its largest answers.
+            idle: Duration::from_secs(120),
+            answer: Duration::from_secs(600),
+            // A first synchronisation (about 70 MB) takes minutes; this leaves room for a
+            // slow link without letting a crawling server hold on for hours.
+            deadline: Duration::from_secs(1800),
         }
     }
 }
@@ -107,6 +148,14 @@ pub enum SyncError {
         status: u16,
         message: String,
     },
+    #[error(
+        "PeeringDB sent nothing for {secs} s while answering for {namespace} (the idle timeout)"
+    )]
+    Idle { namespace: String, secs: u64 },
+    #[error("PeeringDB's answer for {namespace} took more than {secs} s (the read timeout)")]
+    SlowAnswer { namespace: String, secs: u64 },
+    #[error("the synchronisation took more than its deadline of {secs} s ({during})")]
+    Deadline { secs: u64, during: String },
     #[error("{0}")]
     Malformed(String),
     #[error("{0}")]
@@ -132,34 +181,62 @@ pub fn resource(namespace: &str) -> Option<&'static ResourceSpec> {
         .map(|(_, s)| *s)
 }
 
-/// Synchronises the local copy from `source`: everything lands, or nothing does.
+/// Synchronises the local copy from `source`, within the default [`Limits`]: everything
+/// lands, or nothing does.
 pub fn synchronise(
     store: &Store,
     source: &Source,
+    progress: &dyn Fn(Event<'_>),
+) -> Result<Report, SyncError> {
+    synchronise_within(store, source, Limits::default(), progress)
+}
+
+/// Synchronises the local copy from `source`: everything lands, or nothing does. From the
+/// API, the synchronisation ends with an error once it passes one of `limits`; the
+/// answers go to a download folder of its own, removed however it ends, and folders that
+/// killed synchronisations left behind are removed first (`downloads.rs`).
+pub fn synchronise_within(
+    store: &Store,
+    source: &Source,
+    limits: Limits,
     progress: &dyn Fn(Event<'_>),
 ) -> Result<Report, SyncError> {
     let clock = Instant::now();
     let started = peering_domain::value::now();
     let (since, applied, missing) = match source {
         Source::Directory(dir) => {
-            let (applied, missing) = apply::directory(store, dir, started, progress)?;
+            let (applied, missing) = apply::directory(store, dir, started, None, progress)?;
             (0, applied, missing)
         }
         Source::Api(settings) => {
+            if !limits.valid() {
+                return Err(SyncError::Settings(format!(
+                    "the timeouts and the deadline must be between 1 s and {} s: {limits:?}",
+                    Limits::LONGEST.as_secs()
+                )));
+            }
+            let deadline = clock + limits.deadline;
             let since = store
                 .last_peeringdb_synchronisation()?
                 .map_or(0, |t| t.timestamp());
-            let downloads = tempfile::Builder::new()
-                .prefix("peeringd-peeringdb-")
-                .tempdir()?;
-            let fetcher = fetch::Fetcher::new(settings)?;
+            let temporary = std::env::temp_dir();
+            for folder in downloads::remove_abandoned(&temporary) {
+                log::info!(
+                    "removed {}, left by an interrupted synchronisation",
+                    folder.display()
+                );
+            }
+            let downloads = downloads::DownloadFolder::create_in(&temporary)?;
+            let fetcher = fetch::Fetcher::new(settings, limits, deadline)?;
             for (namespace, _) in PEERINGDB_NAMESPACES {
                 progress(Event::Downloading { namespace });
                 let file = downloads.path().join(format!("{namespace}.json"));
                 let bytes = fetcher.download(namespace, since, &file)?;
                 progress(Event::Downloaded { namespace, bytes });
             }
-            let (applied, _) = apply::directory(store, downloads.path(), started, progress)?;
+            let within = Some((deadline, limits.deadline));
+            let (applied, _) =
+                apply::directory(store, downloads.path(), started, within, progress)?;
             (since, applied, Vec::new())
         }
     };

@@ -95,6 +95,15 @@ pub struct SettingsArgs {
     /// A proxy for requests to PeeringDB (`http://host:port`, `socks5://…`).
     #[arg(long, env = "PEERING_PEERINGDB_PROXY", global = true)]
     pub peeringdb_proxy: Option<String>,
+    /// Seconds without a byte from PeeringDB that end a synchronisation.
+    #[arg(long, env = "PEERING_PEERINGDB_IDLE_TIMEOUT_SECS", global = true)]
+    pub peeringdb_idle_timeout_secs: Option<u64>,
+    /// Seconds one object type's answer from PeeringDB may take in all.
+    #[arg(long, env = "PEERING_PEERINGDB_READ_TIMEOUT_SECS", global = true)]
+    pub peeringdb_read_timeout_secs: Option<u64>,
+    /// Seconds a whole PeeringDB synchronisation may take (downloads and applying).
+    #[arg(long, env = "PEERING_PEERINGDB_DEADLINE_SECS", global = true)]
+    pub peeringdb_deadline_secs: Option<u64>,
     /// How answers name the external database's fields: `extdb` (the spec's
     /// `*_extdb_*`, the default) or `peeringdb` (the reference's `*_peeringdb_*`).
     #[arg(long, env = "PEERING_FIELD_NAMES", global = true)]
@@ -132,6 +141,9 @@ struct FileSettings {
     peeringdb_url: Option<String>,
     peeringdb_api_key: Option<String>,
     peeringdb_proxy: Option<String>,
+    peeringdb_idle_timeout_secs: Option<u64>,
+    peeringdb_read_timeout_secs: Option<u64>,
+    peeringdb_deadline_secs: Option<u64>,
     field_names: Option<String>,
 }
 
@@ -160,6 +172,7 @@ pub struct Settings {
     pub job_retention_days: u32,
     pub router_command: Vec<String>,
     pub peeringdb: peering_peeringdb::Settings,
+    pub peeringdb_limits: peering_peeringdb::Limits,
     pub field_names: peering_domain::names::FieldNames,
 }
 
@@ -288,6 +301,11 @@ impl SettingsArgs {
                 file.peeringdb_api_key,
                 file.peeringdb_proxy,
             ),
+            peeringdb_limits: self.peeringdb_limits(
+                file.peeringdb_idle_timeout_secs,
+                file.peeringdb_read_timeout_secs,
+                file.peeringdb_deadline_secs,
+            ),
             field_names: field_names(or(&self.field_names, file.field_names))?,
         })
     }
@@ -309,6 +327,27 @@ impl SettingsArgs {
     }
 }
 
+impl SettingsArgs {
+    /// How long a PeeringDB synchronisation may wait and take (seconds from the settings,
+    /// else the defaults).
+    fn peeringdb_limits(
+        &self,
+        idle: Option<u64>,
+        answer: Option<u64>,
+        deadline: Option<u64>,
+    ) -> peering_peeringdb::Limits {
+        let defaults = peering_peeringdb::Limits::default();
+        let secs = |flag: &Option<u64>, file: Option<u64>, default: std::time::Duration| {
+            or(flag, file).map_or(default, std::time::Duration::from_secs)
+        };
+        peering_peeringdb::Limits {
+            idle: secs(&self.peeringdb_idle_timeout_secs, idle, defaults.idle),
+            answer: secs(&self.peeringdb_read_timeout_secs, answer, defaults.answer),
+            deadline: secs(&self.peeringdb_deadline_secs, deadline, defaults.deadline),
+        }
+    }
+}
+
 /// The flag's (or variable's) value, else the file's.
 fn or<T: Clone>(flag: &Option<T>, file: Option<T>) -> Option<T> {
     flag.clone().or(file)
@@ -320,6 +359,13 @@ fn check(settings: &Settings) -> Result<(), String> {
         return Err(
             "PEERING_REQUEST_TIMEOUT_SECS and PEERING_BODY_TIMEOUT_SECS must be at least 1".into(),
         );
+    }
+    if !settings.peeringdb_limits.valid() {
+        return Err(format!(
+            "PEERING_PEERINGDB_IDLE_TIMEOUT_SECS, PEERING_PEERINGDB_READ_TIMEOUT_SECS and \
+             PEERING_PEERINGDB_DEADLINE_SECS must be between 1 and {}",
+            peering_peeringdb::Limits::LONGEST.as_secs()
+        ));
     }
     if settings.paginate_count < 1 {
         return Err("PEERING_PAGINATE_COUNT must be at least 1".into());

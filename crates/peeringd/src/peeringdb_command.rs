@@ -23,8 +23,10 @@ pub fn sync(settings: &Settings, from_dir: Option<PathBuf>) -> Result<(), String
         None => Source::Api(settings.peeringdb.clone()),
     };
     let display = Display::new();
-    let report = peering_peeringdb::synchronise(&store, &source, &|e| display.show(e))
-        .map_err(|e| format!("synchronisation failed, nothing was changed: {e}"))?;
+    let limits = settings.peeringdb_limits;
+    let report =
+        peering_peeringdb::synchronise_within(&store, &source, limits, &|e| display.show(e))
+            .map_err(|e| format!("synchronisation failed, nothing was changed: {e}"))?;
     display.finish();
     print!("{}", summary(&report));
     // As the reference's synchronisation: links and autonomous systems follow the copy.

@@ -20,7 +20,14 @@ pub enum Fault {
     },
     /// Answers `namespace` with JSON cut off after its first objects.
     Malformed { namespace: String },
+    /// Answers `namespace` with its headers at once, then its body one byte every `every`:
+    /// a server that stalls (`every` long) or crawls (`every` short) without ever closing.
+    /// It stops when the client goes away, or after `TRICKLE_LONGEST` in all.
+    Trickle { namespace: String, every: Duration },
 }
+
+/// The longest a trickled answer goes on, so that a test's fake never outlives it by much.
+const TRICKLE_LONGEST: Duration = Duration::from_secs(120);
 
 #[derive(Default)]
 struct Shared {
@@ -112,6 +119,9 @@ fn serve(stream: TcpStream, data: &Mutex<Dataset>, shared: &Mutex<Shared>) -> st
         write!(out, "HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n")?;
         return out.flush();
     }
+    if let Some(Fault::Trickle { every, .. }) = fault {
+        return trickle(out.into_inner().map_err(|e| e.into_error())?, every);
+    }
     let cut = matches!(fault, Some(Fault::Malformed { .. }));
     let data = data.lock().expect("data").clone();
     write_objects(&mut out, &data, &namespace, since, cut)?;
@@ -190,9 +200,32 @@ fn write_objects(
     Ok(())
 }
 
+/// A 200 whose body comes a byte at a time, `every` apart, until the client hangs up or
+/// `TRICKLE_LONGEST` has passed; the body is never complete.
+fn trickle(mut out: TcpStream, every: Duration) -> std::io::Result<()> {
+    write!(
+        out,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+    )?;
+    let started = std::time::Instant::now();
+    let body = b"{\"data\": [{\"id\": 1}, ";
+    for byte in body.iter().cycle() {
+        if started.elapsed() > TRICKLE_LONGEST {
+            break;
+        }
+        std::thread::sleep(every);
+        // A write fails once the client has closed its end.
+        out.write_all(&[*byte])?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 fn take_fault(faults: &mut Vec<Fault>, namespace: &str) -> Option<Fault> {
     let i = faults.iter().position(|f| match f {
-        Fault::Status { namespace: n, .. } | Fault::Malformed { namespace: n } => n == namespace,
+        Fault::Status { namespace: n, .. }
+        | Fault::Malformed { namespace: n }
+        | Fault::Trickle { namespace: n, .. } => n == namespace,
     })?;
     match &mut faults[i] {
         Fault::Status { times, .. } if *times > 1 => {
