@@ -2,8 +2,13 @@
 //! restarts and serve every instance on one database; what a job does is a [`Runner`]
 //! the server gives. A worker claims the oldest job with a lease, renews the lease while
 //! the job runs, and records how it ended; a job that panics ends `errored` with the
-//! panic's message. A job whose worker died is claimed again when its lease ends.
+//! panic's message. A job whose worker died is claimed again when its lease ends; it runs
+//! again only if its runner declares it resumable ([`Runner::resumable`]), otherwise it ends
+//! errored as interrupted, since it may have acted already; and no job is taken up more than
+//! [`Settings::max_attempts`] times. The processes jobs start are run by [`process`].
 #![doc = include_str!("../README.md")]
+
+pub mod process;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,9 +58,29 @@ impl Outcome {
     }
 }
 
+/// The jobs of the server known to be safe to run again after their worker died mid-way:
+/// they render, read routers or copy PeeringDB, and running them twice does what running
+/// them once does. Pushing a configuration to a router
+/// (`peering.router.set_napalm_configuration`) is not among them.
+pub const RESUMABLE_JOBS: [&str; 5] = [
+    "peering.router.generate_configuration",
+    "extras.exporttemplate.render",
+    "peering.router.poll_bgp_sessions",
+    "peering.router.test_napalm_connection",
+    "peeringdb.synchronise",
+];
+
 /// What jobs do, by their name.
 pub trait Runner: Send + Sync + 'static {
     fn run(&self, job: &ClaimedJob) -> Outcome;
+
+    /// Whether a job of this name may run again when taken back from a worker that died
+    /// while running it. A job that acts outside peeringd (a configuration pushed to a
+    /// router, a message sent) may have done so already: it must answer false, and then
+    /// ends errored as interrupted. By default, only the [`RESUMABLE_JOBS`] are resumed.
+    fn resumable(&self, job_name: &str) -> bool {
+        RESUMABLE_JOBS.contains(&job_name)
+    }
 }
 
 /// How the workers run.
@@ -67,6 +92,9 @@ pub struct Settings {
     pub lease: Duration,
     /// How often idle workers look for jobs enqueued by other instances.
     pub poll: Duration,
+    /// How many times a job is taken up at most: past it, a job whose worker died on each
+    /// try (it crashes the process, say) ends errored instead of coming back for ever.
+    pub max_attempts: u32,
 }
 
 impl Default for Settings {
@@ -75,6 +103,7 @@ impl Default for Settings {
             workers: 2,
             lease: Duration::from_secs(60),
             poll: Duration::from_secs(1),
+            max_attempts: 3,
         }
     }
 }
@@ -199,10 +228,39 @@ impl Worker {
         }
     }
 
-    /// Runs a claimed job while another thread keeps its lease, then records its end.
+    /// Runs a claimed job while another thread keeps its lease, then records its end; a
+    /// job taken back from a dead worker that may not run again ends at once.
     fn run(&self, job: &ClaimedJob) {
+        let outcome = match self.refusal(job) {
+            Some(refused) => refused,
+            None => self.run_leased(job),
+        };
+        self.record(job, &outcome);
+    }
+
+    /// Why a job taken back from a worker that died must not run again, if it must not.
+    fn refusal(&self, job: &ClaimedJob) -> Option<Outcome> {
+        let tries = self.settings.max_attempts;
+        let reason = if job.attempt > tries {
+            format!(
+                "gave up after {tries} attempts: the worker running this job stopped during each of them"
+            )
+        } else if job.attempt > 1 && !self.runner.resumable(&job.name) {
+            "interrupted: the worker running this job stopped before it ended (the server was \
+             killed or crashed); it is not run again, since it acts outside peeringd and may \
+             have done so already"
+                .to_string()
+        } else {
+            return None;
+        };
+        log::warn!("job {} ({}) not run again: {reason}", job.id, job.name);
+        Some(Outcome::errored(reason))
+    }
+
+    /// Runs a job while another thread keeps its lease.
+    fn run_leased(&self, job: &ClaimedJob) -> Outcome {
         let done = Arc::new((Mutex::new(false), Condvar::new()));
-        let outcome = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             scope.spawn(|| self.keep_lease(job.id, &done));
             let outcome = catch_unwind(AssertUnwindSafe(|| self.runner.run(job)))
                 .unwrap_or_else(|panic| Outcome::errored(panic_message(&panic)));
@@ -210,7 +268,11 @@ impl Worker {
             *finished.lock().unwrap_or_else(|e| e.into_inner()) = true;
             wake.notify_all();
             outcome
-        });
+        })
+    }
+
+    /// Records how a job ended, if it is still this worker's.
+    fn record(&self, job: &ClaimedJob, outcome: &Outcome) {
         let stored = self.queue.store.finish_job(
             job.id,
             &self.id,

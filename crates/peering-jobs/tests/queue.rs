@@ -1,5 +1,6 @@
 //! The queue on both databases: every job runs exactly once across instances, a panicking
-//! job ends errored, and a job whose worker died is run again once its lease ends.
+//! job ends errored, and a job whose worker died is run again once its lease ends if it is
+//! resumable, ends interrupted if not, and is taken up at most three times.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,11 @@ impl Runner for Counting {
             }
         }
     }
+
+    /// "work" may run again; anything else ("pushes") acts outside and may not.
+    fn resumable(&self, job_name: &str) -> bool {
+        job_name == "work"
+    }
 }
 
 fn job(name: &str, n: usize) -> NewJob {
@@ -43,6 +49,7 @@ fn settings(workers: usize) -> Settings {
         workers,
         lease: Duration::from_secs(30),
         poll: Duration::from_millis(50),
+        max_attempts: 3,
     }
 }
 
@@ -179,4 +186,91 @@ fn idle_workers_leave_the_data_version_alone() {
     queue.enqueue(&job("work", 1)).unwrap();
     wait_until_done(&store, 1);
     assert_ne!(store.data_version().unwrap(), before);
+}
+
+/// Lets workers that die take the job `id` up `times` times: each claims it with a short
+/// lease and never ends it.
+fn taken_up_by_dead_workers(store: &Store, id: i64, times: u32) {
+    let lease = Duration::from_millis(200);
+    for n in 0..times {
+        let claimed = store.claim_job(&format!("dead-{n}"), lease).unwrap();
+        assert_eq!(claimed.map(|c| (c.id, c.attempt)), Some((id, n + 1)));
+        std::thread::sleep(lease + Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_job_that_acts_outside_ends_interrupted_when_taken_back_from_a_dead_worker() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 2).unwrap();
+    let queue = Queue::new(store.clone());
+    let id = queue.enqueue(&job("pushes", 1)).unwrap();
+    taken_up_by_dead_workers(&store, id, 1);
+    let runner = Arc::new(Counting::default());
+    let _w = start(&queue, runner.clone(), settings(1)).unwrap();
+    let ends = wait_until_done(&store, 1);
+    assert_eq!(ends[0].0, "errored", "{ends:?}");
+    assert!(ends[0].1.starts_with("interrupted: "), "{ends:?}");
+    assert!(runner.runs.lock().unwrap().is_empty(), "it ran again");
+}
+
+#[test]
+fn a_job_whose_worker_dies_every_time_is_taken_up_three_times_at_most() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 2).unwrap();
+    let queue = Queue::new(store.clone());
+    let runner = Arc::new(Counting::default());
+    // Two dead workers: the third attempt runs.
+    let second = queue.enqueue(&job("work", 2)).unwrap();
+    taken_up_by_dead_workers(&store, second, 2);
+    let workers = start(&queue, runner.clone(), settings(1)).unwrap();
+    assert_eq!(
+        wait_until_done(&store, 1)[0],
+        ("completed".into(), "ran 2".into())
+    );
+    drop(workers);
+    // Three: it is not run a fourth time (by new workers: the stopped ones' queue stays
+    // stopped).
+    let queue = Queue::new(store.clone());
+    let third = queue.enqueue(&job("work", 3)).unwrap();
+    taken_up_by_dead_workers(&store, third, 3);
+    let _w = start(&queue, runner.clone(), settings(1)).unwrap();
+    let ends = wait_until_done(&store, 2);
+    let given_up: Vec<_> = ends.iter().filter(|(s, _)| s == "errored").collect();
+    assert_eq!(given_up.len(), 1, "{ends:?}");
+    assert!(
+        given_up[0].1.starts_with("gave up after 3 attempts"),
+        "{ends:?}"
+    );
+    assert_eq!(*runner.runs.lock().unwrap(), HashMap::from([(second, 1)]));
+}
+
+/// A runner that keeps the default of which jobs are resumable.
+struct Plain;
+
+impl Runner for Plain {
+    fn run(&self, _job: &ClaimedJob) -> Outcome {
+        Outcome::completed(String::new())
+    }
+}
+
+#[test]
+fn by_default_only_the_known_idempotent_jobs_are_resumed() {
+    for name in [
+        "peering.router.generate_configuration",
+        "extras.exporttemplate.render",
+        "peering.router.poll_bgp_sessions",
+        "peering.router.test_napalm_connection",
+        "peeringdb.synchronise",
+    ] {
+        assert!(Plain.resumable(name), "{name}");
+    }
+    for name in [
+        "peering.router.set_napalm_configuration",
+        "peering.internet_exchange.import_sessions",
+        "something.new",
+        "",
+    ] {
+        assert!(!Plain.resumable(name), "{name}");
+    }
 }

@@ -1,7 +1,9 @@
 //! The job queue, kept in the `jobs` table so that it survives restarts and serves every
 //! instance on one database. A worker claims the oldest waiting job with a lease, renews
 //! the lease while it runs, and finishes it; a job whose worker died (its lease ended) is
-//! claimed again. On PostgreSQL, claims skip rows other instances are claiming (`FOR
+//! claimed again. Every claim counts in the job's `attempts`, so that whoever runs it knows
+//! a job taken back from a dead worker (that may have acted already) and can bound the
+//! tries of one that kills its worker each time. On PostgreSQL, claims skip rows other instances are claiming (`FOR
 //! UPDATE SKIP LOCKED`), so each job goes to one worker; on SQLite, writes are one at a
 //! time anyway.
 
@@ -31,6 +33,9 @@ pub struct ClaimedJob {
     pub object_id: Option<i64>,
     pub user_id: Option<i64>,
     pub params: serde_json::Value,
+    /// Which time a worker takes it up: 1 the first time, more when it was taken back
+    /// from a worker that died while running it.
+    pub attempt: u32,
 }
 
 /// How a job ended.
@@ -103,12 +108,13 @@ pub(crate) fn claim(
         .bind(Bind::Int(now + lease_micros))
         .push(", worker = ")
         .bind(Bind::Text(worker.to_string()))
+        .push(", attempts = attempts + 1")
         .push(
             " WHERE id = (SELECT id FROM jobs WHERE status = 'pending' OR (status = 'running' AND lease_until < ",
         )
         .bind(Bind::Int(now))
         .push(&format!(
-            ") ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params"
+            ") ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts"
         ));
     let Some(mut row) = db.load(&sql)?.pop() else {
         return Ok(None);
@@ -120,6 +126,7 @@ pub(crate) fn claim(
         object_id: row.take(2).int(),
         user_id: row.take(3).int(),
         params: serde_json::from_str(&params).unwrap_or(serde_json::Value::Null),
+        attempt: u32::try_from(row.int(5)).unwrap_or(u32::MAX),
     }))
 }
 

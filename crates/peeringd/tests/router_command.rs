@@ -1,11 +1,18 @@
 //! The router command contract (docs/router-command.md), with a script that plays a router
 //! (`fixtures/fake_router.py`): polls update sessions, configurations reach the router,
-//! failures, garbage and silence end the job errored; without the setting, 503.
+//! failures, garbage and silence end the job errored; without the setting, 503. The
+//! command's processes end with its job (process group killed on exit and at the deadline),
+//! and a job taken back from a worker that died runs again only if it is resumable, and at
+//! most three times.
 
 mod common;
 
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
 use common::network::{finished, id, network, ROUTERS};
 use common::TestServer;
+use peering_api::work::jobs::{new_job, CONFIGURE, POLL_SESSIONS, TEST_CONNECTION};
 use peering_api::Settings;
 use serde_json::{json, Value as Json};
 
@@ -289,4 +296,230 @@ fn polls_of_a_peer_a_group_an_exchange_and_one_session() {
         .status,
         404
     );
+}
+
+/// A file the fake router writes the pids of its processes to; whatever is still alive
+/// when it is dropped is killed, so that a failing test leaves nothing behind.
+struct Pids(PathBuf);
+
+impl Pids {
+    fn new() -> Pids {
+        Pids(std::env::temp_dir().join(format!("peeringd-pids-{}.txt", uuid::Uuid::new_v4())))
+    }
+
+    /// The pids written so far, the command's first.
+    fn read(&self) -> Vec<u32> {
+        std::fs::read_to_string(&self.0)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect()
+    }
+}
+
+impl Drop for Pids {
+    fn drop(&mut self) {
+        for pid in self.read() {
+            if alive(pid) {
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+            }
+        }
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Whether a process runs (a zombie, dead but not yet reaped by whoever adopted it, does
+/// not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
+            Some(state != "Z" && state != "X")
+        })
+        .unwrap_or(false)
+}
+
+/// The pids among `pids` still alive 5 s on (a killed process dies in moments).
+fn survivors(pids: &[u32]) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let living: Vec<u32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+        if living.is_empty() || Instant::now() >= deadline {
+            return living;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_command_that_leaves_a_child_holding_its_output_ends_and_its_child_with_it() {
+    let s = with_router_command();
+    let n = network(&s);
+    let pids = Pids::new();
+    // It answers and exits; `sleep 1000` keeps its standard output open.
+    let done = run(
+        &s,
+        n.junos,
+        json!({"background": true, "pidfile": pids.0}),
+        "GET",
+        "test-napalm-connection",
+    );
+    assert_eq!(done["status"]["value"], "completed", "{done}");
+    let started = pids.read();
+    assert_eq!(started.len(), 2, "{started:?}");
+    assert_eq!(survivors(&started), Vec::<u32>::new());
+}
+
+#[test]
+fn a_command_that_hangs_ends_errored_at_its_deadline_with_its_whole_group() {
+    let s = with_router_command();
+    let n = network(&s);
+    let pids = Pids::new();
+    let done = run(
+        &s,
+        n.junos,
+        json!({"background": true, "sleep": 1000, "pidfile": pids.0}),
+        "GET",
+        "test-napalm-connection",
+    );
+    assert_eq!(done["status"]["value"], "errored", "{done}");
+    assert!(
+        done["output"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer within 2 s"),
+        "{done}"
+    );
+    let started = pids.read();
+    assert_eq!(started.len(), 2, "{started:?}");
+    assert_eq!(survivors(&started), Vec::<u32>::new());
+}
+
+#[test]
+fn output_held_by_a_process_out_of_the_group_ends_the_job_at_its_deadline() {
+    let s = with_router_command();
+    let n = network(&s);
+    let pids = Pids::new();
+    // The sleeper leaves the group (a session of its own): not ours to kill, but the job
+    // does not wait for it past the deadline (`pids` kills it when dropped).
+    let done = run(
+        &s,
+        n.junos,
+        json!({"escape": true, "pidfile": pids.0}),
+        "GET",
+        "test-napalm-connection",
+    );
+    assert_eq!(done["status"]["value"], "errored", "{done}");
+    assert!(
+        done["output"]
+            .as_str()
+            .unwrap()
+            .contains("still held its output open after 2 s"),
+        "{done}"
+    );
+}
+
+/// A fresh file path for the fake router to write to.
+fn scratch(what: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("peeringd-{what}-{}.txt", uuid::Uuid::new_v4()))
+}
+
+/// The lines of the fake router's log (one per call), removing it.
+fn calls(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let _ = std::fs::remove_file(log);
+    text.lines().map(str::to_string).collect()
+}
+
+/// Enqueues jobs (name, router) straight into the store, so that the server's workers
+/// (which poll hourly) are not woken, and lets workers that die take each of them up
+/// `times` times: each round claims every job with a short lease and never ends it.
+fn taken_up_by_dead_workers(s: &TestServer, jobs: &[(&str, i64)], times: u32) -> Vec<i64> {
+    let ids: Vec<i64> = jobs
+        .iter()
+        .map(|(name, router)| {
+            let job = new_job(name, ("peering.router", *router), None, Vec::new());
+            s.store.enqueue_job(&job).unwrap()
+        })
+        .collect();
+    let lease = Duration::from_millis(300);
+    for round in 0..times {
+        for expected in &ids {
+            let claimed = s.store.claim_job(&format!("dead-{round}"), lease).unwrap();
+            assert_eq!(claimed.map(|c| c.id), Some(*expected));
+        }
+        std::thread::sleep(lease + Duration::from_millis(100));
+    }
+    ids
+}
+
+/// Wakes the server's workers with a job on another router, and waits for them to end
+/// every job.
+fn wake_workers_and_finish(s: &TestServer, router: i64, ids: &[i64]) -> Vec<Json> {
+    let r = s.get(&format!("{ROUTERS}{router}/test-napalm-connection/"));
+    assert_eq!(r.status, 202, "{}", r.text);
+    finished(s, &r.json());
+    ids.iter()
+        .map(|id| finished(s, &json!({ "id": id })))
+        .collect()
+}
+
+#[test]
+fn a_configure_taken_back_from_a_dead_worker_ends_interrupted_and_a_test_runs_again() {
+    let s = with_router_command();
+    let n = network(&s);
+    let t = s.create(
+        "/api/devices/configurations/",
+        json!({"name": "short", "template": "hostname {{ router.hostname }}"}),
+    );
+    let log = scratch("calls");
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"configuration_template": id(&t), "napalm_args": {"log": log}}),
+    );
+    let jobs = [(CONFIGURE, n.junos), (TEST_CONNECTION, n.junos)];
+    let ids = taken_up_by_dead_workers(&s, &jobs, 1);
+    let ends = wake_workers_and_finish(&s, n.iosxr, &ids);
+    assert_eq!(ends[0]["status"]["value"], "errored", "{}", ends[0]);
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("interrupted: "),
+        "{}",
+        ends[0]
+    );
+    assert_eq!(ends[1]["status"]["value"], "completed", "{}", ends[1]);
+    // The configuration never reached the router a second time; the test ran again.
+    assert_eq!(calls(&log), vec![format!("test {}", n.junos)]);
+}
+
+#[test]
+fn a_job_whose_worker_dies_every_time_ends_after_three_attempts() {
+    let s = with_router_command();
+    let n = network(&s);
+    let log = scratch("calls");
+    s.patch(
+        &format!("{ROUTERS}{}/", n.junos),
+        json!({"napalm_args": {"log": log}}),
+    );
+    let twice = taken_up_by_dead_workers(&s, &[(POLL_SESSIONS, n.junos)], 2);
+    let ends = wake_workers_and_finish(&s, n.iosxr, &twice);
+    assert_eq!(ends[0]["status"]["value"], "completed", "{}", ends[0]);
+    assert_eq!(calls(&log), vec![format!("poll {}", n.junos)]);
+    let thrice = taken_up_by_dead_workers(&s, &[(POLL_SESSIONS, n.junos)], 3);
+    let ends = wake_workers_and_finish(&s, n.iosxr, &thrice);
+    assert_eq!(ends[0]["status"]["value"], "errored", "{}", ends[0]);
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("gave up after 3 attempts"),
+        "{}",
+        ends[0]
+    );
+    assert_eq!(calls(&log), Vec::<String>::new());
 }

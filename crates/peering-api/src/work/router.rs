@@ -3,15 +3,15 @@
 //! or `test`) with a JSON document on its standard input and answers with one on its
 //! standard output; docs/router-command.md is the contract.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use peering_domain::input::{Draft, Input};
 use peering_domain::resources::{
     CONNECTION, DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION, PLATFORM, ROUTER,
 };
 use peering_domain::{Record, ResourceSpec, Value};
+use peering_jobs::process::{run_bounded, ProcessError};
 use peering_store::ChangeContext;
 use serde_json::{json, Value as Json};
 
@@ -38,9 +38,31 @@ impl Ask {
     }
 }
 
+/// The variables of the server's environment the command receives, when set
+/// (docs/router-command.md); nothing else, as the server's environment holds secrets (the
+/// database URL and its password, the PeeringDB API key).
+const PASSED_VARIABLES: [&str; 7] = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
+
+/// The command's `PATH` when the server has none.
+const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The command's whole environment: the [`PASSED_VARIABLES`] the server has, and a `PATH`.
+fn command_environment() -> Vec<(&'static str, std::ffi::OsString)> {
+    let mut environment: Vec<_> = PASSED_VARIABLES
+        .iter()
+        .filter_map(|name| std::env::var_os(name).map(|value| (*name, value)))
+        .collect();
+    if !environment.iter().any(|(name, _)| *name == "PATH") {
+        environment.push(("PATH", DEFAULT_PATH.into()));
+    }
+    environment
+}
+
 /// Runs `command ACTION` with `input` on its standard input; its standard output as JSON.
-/// It must end within `timeout`; a failure names the exit status and the end of its
-/// standard error.
+/// It must end within `timeout`, and so does the job: the command runs in a process group
+/// of its own, killed at the deadline and once the command exits, and dies with the server
+/// (`peering_jobs::process`). A failure names the exit status and the end of its standard
+/// error.
 pub fn run_command(
     command: &[String],
     action: &str,
@@ -50,29 +72,28 @@ pub fn run_command(
     let (program, args) = command
         .split_first()
         .ok_or("no router command is configured")?;
-    let mut child = Command::new(program)
+    let mut process = Command::new(program);
+    process
         .args(args)
         .arg(action)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
-    let stdout = child.stdout.take().map(read_in_background);
-    let stderr = child.stderr.take().map(read_in_background);
-    if let Some(mut stdin) = child.stdin.take() {
-        // A command that does not read its input is its own business.
-        let _ = stdin.write_all(input.to_string().as_bytes());
-    }
-    let status = wait(&mut child, timeout)?;
-    let out = stdout
-        .map(|h| h.join().unwrap_or_default())
-        .unwrap_or_default();
-    let err = stderr
-        .map(|h| h.join().unwrap_or_default())
-        .unwrap_or_default();
-    if !status.success() {
-        let tail: String = String::from_utf8_lossy(&err)
+        .env_clear()
+        .envs(command_environment());
+    let input = input.to_string().into_bytes();
+    let finished = run_bounded(&mut process, input, timeout, MAX_ANSWER).map_err(|e| match e {
+        ProcessError::Start(e) => format!("cannot run {program}: {e}"),
+        ProcessError::TimedOut => format!(
+            "the router command did not answer within {} s",
+            timeout.as_secs()
+        ),
+        ProcessError::OutputHeld => format!(
+            "the router command exited, but a process it started outside its process group \
+             still held its output open after {} s",
+            timeout.as_secs()
+        ),
+        ProcessError::Wait(e) => format!("the router command: {e}"),
+    })?;
+    if !finished.status.success() {
+        let tail: String = String::from_utf8_lossy(&finished.stderr)
             .lines()
             .rev()
             .take(5)
@@ -81,42 +102,13 @@ pub fn run_command(
             .rev()
             .collect::<Vec<_>>()
             .join("\n");
-        return Err(format!("the router command failed ({status}): {tail}"));
+        return Err(format!(
+            "the router command failed ({}): {tail}",
+            finished.status
+        ));
     }
-    serde_json::from_slice(&out)
+    serde_json::from_slice(&finished.stdout)
         .map_err(|e| format!("the router command's answer is not JSON: {e}"))
-}
-
-fn read_in_background(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buffer = Vec::new();
-        let _ = (&mut pipe).take(MAX_ANSWER).read_to_end(&mut buffer);
-        // Whatever is left is drained so that the command never blocks on a full pipe.
-        let _ = std::io::copy(&mut pipe, &mut std::io::sink());
-        buffer
-    })
-}
-
-fn wait(
-    child: &mut std::process::Child,
-    timeout: Duration,
-) -> Result<std::process::ExitStatus, String> {
-    let deadline = Instant::now() + timeout;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Ok(status),
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "the router command did not answer within {} s",
-                    timeout.as_secs()
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("the router command: {e}")),
-        }
-    }
 }
 
 /// The router as the command receives it: its fields, NAPALM settings and platform.
