@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use peering_domain::resources::ALL;
+use peering_domain::resources::{ALL, PDB_FACILITY, PDB_NETWORK_IXLAN};
 use peering_domain::spec::RelatedLookup;
 use peering_domain::{Record, ResourceSpec};
 
-use crate::source::DataSource;
+use crate::source::{DataSource, StoredKind, StoredTemplate};
 
 /// Positions of records by the id a foreign key holds.
 type ByKey = HashMap<i64, Vec<usize>>;
@@ -72,12 +72,9 @@ pub struct Secrets {
 impl Secrets {
     /// Secrets of these resources (`app.model`) are shown; others render as none.
     pub fn of(content_types: impl IntoIterator<Item = String>) -> Secrets {
-        let visible = content_types
-            .into_iter()
-            .filter_map(|c| peering_domain::resources::by_content_type(&c))
-            .map(|spec| spec.table)
-            .collect();
-        Secrets { visible }
+        Secrets {
+            visible: tables_of(content_types),
+        }
     }
 
     /// Every secret shown (a tool rendering its own data).
@@ -89,6 +86,68 @@ impl Secrets {
 
     pub fn shown(&self, spec: &ResourceSpec) -> bool {
         self.visible.contains(&spec.table)
+    }
+}
+
+/// The tables of the resources named `app.model`; unknown names are left out.
+fn tables_of(content_types: impl IntoIterator<Item = String>) -> Vec<&'static str> {
+    content_types
+        .into_iter()
+        .filter_map(|c| peering_domain::resources::by_content_type(&c))
+        .map(|spec| spec.table)
+        .collect()
+}
+
+/// Whom a render is for: the resources whose objects it sees (those its caller may read
+/// through the API; the others look empty), the secrets it shows, and the caller, whose
+/// own objects show their secrets (a job's output to the user who asked for it).
+#[derive(Debug, Clone)]
+pub struct Audience {
+    /// Tables whose objects are seen; `None`: every one.
+    readable: Option<Vec<&'static str>>,
+    secrets: Secrets,
+    user: Option<i64>,
+}
+
+impl Audience {
+    /// A caller who may read the resources named (`app.model`) and see the secrets given.
+    pub fn reading(
+        readable: impl IntoIterator<Item = String>,
+        secrets: Secrets,
+        user: Option<i64>,
+    ) -> Audience {
+        Audience {
+            readable: Some(tables_of(readable)),
+            secrets,
+            user,
+        }
+    }
+
+    /// Whether objects of `spec` are seen.
+    pub fn reads(&self, spec: &ResourceSpec) -> bool {
+        self.readable
+            .as_ref()
+            .is_none_or(|tables| tables.contains(&spec.table))
+    }
+
+    /// Whether `record`'s secret fields are shown: the caller may change its resource, or
+    /// owns it.
+    pub fn shows_secrets_of(&self, spec: &ResourceSpec, record: &Record) -> bool {
+        self.secrets.shown(spec)
+            || spec.owner.is_some_and(|field| {
+                self.user.is_some() && record.get(spec, field).as_int() == self.user
+            })
+    }
+}
+
+/// Everything readable, with these secrets: a tool rendering its own data.
+impl From<Secrets> for Audience {
+    fn from(secrets: Secrets) -> Audience {
+        Audience {
+            readable: None,
+            secrets,
+            user: None,
+        }
     }
 }
 
@@ -123,35 +182,49 @@ impl Tables {
     }
 }
 
-/// The data of one render: the objects, and which secrets this render may show.
+/// The data of one render: the objects its audience may read, and which secrets it shows.
 pub struct Dataset {
     tables: Arc<Tables>,
-    pub(crate) secrets: Secrets,
+    /// The tables' source as this render may use it.
+    source: ForAudience,
     /// The first error met while loading; the render fails with it.
     failure: Mutex<Option<String>>,
 }
 
 impl Dataset {
-    pub fn new(source: Box<dyn DataSource>, secrets: Secrets) -> Arc<Dataset> {
-        Dataset::over(Tables::new(source), secrets)
+    pub fn new(source: Box<dyn DataSource>, audience: impl Into<Audience>) -> Arc<Dataset> {
+        Dataset::over(Tables::new(source), audience)
     }
 
     /// A render's view of shared tables.
-    pub fn over(tables: Arc<Tables>, secrets: Secrets) -> Arc<Dataset> {
+    pub fn over(tables: Arc<Tables>, audience: impl Into<Audience>) -> Arc<Dataset> {
+        let source = ForAudience {
+            tables: tables.clone(),
+            audience: audience.into(),
+        };
         Arc::new(Dataset {
             tables,
-            secrets,
+            source,
             failure: Mutex::new(None),
         })
     }
 
+    /// What filters and includes read beyond the tables, limited to what the audience may
+    /// read: stored templates, the PeeringDB copy.
     pub(crate) fn source(&self) -> &dyn DataSource {
-        self.tables.source.as_ref()
+        &self.source
     }
 
-    /// Every object of `spec`, loaded on first use; `None` if loading failed (the error
-    /// is kept for [`Dataset::take_failure`]).
+    pub fn audience(&self) -> &Audience {
+        &self.source.audience
+    }
+
+    /// Every object of `spec`, loaded on first use; `None` if the audience may not read
+    /// them, or if loading failed (the error is kept for [`Dataset::take_failure`]).
     pub fn table(&self, spec: &'static ResourceSpec) -> Option<&Table> {
+        if !self.audience().reads(spec) {
+            return None;
+        }
         match self.tables.table(spec) {
             Ok(table) => Some(table),
             Err(e) => {
@@ -176,6 +249,60 @@ impl Dataset {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()
+    }
+}
+
+/// A data source answering only about what an audience may read: nothing (no template,
+/// no record) about the rest.
+struct ForAudience {
+    tables: Arc<Tables>,
+    audience: Audience,
+}
+
+impl ForAudience {
+    fn reads(&self, spec: &ResourceSpec) -> bool {
+        self.audience.reads(spec)
+    }
+}
+
+impl DataSource for ForAudience {
+    fn all(&self, spec: &'static ResourceSpec) -> Result<Vec<Record>, String> {
+        if !self.reads(spec) {
+            return Ok(Vec::new());
+        }
+        self.tables.source.all(spec)
+    }
+
+    fn template(
+        &self,
+        kind: StoredKind,
+        identifier: &str,
+    ) -> Result<Option<StoredTemplate>, String> {
+        if !self.reads(kind.spec()) {
+            return Ok(None);
+        }
+        self.tables.source.template(kind, identifier)
+    }
+
+    fn shared_lans(&self, asn: i64, other: i64) -> Result<Vec<i64>, String> {
+        if !self.reads(&PDB_NETWORK_IXLAN) {
+            return Ok(Vec::new());
+        }
+        self.tables.source.shared_lans(asn, other)
+    }
+
+    fn shared_facilities(&self, asn: i64, other: i64) -> Result<Vec<Record>, String> {
+        if !self.reads(&PDB_FACILITY) || !self.reads(&PDB_NETWORK_IXLAN) {
+            return Ok(Vec::new());
+        }
+        self.tables.source.shared_facilities(asn, other)
+    }
+
+    fn lan_records(&self, asn: i64, lans: &[i64]) -> Result<Vec<Record>, String> {
+        if !self.reads(&PDB_NETWORK_IXLAN) {
+            return Ok(Vec::new());
+        }
+        self.tables.source.lan_records(asn, lans)
     }
 }
 

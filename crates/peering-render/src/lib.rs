@@ -19,7 +19,7 @@ pub mod model;
 pub mod source;
 
 pub use budget::CountingAllocator;
-pub use dataset::{Dataset, Secrets, Tables};
+pub use dataset::{Audience, Dataset, Secrets, Tables};
 pub use engine::{check, render, render_named, Bounds, RenderError, RenderErrorKind, Template};
 pub use memory::MemorySource;
 pub use minijinja::Value as TemplateValue;

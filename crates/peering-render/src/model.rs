@@ -154,7 +154,8 @@ impl Model {
     /// `display`, or one of the few properties the reference's templates rely on.
     pub fn attribute(&self, name: &str) -> Option<Value> {
         if let Some(field) = self.spec.field(name) {
-            return Some(self.field_value(field));
+            // A password is accepted on write and never shown, templates included.
+            return (!field.write_only).then(|| self.field_value(field));
         }
         match name {
             "id" | "pk" => Some(Value::from(self.id())),
@@ -173,7 +174,7 @@ impl Model {
     }
 
     fn field_value(&self, field: &'static peering_domain::Field) -> Value {
-        if field.secret && !self.data.secrets.shown(self.spec) {
+        if field.secret && !self.shows_secrets() {
             return Value::from(());
         }
         match field.kind {
@@ -197,6 +198,13 @@ impl Model {
         }
     }
 
+    /// Whether this object's secret fields are shown to the render's audience.
+    fn shows_secrets(&self) -> bool {
+        self.data
+            .audience()
+            .shows_secrets_of(self.spec, self.record())
+    }
+
     fn generic_object(&self) -> Value {
         self.record()
             .generic_target(self.spec)
@@ -210,11 +218,13 @@ impl Model {
         let record = self.record();
         let mut map = serde_json::Map::new();
         map.insert("id".into(), self.id().into());
+        let secrets_shown = self.shows_secrets();
         for (field, value) in self.spec.fields.iter().zip(&record.values) {
-            if !field.is_column() && !field.is_relation_list() && field.computed.is_none() {
+            let kept = field.is_column() || field.is_relation_list() || field.computed.is_some();
+            if !kept || field.write_only {
                 continue;
             }
-            let shown = !field.secret || self.data.secrets.shown(self.spec);
+            let shown = !field.secret || secrets_shown;
             let json = if shown {
                 stored_json(value)
             } else {

@@ -1,6 +1,7 @@
 //! What a render reads from outside: stored objects and stored templates. The server
 //! implements it over its database; a tool may implement it over anything.
 
+use peering_domain::resources::{CONFIGURATION, EMAIL, EXPORT_TEMPLATE};
 use peering_domain::{Record, ResourceSpec};
 
 /// The kinds of stored templates another template may include, by the reference's tag
@@ -13,6 +14,15 @@ pub enum StoredKind {
 }
 
 impl StoredKind {
+    /// The resource its templates are kept as.
+    pub fn spec(self) -> &'static ResourceSpec {
+        match self {
+            StoredKind::Configuration => &CONFIGURATION,
+            StoredKind::Email => &EMAIL,
+            StoredKind::ExportTemplate => &EXPORT_TEMPLATE,
+        }
+    }
+
     pub fn tag(self) -> &'static str {
         match self {
             StoredKind::Configuration => "configuration",

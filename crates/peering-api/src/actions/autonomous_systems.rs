@@ -4,7 +4,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use peering_domain::peeringdb_rules::is_private_asn;
-use peering_domain::permission::Action as Permission;
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, PDB_FACILITY};
 use peering_domain::Record;
 use peering_peeringdb::follow::{synchronise_autonomous_system, SystemSync};
@@ -19,14 +18,7 @@ use crate::respond::{base_url, respond_text};
 /// `GET autonomous-systems/{id}/as-set-prefixes/`: `{"ipv6": […], "ipv4": […]}` as stored
 /// (peeringd does not query IRR databases itself: stored prefixes come from an import).
 pub async fn as_set_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
-    let Call {
-        req,
-        state,
-        caller,
-        id,
-        ..
-    } = call;
-    caller.require_read(&state, Some(&AUTONOMOUS_SYSTEM))?;
+    let Call { req, state, id, .. } = call;
     let store = state.store.clone();
     let (record, _) = web::block(move || store.get(&AUTONOMOUS_SYSTEM, id))
         .await??
@@ -72,8 +64,6 @@ async fn asn_of(call: &Call) -> Result<i64, ApiError> {
 /// `GET autonomous-systems/{id}/shared-ixps/`: our exchanges (those of the caller's
 /// affiliated network) on a LAN where PeeringDB lists both networks.
 pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
-    call.caller
-        .require_read(&call.state, Some(&AUTONOMOUS_SYSTEM))?;
     let asn = asn_of(&call).await?;
     let ours = affiliated(&call).await?;
     let store = call.state.store.clone();
@@ -126,8 +116,6 @@ pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
 /// `GET autonomous-systems/{id}/shared-facilities/`: the facilities where PeeringDB lists
 /// both this network and the caller's affiliated one.
 pub async fn shared_facilities(call: Call) -> Result<HttpResponse, ApiError> {
-    call.caller
-        .require_read(&call.state, Some(&AUTONOMOUS_SYSTEM))?;
     let asn = asn_of(&call).await?;
     let ours = affiliated(&call).await?.int(&AUTONOMOUS_SYSTEM, "asn");
     let store = call.state.store.clone();
@@ -158,7 +146,6 @@ pub async fn sync_with_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require(Permission::Change, &AUTONOMOUS_SYSTEM)?;
     let ctx = crate::resource::change_context(&req, &caller);
     let store = state.store.clone();
     let outcome = web::block(move || {

@@ -8,10 +8,21 @@ use peering_domain::resources::{
 };
 use peering_domain::ResourceSpec;
 
+use peering_domain::permission::Action as Permission;
+use peering_domain::resources::EMAIL;
+
 use super::{
     autonomous_systems, exchanges, export, messaging, peeringdb_cache, peeringdb_networks, routers,
-    sessions, Action, Answer, Scope,
+    sessions, Action, Answer, Grant, Needs, Scope,
 };
+
+/// Polling a router logs in to it with its stored credentials and writes the sessions'
+/// states: it needs the router's change permission and the sessions'.
+const POLL_ROUTER: &[Grant] = &[
+    Grant::On(Permission::Change, &ROUTER),
+    Grant::On(Permission::Change, &DIRECT_PEERING_SESSION),
+    Grant::On(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION),
+];
 
 const QUERY_NONE: &[(&str, &str)] = &[];
 const FORMAT_TEXT: &[(&str, &str)] = &[(
@@ -61,6 +72,7 @@ pub static ACTIONS: &[Action] = &[
             JOB_ACCEPTED,
             TEMPLATE_FAILED,
         ],
+        needs: Needs::Hold(&[Grant::Named("peering.view_router_configuration")]),
         handler: |c| Box::pin(routers::configuration(c)),
     },
     Action {
@@ -72,6 +84,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(POLL_ROUTER),
         handler: |c| Box::pin(routers::poll_sessions(c)),
     },
     Action {
@@ -83,6 +96,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(&[Grant::On(Permission::Change, &ROUTER)]),
         handler: |c| Box::pin(routers::test_connection(c)),
     },
     Action {
@@ -94,6 +108,10 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: Some("RoutersToConfigure"),
         answers: &[(202, "A job per router.", Answer::Jobs)],
+        needs: Needs::Hold(&[
+            Grant::Named("peering.deploy_router_configuration"),
+            Grant::On(Permission::Change, &ROUTER),
+        ]),
         handler: |c| Box::pin(routers::configure(c)),
     },
     Action {
@@ -108,6 +126,7 @@ pub static ACTIONS: &[Action] = &[
             (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
             TEMPLATE_FAILED,
         ],
+        needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &EMAIL]),
         handler: |c| Box::pin(messaging::generate_email(c)),
     },
     Action {
@@ -123,6 +142,7 @@ pub static ACTIONS: &[Action] = &[
             "The stored prefixes by family.",
             Answer::Schema("Prefixes"),
         )],
+        needs: Needs::Read(&[&AUTONOMOUS_SYSTEM]),
         handler: |c| Box::pin(autonomous_systems::as_set_prefixes(c)),
     },
     Action {
@@ -138,6 +158,7 @@ pub static ACTIONS: &[Action] = &[
             "The exchanges shared.",
             Answer::ListOf("NestedInternetExchange"),
         )],
+        needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &INTERNET_EXCHANGE]),
         handler: |c| Box::pin(autonomous_systems::shared_ixps(c)),
     },
     Action {
@@ -149,6 +170,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[(200, "The facilities shared.", Answer::Objects(facility))],
+        needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &PDB_FACILITY]),
         handler: |c| Box::pin(autonomous_systems::shared_facilities(c)),
     },
     Action {
@@ -167,6 +189,7 @@ pub static ACTIONS: &[Action] = &[
             ),
             (204, "PeeringDB has no network with this number.", Answer::Empty),
         ],
+        needs: Needs::Hold(&[Grant::On(Permission::Change, &AUTONOMOUS_SYSTEM)]),
         handler: |c| Box::pin(autonomous_systems::sync_with_peeringdb(c)),
     },
     Action {
@@ -182,6 +205,7 @@ pub static ACTIONS: &[Action] = &[
             "The exchange, linked.",
             Answer::Object(internet_exchange),
         )],
+        needs: Needs::Hold(&[Grant::On(Permission::Change, &INTERNET_EXCHANGE)]),
         handler: |c| Box::pin(exchanges::link_to_peeringdb(c)),
     },
     Action {
@@ -197,6 +221,7 @@ pub static ACTIONS: &[Action] = &[
             "PeeringDB's records of them, by AS number (not paginated).",
             Answer::Objects(network_ixlan),
         )],
+        needs: Needs::Read(&[&INTERNET_EXCHANGE, &PDB_NETWORK_IXLAN]),
         handler: |c| Box::pin(exchanges::available_peers(c)),
     },
     Action {
@@ -208,6 +233,10 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(&[Grant::On(
+            Permission::Add,
+            &INTERNET_EXCHANGE_PEERING_SESSION,
+        )]),
         handler: |c| Box::pin(exchanges::import_sessions(c)),
     },
     Action {
@@ -223,6 +252,7 @@ pub static ACTIONS: &[Action] = &[
             "The prefixes by family; a key only for a family that has some.",
             Answer::Schema("ExchangePrefixes"),
         )],
+        needs: Needs::Read(&[&INTERNET_EXCHANGE]),
         handler: |c| Box::pin(exchanges::prefixes(c)),
     },
     Action {
@@ -238,6 +268,7 @@ pub static ACTIONS: &[Action] = &[
             "The counts.",
             Answer::Schema("CacheStatistics"),
         )],
+        needs: Needs::Staff { write: false },
         handler: |c| Box::pin(peeringdb_cache::statistics(c)),
     },
     Action {
@@ -249,6 +280,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
+        needs: Needs::Staff { write: true },
         handler: |c| Box::pin(peeringdb_cache::update_local(c)),
     },
     Action {
@@ -260,6 +292,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[(200, "The copy is empty.", Answer::Schema("CacheCleared"))],
+        needs: Needs::Staff { write: true },
         handler: |c| Box::pin(peeringdb_cache::clear_local(c)),
     },
     Action {
@@ -274,6 +307,7 @@ pub static ACTIONS: &[Action] = &[
             (200, "The e-mail rendered.", Answer::Schema("RenderedEmail")),
             TEMPLATE_FAILED,
         ],
+        needs: Needs::Read(&[&PDB_NETWORK, &EMAIL, &AUTONOMOUS_SYSTEM]),
         handler: |c| Box::pin(peeringdb_networks::render_email(c)),
     },
     Action {
@@ -285,6 +319,7 @@ pub static ACTIONS: &[Action] = &[
         query: QUERY_NONE,
         body: None,
         answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(&[Grant::On(Permission::View, &EXPORT_TEMPLATE)]),
         handler: |c| Box::pin(export::render_job(c)),
     },
     Action {
@@ -303,6 +338,7 @@ pub static ACTIONS: &[Action] = &[
             ),
             TEMPLATE_FAILED,
         ],
+        needs: Needs::Hold(&[Grant::On(Permission::View, &EXPORT_TEMPLATE)]),
         handler: |c| Box::pin(export::render_now(c)),
     },
     encrypt_password(&DIRECT_PEERING_SESSION),
@@ -334,6 +370,7 @@ const fn encrypt_password(spec: &'static ResourceSpec) -> Action {
         query: QUERY_NONE,
         body: None,
         answers: PASSWORD_ENCRYPTED,
+        needs: Needs::Hold(&[Grant::OnReached(Permission::Change)]),
         handler: |c| Box::pin(sessions::encrypt_password(c)),
     }
 }
@@ -355,6 +392,7 @@ const fn poll_routers_of(spec: &'static ResourceSpec, summary: &'static str) -> 
         query: QUERY_NONE,
         body: None,
         answers: JOBS_PER_ROUTER,
+        needs: Needs::Hold(POLL_ROUTER),
         handler: |c| Box::pin(routers::poll_routers_of(c)),
     }
 }
@@ -373,8 +411,15 @@ const fn poll_session(spec: &'static ResourceSpec) -> Action {
         query: QUERY_NONE,
         body: None,
         answers: POLLED,
+        needs: Needs::Hold(POLL_SESSION),
         handler: |c| Box::pin(routers::poll_session(c)),
     }
 }
+
+/// Polling a session logs in to its router and writes the session.
+const POLL_SESSION: &[Grant] = &[
+    Grant::OnReached(Permission::Change),
+    Grant::On(Permission::Change, &ROUTER),
+];
 
 const POLLED: &[(u16, &str, Answer)] = &[(200, "What the poll updated.", Answer::Schema("Detail"))];

@@ -4,10 +4,7 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use peering_domain::peeringdb_rules::prefixes_by_family;
-use peering_domain::permission::Action as Permission;
-use peering_domain::resources::{
-    AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PDB_NETWORK_IXLAN,
-};
+use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, PDB_NETWORK_IXLAN};
 use peering_domain::{Record, ResourceSpec};
 use peering_store::{Related, Store};
 
@@ -16,6 +13,7 @@ use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
 use crate::work::jobs::{new_job, IMPORT_SESSIONS};
+use crate::work::Viewer;
 
 /// The exchange, its PeeringDB LAN (if linked) and its local AS number.
 fn exchange_and_lan(store: &Store, id: i64) -> Result<Option<(Option<i64>, i64)>, ApiError> {
@@ -40,7 +38,6 @@ pub async fn link_to_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require(Permission::Change, &INTERNET_EXCHANGE)?;
     super::existing(&state, &INTERNET_EXCHANGE, id).await?;
     let ctx = crate::resource::change_context(&req, &caller);
     let store = state.store.clone();
@@ -68,14 +65,7 @@ pub async fn link_to_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
 /// the exchange's LAN with an address no session uses yet, by AS number (`[]` when the
 /// exchange is not linked). Not paginated, as the reference.
 pub async fn available_peers(call: Call) -> Result<HttpResponse, ApiError> {
-    let Call {
-        req,
-        state,
-        caller,
-        id,
-        ..
-    } = call;
-    caller.require_read(&state, Some(&INTERNET_EXCHANGE))?;
+    let Call { req, state, id, .. } = call;
     let store = state.store.clone();
     let (records, related) = web::block(move || {
         let Some((lan, local_asn)) = exchange_and_lan(&store, id)? else {
@@ -106,13 +96,13 @@ pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    let user = caller.require(Permission::Add, &INTERNET_EXCHANGE_PEERING_SESSION)?;
+    let user = caller.require_user()?;
     super::existing(&state, &INTERNET_EXCHANGE, id).await?;
     let job = new_job(
         IMPORT_SESSIONS,
         (&INTERNET_EXCHANGE.content_type(), id),
         Some(user.id),
-        Vec::new(),
+        &Viewer::default(),
     );
     super::routers::enqueue(&req, &state, job).await
 }
@@ -120,14 +110,7 @@ pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
 /// `GET internet-exchanges/{id}/prefixes/`: the LAN's prefixes by family, a key only for a
 /// family that has some (`{}` when the exchange is not linked).
 pub async fn prefixes(call: Call) -> Result<HttpResponse, ApiError> {
-    let Call {
-        req,
-        state,
-        caller,
-        id,
-        ..
-    } = call;
-    caller.require_read(&state, Some(&INTERNET_EXCHANGE))?;
+    let Call { req, state, id, .. } = call;
     let store = state.store.clone();
     let prefixes = web::block(move || {
         let Some((lan, _)) = exchange_and_lan(&store, id)? else {

@@ -12,7 +12,7 @@ use super::{existing, json_response, Call};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::work::jobs::{self, new_job};
-use crate::work::secrets_for;
+use crate::work::Viewer;
 use crate::AppState;
 
 /// `GET export-templates/{id}/render/`: a job rendering it over all its objects.
@@ -24,13 +24,13 @@ pub async fn render_job(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    let user = caller.require(peering_domain::permission::Action::View, &EXPORT_TEMPLATE)?;
+    let user = caller.require_user()?;
     existing(&state, &EXPORT_TEMPLATE, id).await?;
     let job = new_job(
         jobs::RENDER_EXPORT,
         ("extras.exporttemplate", id),
         Some(user.id),
-        secrets_for(&caller),
+        &Viewer::of(&caller, &state),
     );
     enqueue(&req, &state, job).await
 }
@@ -44,10 +44,9 @@ pub async fn render_now(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require(peering_domain::permission::Action::View, &EXPORT_TEMPLATE)?;
-    let secrets = secrets_for(&caller);
+    let viewer = Viewer::of(&caller, &state);
     let work = state.work.clone();
-    let rendered = web::block(move || work.export(id, None, &secrets)).await??;
+    let rendered = web::block(move || work.export(id, None, &viewer)).await??;
     Ok(json_response(&req, json!({"rendered": rendered})))
 }
 
@@ -89,12 +88,13 @@ pub async fn list(
     name: String,
     filter: Filter,
 ) -> Result<HttpResponse, ApiError> {
-    let secrets = secrets_for(caller);
+    caller.require_read(state, Some(&EXPORT_TEMPLATE))?;
+    let viewer = Viewer::of(caller, state);
     let (store, work) = (state.store.clone(), state.work.clone());
     let rendered = web::block(move || {
         let template = template_named(&store, spec, &name)?;
         let ids = store.list_ids(spec, &filter)?;
-        let text = work.export(template, Some(&ids), &secrets)?;
+        let text = work.export(template, Some(&ids), &viewer)?;
         Ok::<_, ApiError>((name, text))
     })
     .await??;

@@ -2,14 +2,13 @@
 //! rendered for a peer, with the reference's context.
 
 use actix_web::{web, HttpResponse};
-use peering_domain::resources::AUTONOMOUS_SYSTEM;
 use serde_json::{json, Value as Json};
 
 use super::routers::SMALL_BODY;
 use super::{json_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
-use crate::work::secrets_for;
+use crate::work::Viewer;
 
 pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {
@@ -20,7 +19,6 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require_read(&state, Some(&AUTONOMOUS_SYSTEM))?;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let email = match body.get("email") {
         None | Some(Json::Null) => {
@@ -32,11 +30,11 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
             ApiError::BadRequest(json!({"email": ["A valid integer is required."]}))
         })?,
     };
-    let secrets = secrets_for(&caller);
+    let viewer = Viewer::of(&caller, &state);
     let version = crate::resource::data_version(&state).await?;
     let work = state.work.clone();
     let (subject, body) =
-        web::block(move || work.email(id, email, &secrets, Some(version))).await??;
+        web::block(move || work.email(id, email, &viewer, Some(version))).await??;
     Ok(json_response(
         &req,
         json!({"subject": subject, "body": body}),

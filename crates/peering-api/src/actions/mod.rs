@@ -7,6 +7,7 @@ mod declared;
 mod exchanges;
 pub mod export;
 mod messaging;
+pub mod needs;
 mod peeringdb_cache;
 mod peeringdb_networks;
 mod routers;
@@ -27,6 +28,7 @@ use crate::work::WorkError;
 use crate::AppState;
 
 pub use declared::ACTIONS;
+pub use needs::{Grant, Needs};
 
 /// Whether an action is on one object (`…/{id}/name/`) or on the collection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +89,8 @@ pub struct Action {
     pub query: &'static [(&'static str, &'static str)],
     /// Its answers besides the errors every action may give (403, 404, 503).
     pub answers: &'static [(u16, &'static str, Answer)],
+    /// What its caller must be or hold, checked before anything else.
+    pub needs: Needs,
     pub handler: Handler,
 }
 
@@ -122,7 +126,8 @@ pub fn find_under(app: &str, segment: &str, name: &str) -> Option<&'static Actio
     })
 }
 
-/// Runs an action: the method must be the action's, the caller known.
+/// Runs an action: the method must be the action's, and the caller must qualify before the
+/// handler runs (so a refusal comes before a 404, a 400 or a missing setting's 503).
 pub async fn dispatch(
     action: &'static Action,
     req: HttpRequest,
@@ -136,6 +141,7 @@ pub async fn dispatch(
         return Err(ApiError::MethodNotAllowed(method.to_string()));
     }
     let caller = crate::auth::authenticate(&req, &state).await?;
+    action.needs.check(&caller, &state, action.spec)?;
     let call = Call {
         req,
         payload,

@@ -5,24 +5,13 @@ use actix_web::{web, HttpResponse};
 use serde_json::{json, Map, Value as Json};
 
 use super::{json_response, Call, CACHE_COUNTS};
-use crate::auth::{Caller, NOT_PROVIDED, NO_PERMISSION};
 use crate::error::ApiError;
 use crate::work::jobs::SYNCHRONISE_PEERINGDB;
-
-/// Staff and superusers only (the reference's `IsAdminUser`).
-fn require_staff(caller: &Caller) -> Result<i64, ApiError> {
-    match &caller.user {
-        None => Err(ApiError::Forbidden(NOT_PROVIDED.into())),
-        Some(user) if user.staff || user.superuser => Ok(user.id),
-        Some(_) => Err(ApiError::Forbidden(NO_PERMISSION.into())),
-    }
-}
 
 /// `GET cache/statistics/`: how many objects of each type the copy holds (`net-count`, …)
 /// and how many synchronisations it has had (`sync-count`). Types the copy does not keep
 /// (carriers) count 0.
 pub async fn statistics(call: Call) -> Result<HttpResponse, ApiError> {
-    require_staff(&call.caller)?;
     let store = call.state.store.clone();
     let counts = web::block(move || store.peeringdb_counts()).await??;
     let mut body = Map::new();
@@ -40,7 +29,7 @@ pub async fn statistics(call: Call) -> Result<HttpResponse, ApiError> {
 /// `POST cache/update-local/`: a job that synchronises the copy, then updates the peering
 /// data from it (links, autonomous systems).
 pub async fn update_local(call: Call) -> Result<HttpResponse, ApiError> {
-    let user = require_staff(&call.caller)?;
+    let user = call.caller.require_user()?.id;
     let job = peering_store::NewJob {
         name: SYNCHRONISE_PEERINGDB.into(),
         object: None,
@@ -52,7 +41,6 @@ pub async fn update_local(call: Call) -> Result<HttpResponse, ApiError> {
 
 /// `POST cache/clear-local/`: empties the copy (exchanges and connections unlinked first).
 pub async fn clear_local(call: Call) -> Result<HttpResponse, ApiError> {
-    require_staff(&call.caller)?;
     let store = call.state.store.clone();
     web::block(move || store.clear_peeringdb()).await??;
     Ok(json_response(&call.req, json!({"status": "success"})))

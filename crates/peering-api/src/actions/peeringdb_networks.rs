@@ -4,7 +4,7 @@
 //! network).
 
 use actix_web::{web, HttpResponse};
-use peering_domain::resources::{AUTONOMOUS_SYSTEM, EMAIL, PDB_NETWORK};
+use peering_domain::resources::{AUTONOMOUS_SYSTEM, PDB_NETWORK};
 use serde_json::{json, Value as Json};
 
 use super::routers::SMALL_BODY;
@@ -13,6 +13,7 @@ use crate::body::read_json;
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::base_url;
+use crate::work::Viewer;
 
 /// The integer member `name` of the body, or the field error the reference gives.
 fn required_id(body: &Json, name: &str) -> Result<i64, ApiError> {
@@ -34,8 +35,6 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         caller,
         ..
     } = call;
-    caller.require_read(&state, Some(&PDB_NETWORK))?;
-    caller.require_read(&state, Some(&EMAIL))?;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let email = required_id(&body, "email")?;
     let system = required_id(&body, "autonomous_system")?;
@@ -58,8 +57,10 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
     super::existing(&state, &AUTONOMOUS_SYSTEM, system).await?;
     let version = crate::resource::data_version(&state).await?;
     let work = state.work.clone();
+    let viewer = Viewer::of(&caller, &state);
     let (subject, body) =
-        web::block(move || work.network_email(system, &network, email, Some(version))).await??;
+        web::block(move || work.network_email(system, &network, email, &viewer, Some(version)))
+            .await??;
     Ok(json_response(
         &req,
         json!({"subject": subject, "body": body}),

@@ -3,10 +3,7 @@
 
 use actix_web::http::header::{self, ContentType};
 use actix_web::{web, HttpRequest, HttpResponse};
-use peering_domain::permission::Action as Permission;
-use peering_domain::resources::{
-    DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION, ROUTER,
-};
+use peering_domain::resources::ROUTER;
 use serde_json::{json, Value as Json};
 
 use super::{accepted, existing, Call};
@@ -16,7 +13,7 @@ use crate::body::read_json;
 pub(super) const SMALL_BODY: usize = 64 * 1024;
 use crate::error::ApiError;
 use crate::work::jobs::{self, new_job};
-use crate::work::secrets_for;
+use crate::work::Viewer;
 use crate::AppState;
 
 /// Whether the client wants the text itself: `?format=text` or `Accept: text/plain`.
@@ -42,13 +39,13 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    let user = caller.require_named("peering.view_router_configuration", false)?;
-    let secrets = secrets_for(&caller);
+    let user = caller.require_user()?;
+    let viewer = Viewer::of(&caller, &state);
     if wants_text(&req) {
         let version = crate::resource::data_version(&state).await?;
         let work = state.work.clone();
         let text =
-            web::block(move || work.router_configuration(id, &secrets, Some(version))).await??;
+            web::block(move || work.router_configuration(id, &viewer, Some(version))).await??;
         return Ok(HttpResponse::Ok()
             .content_type(ContentType::plaintext())
             .body(text));
@@ -58,7 +55,7 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
         jobs::GENERATE_CONFIGURATION,
         ("peering.router", id),
         Some(user.id),
-        secrets,
+        &viewer,
     );
     enqueue(&req, &state, job).await
 }
@@ -113,15 +110,14 @@ pub async fn poll_sessions(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?;
-    let user = caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?;
-    command(&state)?;
+    let user = caller.require_user()?;
     existing(&state, &ROUTER, id).await?;
+    command(&state)?;
     let job = new_job(
         jobs::POLL_SESSIONS,
         ("peering.router", id),
         Some(user.id),
-        Vec::new(),
+        &Viewer::default(),
     );
     enqueue(&req, &state, job).await
 }
@@ -137,17 +133,9 @@ pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
         spec,
         ..
     } = call;
-    let user = if spec.table == peering_domain::resources::BGP_GROUP.table {
-        caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?
-    } else if spec.table == peering_domain::resources::INTERNET_EXCHANGE.table {
-        caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?
-    } else {
-        caller.require(Permission::Change, &DIRECT_PEERING_SESSION)?;
-        caller.require(Permission::Change, &INTERNET_EXCHANGE_PEERING_SESSION)?
-    }
-    .id;
-    command(&state)?;
+    let user = caller.require_user()?.id;
     existing(&state, spec, id).await?;
+    command(&state)?;
     let work = state.work.clone();
     let routers = web::block(move || work.routers_of(spec, id)).await??;
     let jobs = routers
@@ -157,7 +145,7 @@ pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
                 jobs::POLL_SESSIONS,
                 ("peering.router", router),
                 Some(user),
-                Vec::new(),
+                &Viewer::default(),
             )
         })
         .collect();
@@ -175,7 +163,7 @@ pub async fn poll_session(call: Call) -> Result<HttpResponse, ApiError> {
         spec,
         ..
     } = call;
-    caller.require(Permission::Change, spec)?;
+    existing(&state, spec, id).await?;
     command(&state)?;
     let ctx = crate::resource::change_context(&req, &caller);
     let (work, command) = (state.work.clone(), state.settings.router_command.clone());
@@ -198,14 +186,14 @@ pub async fn test_connection(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    command(&state)?;
+    let user = caller.require_user()?.id;
     existing(&state, &ROUTER, id).await?;
-    let user = caller.user.as_ref().map(|u| u.id);
+    command(&state)?;
     let job = new_job(
         jobs::TEST_CONNECTION,
         ("peering.router", id),
-        user,
-        Vec::new(),
+        Some(user),
+        &Viewer::default(),
     );
     enqueue(&req, &state, job).await
 }
@@ -219,10 +207,7 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
         caller,
         ..
     } = call;
-    let user = caller
-        .require_named("peering.deploy_router_configuration", true)?
-        .id;
-    command(&state)?;
+    let user = caller.require_user()?.id;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
     let (routers, commit) = configure_body(&body)?;
     let store = state.store.clone();
@@ -231,7 +216,8 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
     if known.is_empty() {
         return Err(ApiError::NotFound);
     }
-    let secrets = secrets_for(&caller);
+    command(&state)?;
+    let viewer = Viewer::of(&caller, &state);
     let jobs = known
         .iter()
         .map(|router| {
@@ -239,7 +225,7 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
                 jobs::CONFIGURE,
                 ("peering.router", router.id),
                 Some(user),
-                secrets.clone(),
+                &viewer,
             );
             job.params["commit"] = json!(commit);
             job

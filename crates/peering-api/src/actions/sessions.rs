@@ -3,7 +3,6 @@
 
 use actix_web::{web, HttpResponse};
 use peering_domain::input::Draft;
-use peering_domain::permission::Action as Permission;
 use peering_domain::resources::{CONNECTION, DIRECT_PEERING_SESSION, PLATFORM, ROUTER};
 use peering_domain::ResourceSpec;
 use peering_store::Store;
@@ -54,7 +53,6 @@ pub async fn encrypt_password(call: Call) -> Result<HttpResponse, ApiError> {
         spec,
         ..
     } = call;
-    caller.require(Permission::Change, spec)?;
     let ctx = crate::resource::change_context(&req, &caller);
     let store = state.store.clone();
     let encrypted = web::block(move || {

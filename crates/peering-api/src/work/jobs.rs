@@ -8,7 +8,7 @@ use peering_jobs::{Outcome, Runner};
 use peering_store::{ChangeContext, ClaimedJob, NewJob};
 
 use super::router::Ask;
-use super::{Work, WorkError};
+use super::{Viewer, Work, WorkError};
 
 pub const GENERATE_CONFIGURATION: &str = "peering.router.generate_configuration";
 pub const RENDER_EXPORT: &str = "extras.exporttemplate.render";
@@ -18,18 +18,14 @@ pub const TEST_CONNECTION: &str = "peering.router.test_napalm_connection";
 pub const IMPORT_SESSIONS: &str = "peering.internet_exchange.import_sessions";
 pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
 
-/// A job to run `name` on an object, for a user, with the secrets they may see.
-pub fn new_job(
-    name: &str,
-    object: (&str, i64),
-    user_id: Option<i64>,
-    secrets: Vec<String>,
-) -> NewJob {
+/// A job to run `name` on an object, for a user; what it renders shows what `viewer` may
+/// see (nothing, for a job that renders nothing).
+pub fn new_job(name: &str, object: (&str, i64), user_id: Option<i64>, viewer: &Viewer) -> NewJob {
     NewJob {
         name: name.into(),
         object: Some((object.0.into(), object.1)),
         user_id,
-        params: serde_json::json!({ "secrets": secrets }),
+        params: viewer.to_params(),
     }
 }
 
@@ -40,17 +36,6 @@ pub struct JobRunner {
     pub router_command: Vec<String>,
     /// How a synchronisation reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
-}
-
-fn secrets_of(job: &ClaimedJob) -> Vec<String> {
-    job.params["secrets"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn ended(result: Result<String, WorkError>) -> Outcome {
@@ -72,18 +57,18 @@ impl Runner for JobRunner {
         let Some(object) = job.object_id else {
             return Outcome::failed(format!("job {} names no object", job.name));
         };
-        let secrets = secrets_of(job);
+        let viewer = Viewer::from_params(&job.params, job.user_id);
         let command = &self.router_command;
         match job.name.as_str() {
-            GENERATE_CONFIGURATION => ended(self.work.router_configuration(object, &secrets, None)),
-            RENDER_EXPORT => ended(self.work.export(object, None, &secrets)),
+            GENERATE_CONFIGURATION => ended(self.work.router_configuration(object, &viewer, None)),
+            RENDER_EXPORT => ended(self.work.export(object, None, &viewer)),
             POLL_SESSIONS => ended(self.work.poll_router(command, object, &self.context(job))),
             TEST_CONNECTION => ended(
                 self.work
                     .ask_router(command, object, &Ask::Test)
                     .map(|answer| answer.to_string()),
             ),
-            CONFIGURE => ended(self.configure(job, object, &secrets)),
+            CONFIGURE => ended(self.configure(job, object, &viewer)),
             IMPORT_SESSIONS => {
                 super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
             }
@@ -114,9 +99,9 @@ impl JobRunner {
         &self,
         job: &ClaimedJob,
         router: i64,
-        secrets: &[String],
+        viewer: &Viewer,
     ) -> Result<String, WorkError> {
-        let configuration = self.work.router_configuration(router, secrets, None)?;
+        let configuration = self.work.router_configuration(router, viewer, None)?;
         let commit = job.params["commit"].as_bool().unwrap_or(false);
         let ask = Ask::Configure {
             configuration,

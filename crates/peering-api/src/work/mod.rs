@@ -13,10 +13,11 @@ use std::sync::{Arc, Mutex};
 use peering_domain::permission::Action;
 use peering_domain::resources::{ALL, CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER};
 use peering_domain::ResourceSpec;
-use peering_render::{context, Bounds, Dataset, RenderError, Secrets, Tables, Template};
+use peering_render::{context, Audience, Bounds, Dataset, RenderError, Secrets, Tables, Template};
 use peering_store::Store;
 
 use crate::auth::Caller;
+use crate::AppState;
 use source::{stored, StoreSource};
 
 /// Why some work could not be done.
@@ -35,12 +36,64 @@ pub enum WorkError {
     Router(String),
 }
 
-/// The secrets a caller's renders may show: those of the resources they may change.
-pub fn secrets_for(caller: &Caller) -> Vec<String> {
-    ALL.iter()
-        .filter(|spec| caller.may(Action::Change, spec))
-        .map(|spec| spec.content_type())
-        .collect()
+/// Whom a render is for, as a job keeps it: what the caller may read through the API
+/// (`app.model` of each resource), the resources whose secrets they may see (those they may
+/// change), and who they are. A render shows nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Viewer {
+    pub readable: Vec<String>,
+    pub secrets: Vec<String>,
+    pub user: Option<i64>,
+}
+
+impl Viewer {
+    /// The caller's rights, as the API applies them to lists and objects.
+    pub fn of(caller: &Caller, state: &AppState) -> Viewer {
+        let names = |keep: &dyn Fn(&ResourceSpec) -> bool| {
+            ALL.iter()
+                .filter(|spec| keep(spec))
+                .map(|spec| spec.content_type())
+                .collect()
+        };
+        Viewer {
+            readable: names(&|spec| caller.may_view(state, spec)),
+            secrets: names(&|spec| caller.may(Action::Change, spec)),
+            user: caller.user.as_ref().map(|u| u.id),
+        }
+    }
+
+    /// As kept in a job's parameters.
+    pub fn to_params(&self) -> serde_json::Value {
+        serde_json::json!({"readable": self.readable, "secrets": self.secrets})
+    }
+
+    /// From a job's parameters, for the user who asked; a job that names no readable
+    /// resources sees none.
+    pub fn from_params(params: &serde_json::Value, user: Option<i64>) -> Viewer {
+        let names = |key: &str| {
+            params[key]
+                .as_array()
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        Viewer {
+            readable: names("readable"),
+            secrets: names("secrets"),
+            user,
+        }
+    }
+
+    fn audience(&self) -> Audience {
+        Audience::reading(
+            self.readable.iter().cloned(),
+            Secrets::of(self.secrets.iter().cloned()),
+            self.user,
+        )
+    }
 }
 
 /// Renders from stored templates over the database, sharing what they load while the
@@ -68,8 +121,8 @@ impl Work {
     }
 
     /// A render's data: the tables of the data version given (read now when `None`),
-    /// loaded as renders need them, with the secrets this render may show.
-    fn dataset(&self, version: Option<i64>, secrets: &[String]) -> Result<Arc<Dataset>, WorkError> {
+    /// loaded as renders need them, as `viewer` may see them.
+    fn dataset(&self, version: Option<i64>, viewer: &Viewer) -> Result<Arc<Dataset>, WorkError> {
         let version = match version {
             Some(v) => v,
             None => self.store.data_version()?,
@@ -88,7 +141,7 @@ impl Work {
                 }
             }
         };
-        Ok(Dataset::over(tables, Secrets::of(secrets.iter().cloned())))
+        Ok(Dataset::over(tables, viewer.audience()))
     }
 
     pub(crate) fn record(
@@ -109,10 +162,10 @@ impl Work {
     pub fn router_configuration(
         &self,
         router: i64,
-        secrets: &[String],
+        viewer: &Viewer,
         version: Option<i64>,
     ) -> Result<String, WorkError> {
-        let data = self.dataset(version, secrets)?;
+        let data = self.dataset(version, viewer)?;
         let record = data
             .record(&ROUTER, router)
             .ok_or(WorkError::NotFound("router"))?;
@@ -138,10 +191,10 @@ impl Work {
         &self,
         autonomous_system: i64,
         email: i64,
-        secrets: &[String],
+        viewer: &Viewer,
         version: Option<i64>,
     ) -> Result<(String, String), WorkError> {
-        let data = self.dataset(version, secrets)?;
+        let data = self.dataset(version, viewer)?;
         let ctx = context::email(&data, autonomous_system)
             .ok_or(WorkError::NotFound("autonomous system"))?;
         self.render_email(&data, email, ctx)
@@ -154,9 +207,10 @@ impl Work {
         autonomous_system: i64,
         network: &serde_json::Value,
         email: i64,
+        viewer: &Viewer,
         version: Option<i64>,
     ) -> Result<(String, String), WorkError> {
-        let data = self.dataset(version, &[])?;
+        let data = self.dataset(version, viewer)?;
         let ctx = context::peeringdb_network_email(&data, autonomous_system, network)
             .ok_or(WorkError::NotFound("autonomous system"))?;
         self.render_email(&data, email, ctx)
@@ -189,9 +243,9 @@ impl Work {
         &self,
         export_template: i64,
         ids: Option<&[i64]>,
-        secrets: &[String],
+        viewer: &Viewer,
     ) -> Result<String, WorkError> {
-        let data = self.dataset(None, secrets)?;
+        let data = self.dataset(None, viewer)?;
         let record = data
             .record(&EXPORT_TEMPLATE, export_template)
             .ok_or(WorkError::NotFound("export template"))?;
