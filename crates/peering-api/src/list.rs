@@ -91,7 +91,8 @@ impl ListRequest {
         show_secrets: SecretView,
     ) -> Result<ListRequest, ApiError> {
         let pairs = query_pairs(req)?;
-        let filter = peering_filter::parse(&pairs, &Store::catalog(spec))?;
+        let sees_secrets = show_secrets == SecretView::Shown;
+        let filter = peering_filter::parse(&pairs, &Store::catalog_for(spec, sees_secrets))?;
         let page = PageRequest::from_query(&pairs, &state.settings);
         let brief = is_brief(&pairs);
         Ok(ListRequest {

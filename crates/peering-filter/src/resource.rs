@@ -38,6 +38,15 @@ impl ResourceCatalog {
         CATALOGS.get(spec).unwrap_or_else(|| unregistered(spec))
     }
 
+    /// The catalog for a caller who may not see the resource's secret fields: they neither
+    /// filter nor order by them (an order is an oracle: pages sorted by a password tell
+    /// it a character at a time), and asking to is refused as for a parameter there is not.
+    pub fn without_secrets(spec: &ResourceSpec) -> &'static ResourceCatalog {
+        static CATALOGS: PerResource<ResourceCatalog> =
+            PerResource::new(ResourceCatalog::build_without_secrets);
+        CATALOGS.get(spec).unwrap_or_else(|| unregistered(spec))
+    }
+
     /// Derives a resource's catalog (its foreign keys' parameter names are leaked: `of`
     /// builds each catalog once).
     fn build(spec: &ResourceSpec) -> ResourceCatalog {
@@ -45,6 +54,14 @@ impl ResourceCatalog {
             fields: filter_fields(spec),
             orderable: orderable(spec),
         }
+    }
+
+    fn build_without_secrets(spec: &ResourceSpec) -> ResourceCatalog {
+        let secret = |param: &str| reads_a_secret(spec, param);
+        let mut catalog = ResourceCatalog::build(spec);
+        catalog.fields.retain(|f| !secret(f.name));
+        catalog.orderable.retain(|name| !secret(name));
+        catalog
     }
 
     /// The catalog as [`crate::parse`] reads it.
@@ -188,6 +205,36 @@ fn related_kind(spec: &ResourceSpec, path: &str) -> FilterKind {
         Kind::Int { .. } | Kind::ForeignKey { .. } => FilterKind::ForeignKey,
         _ => FilterKind::Reference,
     }
+}
+
+/// Whether the parameter or order name `param` of `spec` compares a secret field: its own
+/// (a foreign key by its `<name>_id` too), or another resource's through an extra filter.
+fn reads_a_secret(spec: &ResourceSpec, param: &str) -> bool {
+    let own = |name: &str| spec.field(name).is_some_and(|f| f.secret);
+    if let Some(extra) = spec.extra_filters.iter().find(|e| e.param == param) {
+        return match extra.source {
+            FilterSource::Column { column, .. } => own(column),
+            FilterSource::Related(path) => related_field_is_secret(spec, path),
+            _ => false,
+        };
+    }
+    own(param) || param.strip_suffix("_id").is_some_and(own)
+}
+
+/// Whether the attribute a dotted path of relations ends in is a secret field.
+fn related_field_is_secret(spec: &ResourceSpec, path: &str) -> bool {
+    let mut current = spec;
+    let mut segments: Vec<&str> = path.split('.').collect();
+    let last = segments.pop().unwrap_or(path);
+    for segment in segments {
+        match current.field(segment).map(|f| f.kind) {
+            Some(Kind::ForeignKey { target, .. } | Kind::ManyToMany { target, .. }) => {
+                current = target();
+            }
+            _ => return false,
+        }
+    }
+    current.field(last).is_some_and(|f| f.secret)
 }
 
 /// The kind of the attribute a dotted path of relations ends in (`id` is an integer).

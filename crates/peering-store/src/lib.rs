@@ -216,6 +216,15 @@ impl Store {
         peering_filter::ResourceCatalog::of(spec).catalog()
     }
 
+    /// The catalog of a caller who sees `spec`'s secret fields, or of one who does not
+    /// (who neither filters nor orders by them).
+    pub fn catalog_for(spec: &ResourceSpec, sees_secrets: bool) -> Catalog<'static> {
+        if sees_secrets {
+            return Self::catalog(spec);
+        }
+        peering_filter::ResourceCatalog::without_secrets(spec).catalog()
+    }
+
     fn read<T>(&self, f: impl FnOnce(&mut Db<'_>) -> Result<T, Error>) -> Result<T, Error> {
         if self.reads_give_way {
             self.write_gate.before_read(gate::MAX_WAIT);

@@ -215,6 +215,7 @@ async fn render_detail(
 fn export_asked(
     req: &HttpRequest,
     spec: &'static ResourceSpec,
+    view: SecretView,
 ) -> Result<Option<(String, peering_filter::Filter)>, ApiError> {
     // Most lists ask for no export: their query is not parsed twice.
     if !req.query_string().contains("export") {
@@ -225,7 +226,8 @@ fn export_asked(
         return Ok(None);
     };
     let (_, name) = pairs.remove(at);
-    let filter = peering_filter::parse(&pairs, &peering_store::Store::catalog(spec))?;
+    let catalog = peering_store::Store::catalog_for(spec, view == SecretView::Shown);
+    let filter = peering_filter::parse(&pairs, &catalog)?;
     Ok(Some((name, filter)))
 }
 
@@ -237,10 +239,11 @@ pub(super) async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    if let Some((name, filter)) = export_asked(req, spec)? {
+    let view = SecretView::for_caller(caller, spec);
+    if let Some((name, filter)) = export_asked(req, spec, view)? {
         return crate::actions::export::list(state, caller, spec, name, filter).await;
     }
-    let asked = ListRequest::parse(req, state, spec, SecretView::for_caller(caller, spec))?;
+    let asked = ListRequest::parse(req, state, spec, view)?;
     let mut res = if asked.is_large() && !respond::indents(req) {
         crate::list::streamed(req, state, spec, asked).await?
     } else {

@@ -96,3 +96,40 @@ fn every_registered_resource_has_a_catalog() {
         assert!(std::ptr::eq(catalog, ResourceCatalog::of(spec)));
     }
 }
+
+#[test]
+fn a_catalog_without_secrets_neither_filters_nor_orders_by_them() {
+    use peering_domain::resources::ALL;
+    use peering_domain::spec::Search;
+    for spec in ALL {
+        let public = ResourceCatalog::without_secrets(spec).catalog();
+        let full = ResourceCatalog::of(spec).catalog();
+        for field in spec.fields.iter().filter(|f| f.secret) {
+            assert!(
+                !public.is_orderable(field.name),
+                "{}.{}",
+                spec.table,
+                field.name
+            );
+            assert!(
+                public.fields.iter().all(|f| f.name != field.name),
+                "{}.{}",
+                spec.table,
+                field.name
+            );
+        }
+        // Everything else is kept.
+        let kept = |name: &str| spec.field(name).is_none_or(|f| !f.secret);
+        let expected: Vec<_> = full.orderable.iter().filter(|n| kept(n)).collect();
+        assert_eq!(public.orderable.iter().collect::<Vec<_>>(), expected);
+        // A free-text search never reads a secret, whoever searches.
+        for term in spec.search {
+            let (Search::Contains(name) | Search::IntEquals(name) | Search::IpHost(name)) = *term;
+            assert!(kept(name), "{} searches {name}", spec.table);
+        }
+    }
+    let sessions =
+        ResourceCatalog::without_secrets(&peering_domain::resources::DIRECT_PEERING_SESSION);
+    assert!(!sessions.catalog().is_orderable("password"));
+    assert!(sessions.catalog().is_orderable("ip_address"));
+}
