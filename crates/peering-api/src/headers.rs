@@ -21,6 +21,8 @@ pub async fn request_headers(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = uuid::Uuid::new_v4().to_string();
     let path = crate::respond::path_below_base(req.request()).to_string();
+    let credentials = req.headers().contains_key(header::AUTHORIZATION)
+        || req.cookie(crate::auth::SESSION_COOKIE).is_some();
     req.extensions_mut().insert(RequestId(id.clone()));
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
@@ -32,6 +34,11 @@ pub async fn request_headers(
         headers.insert(HeaderName::from_static("x-request-id"), v);
     }
     security_headers(&path, headers);
+    // An answer to a caller who said who they are may hold what only they see (secrets,
+    // objects behind permissions): no shared cache keeps it.
+    if credentials && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private"));
+    }
     Ok(res)
 }
 

@@ -351,12 +351,19 @@ fn cors(settings: &Settings) -> Option<actix_cors::Cors> {
     }
     let mut cors = actix_cors::Cors::default()
         .allowed_methods(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"])
+        // What the API reads, and what browsers' and the reference's clients send with
+        // it: a preflight naming a header not listed is refused whole (400).
         .allowed_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
             header::ACCEPT,
+            header::ACCEPT_LANGUAGE,
+            header::CONTENT_LANGUAGE,
             header::IF_MATCH,
             header::IF_NONE_MATCH,
+            header::HeaderName::from_static("x-csrftoken"),
+            header::HeaderName::from_static("x-requested-with"),
+            header::HeaderName::from_static("x-request-id"),
         ])
         .expose_headers(["API-Version", "X-Request-ID", "ETag"])
         .max_age(3600);

@@ -184,6 +184,27 @@ fn decompress(encoding: &str, bytes: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+fn answers_to_a_caller_with_credentials_are_private() {
+    let s = TestServer::start();
+    let r = s.get(AS);
+    assert_eq!(r.header("Cache-Control"), Some("private"));
+    let r = s.get(&format!("{AS}?limit=1"));
+    assert_eq!(
+        r.header("Cache-Control"),
+        Some("private"),
+        "kept answers too"
+    );
+    let r = s.send("GET", AS, None, None, &[]);
+    assert_eq!(
+        r.header("Cache-Control"),
+        None,
+        "the same for every anonymous caller"
+    );
+    let r = s.get("/api/users/tokens/");
+    assert_eq!(r.header("Cache-Control"), Some("no-store"));
+}
+
+#[test]
 fn cross_origin_requests_only_for_configured_origins() {
     let preflight = |s: &TestServer, origin: &str| {
         s.send(
@@ -215,6 +236,49 @@ fn cross_origin_requests_only_for_configured_origins() {
         r.header("Access-Control-Allow-Origin"),
         Some("https://app.example")
     );
+    // What browsers and the reference's clients send: a session's CSRF header, the
+    // header of scripted requests, a conditional write.
+    for (method, headers) in [
+        ("DELETE", "x-csrftoken"),
+        (
+            "PATCH",
+            "authorization,content-type,if-match,x-requested-with",
+        ),
+        (
+            "PUT",
+            "accept,accept-language,content-language,x-request-id",
+        ),
+    ] {
+        let r = s.send(
+            "OPTIONS",
+            AS,
+            None,
+            None,
+            &[
+                ("Origin", "https://app.example"),
+                ("Access-Control-Request-Method", method),
+                ("Access-Control-Request-Headers", headers),
+            ],
+        );
+        assert!(
+            matches!(r.status, 200 | 204),
+            "{method} {headers}: {} {}",
+            r.status,
+            r.text
+        );
+        let allowed = r
+            .header("Access-Control-Allow-Headers")
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for header in headers.split(',') {
+            assert!(allowed.contains(header), "{header} in {allowed}");
+        }
+        let methods = r
+            .header("Access-Control-Allow-Methods")
+            .unwrap_or_default()
+            .to_string();
+        assert!(methods.contains(method), "{method} in {methods}");
+    }
     let r = preflight(&s, "https://evil.example");
     assert_ne!(
         r.header("Access-Control-Allow-Origin"),
