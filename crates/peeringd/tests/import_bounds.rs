@@ -269,6 +269,8 @@ fn assert_failed(out: &Output, db: &TestDatabase, why: &str) {
         "{text}"
     );
     assert!(text.contains(why), "expected {why:?} in: {text}");
+    // No warning on loopback (the one off loopback is tested in peering-import).
+    assert!(!text.contains("over plain HTTP"), "{text}");
     let store = peering_store::Store::open(&db.url, 1).unwrap();
     assert!(store.holds_no_peering_data().unwrap(), "{text}");
 }
