@@ -23,7 +23,8 @@ pub struct Bounds {
     /// How deeply export templates may include each other.
     pub max_depth: usize,
     /// The most memory a render may hold, in bytes: what it allocated and has not freed,
-    /// counted when the program's allocator is a [`crate::CountingAllocator`].
+    /// its output aside (bounded by `max_output`), counted when the program's allocator
+    /// is a [`crate::CountingAllocator`].
     pub max_memory: usize,
 }
 
@@ -33,7 +34,7 @@ impl Default for Bounds {
             fuel: 100_000_000,
             max_output: 32 * 1024 * 1024,
             max_depth: 8,
-            max_memory: 256 * 1024 * 1024,
+            max_memory: 128 * 1024 * 1024,
         }
     }
 }
@@ -134,8 +135,7 @@ fn describe(outer: &Error, root: &Error) -> String {
 /// deep as its chain). The parse runs on a thread with a large stack.
 pub fn check(source: &str) -> Result<(), RenderError> {
     on_render_thread(|| {
-        let rewritten = include::rewrite(source);
-        within_tag_limits(&rewritten)?;
+        let rewritten = prepared(source)?;
         let env = Environment::new();
         env.template_from_str(&rewritten)
             .map(|_| ())
@@ -205,6 +205,14 @@ fn on_render_thread<T: Send>(work: impl FnOnce() -> T + Send) -> Result<T, Rende
             .join()
             .map_err(|_| failed("the template engine failed on this template"))
     })
+}
+
+/// The source as the engine gets it: include tags rewritten, a tick in every loop and
+/// macro; refused if a tag holds more than [`MAX_TAG_OPERATORS`] operators.
+fn prepared(source: &str) -> Result<String, RenderError> {
+    let rewritten = include::rewrite(source);
+    within_tag_limits(&rewritten)?;
+    Ok(limits::with_ticks(&rewritten))
 }
 
 /// Refuses a source with a tag past [`MAX_TAG_OPERATORS`].
@@ -282,8 +290,7 @@ fn render_at(
     watch: &Arc<Watch>,
 ) -> Result<String, RenderError> {
     let env = environment(template, data, bounds, depth, renders, watch)?;
-    let rewritten = include::rewrite(template.source);
-    within_tag_limits(&rewritten)?;
+    let rewritten = prepared(template.source)?;
     let compiled = env
         .template_from_str(&rewritten)
         .map_err(|e| RenderError::from_engine(&e, false))?;
@@ -343,6 +350,10 @@ fn environment<'s>(
     env.set_formatter(move |out, state, value| {
         printing.check_value(value)?;
         minijinja::escape_formatter(out, state, value)
+    });
+    let ticking = watch.clone();
+    env.add_function(limits::TICK_FUNCTION, move || {
+        ticking.check().map(|()| Value::from(()))
     });
     let counting = watch.clone();
     env.add_function(
@@ -422,7 +433,10 @@ fn load(data: &Dataset, name: &str) -> Result<Option<String>, Error> {
         return Ok(None);
     }
     match data.source().template(kind, identifier) {
-        Ok(found) => Ok(found.map(|t| include::rewrite(&t.source))),
+        Ok(Some(found)) => prepared(&found.source)
+            .map(Some)
+            .map_err(|e| Error::new(ErrorKind::InvalidOperation, e.message)),
+        Ok(None) => Ok(None),
         Err(e) => Err(Error::new(ErrorKind::TemplateNotFound, e)),
     }
 }
@@ -528,7 +542,8 @@ impl io::Write for BoundedOutput {
             self.exceeded = true;
             return Err(io::Error::other("the output is larger than the limit"));
         }
-        self.buffer.extend_from_slice(bytes);
+        // The output has its own limit: it does not count against the memory budget.
+        crate::budget::uncounted(|| self.buffer.extend_from_slice(bytes));
         Ok(bytes.len())
     }
 

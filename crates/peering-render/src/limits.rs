@@ -7,7 +7,8 @@
 //! deeply (lists in lists, built by a loop) are printed, serialised and compared
 //! recursively. So a tag may hold at most [`MAX_TAG_OPERATORS`] operators, a value may be
 //! printed or serialised only if it is nested at most [`MAX_VALUE_DEPTH`] levels, and
-//! all of it runs on a thread with a stack of [`RENDER_STACK_BYTES`].
+//! all of it runs on a thread with a stack of [`RENDER_STACK_BYTES`]. Every loop and
+//! macro body ticks ([`with_ticks`]), so the render's bounds are checked at every turn.
 
 use minijinja::value::{Value, ValueKind};
 
@@ -20,10 +21,12 @@ pub const MAX_TAG_OPERATORS: usize = 2_000;
 pub const MAX_VALUE_DEPTH: usize = 500;
 
 /// The stack of the thread a check or a render runs on. Only the pages a template
-/// actually uses are ever touched; the rest is address space. Half a gigabyte gives the
-/// engine's recursive walks (freeing, printing, comparing a value nested millions of
-/// levels deep, which the memory budget caps first) room to finish.
-pub const RENDER_STACK_BYTES: usize = 512 * 1024 * 1024;
+/// actually uses are ever touched, and they are given back when the thread ends; the
+/// rest is address space. The engine frees, prints and compares values recursively:
+/// the memory budget caps how deep a value can nest (a level takes about 80 bytes), and
+/// this stack leaves room for the deepest the default budget allows (128 MiB, about
+/// 1.6 million levels).
+pub const RENDER_STACK_BYTES: usize = 1024 * 1024 * 1024;
 
 /// A tag that holds too many operators: its line and its count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +40,72 @@ pub struct TooComplex {
 /// The count is an upper bound of the tag's depth: every operator character and keyword
 /// outside string literals counts once (`==` twice), whether it nests or not.
 pub fn first_complex_tag(source: &str, limit: usize) -> Option<TooComplex> {
+    tags(source)
+        .into_iter()
+        .find(|tag| tag.operators > limit)
+        .map(|tag| TooComplex {
+            line: 1 + source.as_bytes()[..tag.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count(),
+            operators: tag.operators,
+        })
+}
+
+/// The name of the function [`with_ticks`] calls.
+pub const TICK_FUNCTION: &str = "__peeringd_tick";
+
+/// The source with a call of [`TICK_FUNCTION`] at the start of every loop's body and
+/// every macro's body, so that a render comes back to us at every turn of a loop and
+/// every call, whatever the template prints: everything a template repeats goes through
+/// one of them. The call is a `{% set %}` tag placed right after the opening tag, with
+/// the opening tag's closing whitespace marker, so the output is unchanged; lines too.
+pub fn with_ticks(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut copied = 0;
+    for tag in tags(source) {
+        if !tag.block {
+            continue;
+        }
+        let text = &source[tag.start..tag.end];
+        let inner = text[2..text.len() - 2]
+            .trim_start_matches(['-', '+'])
+            .trim_start();
+        let keyword = inner
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .next();
+        if !matches!(keyword, Some("for" | "macro")) {
+            continue;
+        }
+        let marker = match text.as_bytes()[text.len() - 3] {
+            m @ (b'-' | b'+') => char::from(m).to_string(),
+            _ => String::new(),
+        };
+        out.push_str(&source[copied..tag.end]);
+        out.push_str(&format!(
+            "{{% set {TICK_FUNCTION}_ = {TICK_FUNCTION}() {marker}%}}"
+        ));
+        copied = tag.end;
+    }
+    out.push_str(&source[copied..]);
+    out
+}
+
+/// A `{{ … }}` or `{% … %}` tag of a source.
+struct Tag {
+    start: usize,
+    /// Just past its closer.
+    end: usize,
+    /// `{% … %}` rather than `{{ … }}`.
+    block: bool,
+    operators: usize,
+}
+
+/// The tags of `source` as the engine's lexer finds them: comments and the text of
+/// `{% raw %}` blocks skipped, closers inside strings and brackets not taken as such.
+fn tags(source: &str) -> Vec<Tag> {
     let bytes = source.as_bytes();
+    let mut found = Vec::new();
     let mut at = 0;
     while let Some(offset) = find_tag_start(&bytes[at..]) {
         let start = at + offset;
@@ -48,18 +116,19 @@ pub fn first_complex_tag(source: &str, limit: usize) -> Option<TooComplex> {
         }
         let closer: &[u8] = if opener == b'{' { b"}}" } else { b"%}" };
         let scanned = scan_tag(bytes, start + 2, closer);
-        if scanned.operators > limit {
-            return Some(TooComplex {
-                line: 1 + bytes[..start].iter().filter(|&&b| b == b'\n').count(),
-                operators: scanned.operators,
-            });
-        }
         at = scanned.end;
-        if opener == b'%' && is_raw_tag(&source[start..at]) {
+        let block = opener == b'%';
+        found.push(Tag {
+            start,
+            end: at,
+            block,
+            operators: scanned.operators,
+        });
+        if block && is_raw_tag(&source[start..at]) {
             at = find_endraw(source, at);
         }
     }
-    None
+    found
 }
 
 fn find_tag_start(bytes: &[u8]) -> Option<usize> {
@@ -238,6 +307,19 @@ mod tests {
     fn a_closer_inside_brackets_does_not_end_the_tag() {
         let dict = format!("{{{{ {{'a': {{'b': 1}}}}{} }}}}", "|x".repeat(10));
         assert_eq!(first_complex_tag(&dict, 11).map(|t| t.operators), Some(12));
+    }
+
+    #[test]
+    fn loops_and_macros_tick_with_their_whitespace_markers() {
+        let source = "{% for i in x %}a{% endfor %}\n{%- macro m(a) -%} b {%+ endmacro %}";
+        assert_eq!(
+            with_ticks(source),
+            "{% for i in x %}{% set __peeringd_tick_ = __peeringd_tick() %}a{% endfor %}\n\
+             {%- macro m(a) -%}{% set __peeringd_tick_ = __peeringd_tick() -%} b {%+ endmacro %}"
+        );
+        let untouched = "{% raw %}{% for i in x %}{% endraw %}{# {% for %} #}{{ 'for' }}\
+                         {% if formal %}{% endif %}{% set forward = 1 %}";
+        assert_eq!(with_ticks(untouched), untouched);
     }
 
     #[test]

@@ -133,6 +133,30 @@ fn huge_strings_run_into_the_memory_budget() {
 }
 
 #[test]
+fn loops_and_macros_that_print_nothing_still_meet_the_budget() {
+    let bounds = Bounds {
+        max_memory: 64 * 1024 * 1024,
+        ..Bounds::default()
+    };
+    let ten_levels = format!("{}ns.x{}", "[".repeat(10), "]".repeat(10));
+    for source in [
+        // Ten million levels wanted, over a string (no `range`, nothing printed).
+        nested("'x' * 1000000", "").replace("[ns.x]", &ten_levels),
+        "{%- set ns = namespace(s='') -%}{%- for c in 'x' * 1000 -%}\
+         {%- set ns.s = ns.s ~ ('y' * 1000000) -%}{%- endfor -%}"
+            .to_string(),
+        "{%- set ns = namespace(s='') -%}{%- macro grow(n) -%}{%- if n > 0 -%}\
+         {%- set ns.s = ns.s ~ ('y' * 1000000) -%}{%- set _ = grow(n - 1) -%}\
+         {%- set _ = grow(n - 1) -%}{%- endif -%}{%- endmacro -%}{%- set _ = grow(9) -%}"
+            .to_string(),
+    ] {
+        let e = run(&source, &bounds).expect_err(&source);
+        assert_eq!(e.kind, RenderErrorKind::Bound, "{source}: {e:?}");
+        assert!(e.message.contains("more memory than its budget"), "{e:?}");
+    }
+}
+
+#[test]
 fn the_memory_a_render_held_is_given_back() {
     let before = peering_render::budget::held_by_this_thread();
     let source = "{% set s = 'x' * 50000000 %}{{ s|length }}";
