@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use common::network::{finished, id, network, ROUTERS};
 use common::TestServer;
 use peering_api::work::jobs::{new_job, CONFIGURE, POLL_SESSIONS, TEST_CONNECTION};
+use peering_api::work::Viewer;
 use peering_api::Settings;
 use serde_json::{json, Value as Json};
 
@@ -434,6 +435,17 @@ fn calls(log: &Path) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
 
+/// Whom the jobs render for: someone who may read every resource, and see no secret.
+fn reader_of_all() -> Viewer {
+    Viewer {
+        readable: peering_domain::resources::ALL
+            .iter()
+            .map(|spec| spec.content_type())
+            .collect(),
+        ..Viewer::default()
+    }
+}
+
 /// Enqueues jobs (name, router) straight into the store, so that the server's workers
 /// (which poll hourly) are not woken, and lets workers that die take each of them up
 /// `times` times: each round claims every job with a short lease and never ends it.
@@ -441,11 +453,13 @@ fn taken_up_by_dead_workers(s: &TestServer, jobs: &[(&str, i64)], times: u32) ->
     let ids: Vec<i64> = jobs
         .iter()
         .map(|(name, router)| {
-            let job = new_job(name, ("peering.router", *router), None, Vec::new());
+            let job = new_job(name, ("peering.router", *router), None, &reader_of_all());
             s.store.enqueue_job(&job).unwrap()
         })
         .collect();
-    let lease = Duration::from_millis(300);
+    // Long enough that every job of a round is claimed before the first lease ends, even
+    // on a busy machine.
+    let lease = Duration::from_secs(1);
     for round in 0..times {
         for expected in &ids {
             let claimed = s.store.claim_job(&format!("dead-{round}"), lease).unwrap();
@@ -495,6 +509,11 @@ fn a_configure_taken_back_from_a_dead_worker_ends_interrupted_and_a_test_runs_ag
     assert_eq!(ends[1]["status"]["value"], "completed", "{}", ends[1]);
     // The configuration never reached the router a second time; the test ran again.
     assert_eq!(calls(&log), vec![format!("test {}", n.junos)]);
+    // The same job, not taken back, does reach it.
+    let fresh = taken_up_by_dead_workers(&s, &[(CONFIGURE, n.junos)], 0);
+    let ends = wake_workers_and_finish(&s, n.iosxr, &fresh);
+    assert_eq!(ends[0]["status"]["value"], "completed", "{}", ends[0]);
+    assert_eq!(calls(&log), vec![format!("configure {}", n.junos)]);
 }
 
 #[test]

@@ -79,7 +79,22 @@ pub fn run_command(
         .env_clear()
         .envs(command_environment());
     let input = input.to_string().into_bytes();
-    let finished = run_bounded(&mut process, input, timeout, MAX_ANSWER).map_err(|e| match e {
+    let finished = run_bounded(&mut process, input, timeout, MAX_ANSWER)
+        .map_err(|e| why_no_answer(e, program, timeout))?;
+    if !finished.status.success() {
+        return Err(format!(
+            "the router command failed ({}): {}",
+            finished.status,
+            last_lines(&finished.stderr, 5)
+        ));
+    }
+    serde_json::from_slice(&finished.stdout)
+        .map_err(|e| format!("the router command's answer is not JSON: {e}"))
+}
+
+/// What the job's output says when the command gave no answer.
+fn why_no_answer(error: ProcessError, program: &str, timeout: Duration) -> String {
+    match error {
         ProcessError::Start(e) => format!("cannot run {program}: {e}"),
         ProcessError::TimedOut => format!(
             "the router command did not answer within {} s",
@@ -91,24 +106,14 @@ pub fn run_command(
             timeout.as_secs()
         ),
         ProcessError::Wait(e) => format!("the router command: {e}"),
-    })?;
-    if !finished.status.success() {
-        let tail: String = String::from_utf8_lossy(&finished.stderr)
-            .lines()
-            .rev()
-            .take(5)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Err(format!(
-            "the router command failed ({}): {tail}",
-            finished.status
-        ));
     }
-    serde_json::from_slice(&finished.stdout)
-        .map_err(|e| format!("the router command's answer is not JSON: {e}"))
+}
+
+/// The last `count` lines of a text, such as a command's standard error.
+fn last_lines(text: &[u8], count: usize) -> String {
+    let text = String::from_utf8_lossy(text);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// The router as the command receives it: its fields, NAPALM settings and platform.
