@@ -55,11 +55,12 @@ pub fn first_complex_tag(source: &str, limit: usize) -> Option<TooComplex> {
 /// The name of the function [`with_ticks`] calls.
 pub const TICK_FUNCTION: &str = "__peeringd_tick";
 
-/// The source with a call of [`TICK_FUNCTION`] at the start of every loop's body and
-/// every macro's body, so that a render comes back to us at every turn of a loop and
-/// every call, whatever the template prints: everything a template repeats goes through
-/// one of them. The call is a `{% set %}` tag placed right after the opening tag, with
-/// the opening tag's closing whitespace marker, so the output is unchanged; lines too.
+/// The source with a call of [`TICK_FUNCTION`] at the start of every loop's body, every
+/// macro's body and after every `{% set %}`, so that a render comes back to us at every
+/// turn of a loop, every call and every assignment, whatever the template prints:
+/// everything a template repeats goes through a loop or a macro, and what it keeps
+/// through an assignment. The call is a `{% set %}` tag placed right after the tag, with
+/// that tag's closing whitespace marker, so the output is unchanged; lines too.
 pub fn with_ticks(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut copied = 0;
@@ -74,7 +75,7 @@ pub fn with_ticks(source: &str) -> String {
         let keyword = inner
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .next();
-        if !matches!(keyword, Some("for" | "macro")) {
+        if !matches!(keyword, Some("for" | "macro" | "set")) {
             continue;
         }
         let marker = match text.as_bytes()[text.len() - 3] {
@@ -310,15 +311,19 @@ mod tests {
     }
 
     #[test]
-    fn loops_and_macros_tick_with_their_whitespace_markers() {
+    fn loops_macros_and_assignments_tick_with_their_whitespace_markers() {
         let source = "{% for i in x %}a{% endfor %}\n{%- macro m(a) -%} b {%+ endmacro %}";
         assert_eq!(
             with_ticks(source),
             "{% for i in x %}{% set __peeringd_tick_ = __peeringd_tick() %}a{% endfor %}\n\
              {%- macro m(a) -%}{% set __peeringd_tick_ = __peeringd_tick() -%} b {%+ endmacro %}"
         );
+        assert_eq!(
+            with_ticks("{%- set a = 1 +%}"),
+            "{%- set a = 1 +%}{% set __peeringd_tick_ = __peeringd_tick() +%}"
+        );
         let untouched = "{% raw %}{% for i in x %}{% endraw %}{# {% for %} #}{{ 'for' }}\
-                         {% if formal %}{% endif %}{% set forward = 1 %}";
+                         {% if formal %}{% endif %}{% settle %}{{ set }}";
         assert_eq!(with_ticks(untouched), untouched);
     }
 
