@@ -58,18 +58,6 @@ impl Outcome {
     }
 }
 
-/// The jobs of the server known to be safe to run again after their worker died mid-way:
-/// they render, read routers or copy PeeringDB, and running them twice does what running
-/// them once does. Pushing a configuration to a router
-/// (`peering.router.set_napalm_configuration`) is not among them.
-pub const RESUMABLE_JOBS: [&str; 5] = [
-    "peering.router.generate_configuration",
-    "extras.exporttemplate.render",
-    "peering.router.poll_bgp_sessions",
-    "peering.router.test_napalm_connection",
-    "peeringdb.synchronise",
-];
-
 /// What jobs do, by their name.
 pub trait Runner: Send + Sync + 'static {
     fn run(&self, job: &ClaimedJob) -> Outcome;
@@ -77,9 +65,10 @@ pub trait Runner: Send + Sync + 'static {
     /// Whether a job of this name may run again when taken back from a worker that died
     /// while running it. A job that acts outside peeringd (a configuration pushed to a
     /// router, a message sent) may have done so already: it must answer false, and then
-    /// ends errored as interrupted. By default, only the [`RESUMABLE_JOBS`] are resumed.
-    fn resumable(&self, job_name: &str) -> bool {
-        RESUMABLE_JOBS.contains(&job_name)
+    /// ends errored as interrupted. By default none is: a runner names those it knows to
+    /// be safe to run twice.
+    fn resumable(&self, _job_name: &str) -> bool {
+        false
     }
 }
 

@@ -75,6 +75,20 @@ impl Runner for JobRunner {
             other => Outcome::failed(format!("unknown kind of job: {other}")),
         }
     }
+
+    /// Jobs that only render, read routers or copy PeeringDB do the same when run twice;
+    /// pushing a configuration or importing sessions may have acted already, and ends
+    /// interrupted when taken back from a worker that died.
+    fn resumable(&self, job_name: &str) -> bool {
+        matches!(
+            job_name,
+            GENERATE_CONFIGURATION
+                | RENDER_EXPORT
+                | POLL_SESSIONS
+                | TEST_CONNECTION
+                | SYNCHRONISE_PEERINGDB
+        )
+    }
 }
 
 impl JobRunner {
