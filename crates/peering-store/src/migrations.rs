@@ -39,24 +39,49 @@ pub(crate) fn migrate(
             // The migrations run as savepoints inside the exclusive transaction.
             c.exclusive_transaction(|c| {
                 refuse_newer::<Sqlite>(c, &sqlite)?;
-                c.run_pending_migrations(sqlite)
-                    .map(|v| v.len())
-                    .map_err(failed)
+                apply_pending::<Sqlite>(c, sqlite)
             })
         }
         Target::Postgres(url) => {
             let mut c =
                 PgConnection::establish(&url).map_err(|e| Error::Unavailable(e.to_string()))?;
             c.batch_execute(&format!("SELECT pg_advisory_lock({ADVISORY_LOCK_KEY})"))?;
-            let applied = refuse_newer::<Pg>(&mut c, &postgres).and_then(|()| {
-                c.run_pending_migrations(postgres)
-                    .map(|v| v.len())
-                    .map_err(failed)
-            });
+            let applied = refuse_newer::<Pg>(&mut c, &postgres)
+                .and_then(|()| apply_pending::<Pg>(&mut c, postgres));
             c.batch_execute(&format!("SELECT pg_advisory_unlock({ADVISORY_LOCK_KEY})"))?;
             applied
         }
     }
+}
+
+/// Applies the migrations not yet applied, oldest first, each in its own transaction (a
+/// savepoint on SQLite), logging each one's name as it lands so that an operator sees
+/// what an upgrade changed, and which migration a failure stopped at; how many.
+fn apply_pending<DB>(
+    c: &mut impl MigrationHarness<DB>,
+    source: EmbeddedMigrations,
+) -> Result<usize, Error>
+where
+    DB: diesel::backend::Backend,
+    EmbeddedMigrations: MigrationSource<DB>,
+{
+    let pending = c.pending_migrations(source).map_err(failed)?;
+    if !pending.is_empty() {
+        log::info!("applying {} database migration(s)", pending.len());
+    }
+    for migration in &pending {
+        let started = std::time::Instant::now();
+        c.run_migration(&**migration).map_err(|e| {
+            log::error!("migration {} failed: {e}", migration.name());
+            failed(e)
+        })?;
+        log::info!(
+            "applied migration {} in {} ms",
+            migration.name(),
+            started.elapsed().as_millis()
+        );
+    }
+    Ok(pending.len())
 }
 
 /// Refuses a database on which a migration this binary does not know was applied.
