@@ -251,24 +251,31 @@ fn skip_string(bytes: &[u8], start: usize) -> usize {
 /// its own stack and stops at the first path past the limit; objects other than
 /// sequences and maps (stored objects, namespaces) count as leaves.
 pub fn nested_deeper_than(value: &Value, limit: usize) -> bool {
-    let mut pending: Vec<(Value, usize)> = vec![(value.clone(), 0)];
-    while let Some((value, depth)) = pending.pop() {
-        if !matches!(value.kind(), ValueKind::Seq | ValueKind::Map) {
-            continue;
-        }
-        if depth >= limit {
+    let is_container = |v: &Value| matches!(v.kind(), ValueKind::Seq | ValueKind::Map);
+    if !is_container(value) {
+        return false;
+    }
+    // Only containers are kept to visit: a long list of numbers or objects costs nothing.
+    let mut pending: Vec<(Value, usize)> = vec![(value.clone(), 1)];
+    while let Some((container, depth)) = pending.pop() {
+        if depth > limit {
             return true;
         }
-        let Ok(items) = value.try_iter() else {
+        let Ok(items) = container.try_iter() else {
             continue;
         };
+        let is_map = container.kind() == ValueKind::Map;
         for item in items {
-            if value.kind() == ValueKind::Map {
-                if let Ok(inner) = value.get_item(&item) {
-                    pending.push((inner, depth + 1));
+            if is_map {
+                if let Ok(inner) = container.get_item(&item) {
+                    if is_container(&inner) {
+                        pending.push((inner, depth + 1));
+                    }
                 }
             }
-            pending.push((item, depth + 1));
+            if is_container(&item) {
+                pending.push((item, depth + 1));
+            }
         }
     }
     false
