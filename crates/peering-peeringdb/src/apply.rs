@@ -94,3 +94,23 @@ fn apply_file(
     progress(Event::Applied { namespace, objects });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_its_deadline_a_synchronisation_applies_nothing_more() {
+        let set = Duration::from_secs(5);
+        let now = Instant::now();
+        assert!(check_deadline(None, "net").is_ok());
+        assert!(check_deadline(Some((now + set, set)), "net").is_ok());
+        match check_deadline(Some((now, set)), "net") {
+            Err(Error::Aborted(message)) => assert_eq!(
+                message,
+                "the synchronisation took more than its deadline of 5 s (applying net)"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+}
