@@ -80,6 +80,8 @@ pub struct Settings {
     pub router_command: Vec<String>,
     /// How a synchronisation asked through the API reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
+    /// How long a synchronisation may wait for PeeringDB and take in all.
+    pub peeringdb_limits: peering_peeringdb::Limits,
     /// Whether answers name the external database's fields as the spec does
     /// (`*_extdb_*`) or as the reference does (`*_peeringdb_*`).
     pub field_names: peering_domain::names::FieldNames,
@@ -102,6 +104,7 @@ impl Default for Settings {
             base_path: String::new(),
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
+            peeringdb_limits: peering_peeringdb::Limits::default(),
             field_names: peering_domain::names::FieldNames::Spec,
         }
     }

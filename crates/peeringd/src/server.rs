@@ -37,6 +37,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         base_path: s.base_path.clone(),
         router_command: s.router_command.clone(),
         peeringdb: s.peeringdb.clone(),
+        peeringdb_limits: s.peeringdb_limits,
         field_names: s.field_names,
     }
 }
@@ -116,6 +117,13 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
     let store = Store::open(&settings.database_url, read_pool_size())
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
+    // A synchronisation killed with the server left its download folder behind.
+    for folder in peering_peeringdb::downloads::remove_abandoned(&std::env::temp_dir()) {
+        log::info!(
+            "removed {}, left by an interrupted synchronisation",
+            folder.display()
+        );
+    }
     let state = AppState::new(store.clone(), api_settings(&settings));
     if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
         purge_hourly(

@@ -250,3 +250,25 @@ fn a_failing_sync_leaves_no_folder() {
     assert!(out.status.success(), "{}", output_text(&out));
     assert_eq!(tmp.download_folders(), Vec::<PathBuf>::new());
 }
+
+#[test]
+fn the_servers_synchronisation_job_keeps_the_bounds_set() {
+    let fake = trickling(Duration::from_millis(200));
+    let s = common::TestServer::start_with(peering_api::Settings {
+        peeringdb: peering_peeringdb::Settings {
+            url: fake.url.clone(),
+            ..Default::default()
+        },
+        peeringdb_limits: peering_peeringdb::Limits {
+            deadline: Duration::from_secs(3),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    let job = s.post("/api/peeringdb/cache/update-local/", serde_json::json!({}));
+    assert_eq!(job.status, 202, "{}", job.text);
+    let done = common::network::finished(&s, &job.json());
+    assert_eq!(done["status"]["value"], "errored", "{done}");
+    let output = done["output"].as_str().unwrap_or_default();
+    assert!(output.contains("deadline of 3 s"), "{output}");
+}

@@ -36,6 +36,7 @@ pub struct JobRunner {
     pub router_command: Vec<String>,
     /// How a synchronisation reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
+    pub peeringdb_limits: peering_peeringdb::Limits,
 }
 
 fn ended(result: Result<String, WorkError>) -> Outcome {
@@ -51,6 +52,7 @@ impl Runner for JobRunner {
             return super::peeringdb::synchronise(
                 &self.work.store,
                 &self.peeringdb,
+                self.peeringdb_limits,
                 &self.context(job),
             );
         }
@@ -149,6 +151,7 @@ pub fn start_workers_with(
         work: state.work.clone(),
         router_command: state.settings.router_command.clone(),
         peeringdb: state.settings.peeringdb.clone(),
+        peeringdb_limits: state.settings.peeringdb_limits,
     };
     peering_jobs::start(&state.jobs, Arc::new(runner), settings)
 }

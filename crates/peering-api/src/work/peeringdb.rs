@@ -11,10 +11,11 @@ use peering_store::{ChangeContext, Store};
 pub fn synchronise(
     store: &Store,
     settings: &peering_peeringdb::Settings,
+    limits: peering_peeringdb::Limits,
     ctx: &ChangeContext,
 ) -> Outcome {
     let source = Source::Api(settings.clone());
-    let report = match peering_peeringdb::synchronise(store, &source, &|_| {}) {
+    let report = match peering_peeringdb::synchronise_within(store, &source, limits, &|_| {}) {
         Ok(report) => report,
         Err(e) => {
             return Outcome::errored(format!("Synchronisation failed, nothing was changed: {e}"))
