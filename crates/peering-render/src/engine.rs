@@ -10,7 +10,7 @@ use minijinja::{Environment, Error, ErrorKind};
 use crate::budget::RenderMemory;
 use crate::dataset::Dataset;
 use crate::include::{self, EXPORT_FUNCTION};
-use crate::limits::{self, MAX_TAG_OPERATORS, MAX_VALUE_DEPTH, RENDER_STACK_BYTES};
+use crate::limits::{self, MAX_TAG_OPERATORS, MAX_VALUE_DEPTH, RENDER_STACKS};
 use crate::source::StoredKind;
 
 /// Limits of one render.
@@ -134,7 +134,7 @@ fn describe(outer: &Error, root: &Error) -> String {
 /// operators than [`MAX_TAG_OPERATORS`] is refused (the engine would build a tree as
 /// deep as its chain). The parse runs on a thread with a large stack.
 pub fn check(source: &str) -> Result<(), RenderError> {
-    on_render_thread(|| {
+    on_render_thread(|_| {
         let rewritten = prepared(source)?;
         let env = Environment::new();
         env.template_from_str(&rewritten)
@@ -162,8 +162,9 @@ pub fn render_named(
     data: &Arc<Dataset>,
     bounds: &Bounds,
 ) -> Result<String, RenderError> {
-    let result = on_render_thread(move || {
-        let watch = Arc::new(Watch::start(bounds.max_memory));
+    let result = on_render_thread(move |stack| {
+        let budget = limits::budget_for_stack(stack, bounds.max_memory);
+        let watch = Arc::new(Watch::start(budget));
         let renders = Arc::new(Mutex::new(HashMap::new()));
         let result = render_at(template, context, data, bounds, 0, &renders, &watch);
         (result, watch.memory.peak())
@@ -186,24 +187,39 @@ pub fn render_named(
     result
 }
 
-/// Runs `work` on a thread of its own with a stack of [`RENDER_STACK_BYTES`], and waits
-/// for it. The thread ends with the work, so the memory the work used (its stack and
-/// what it allocated and freed) goes back to the allocator and the system.
-fn on_render_thread<T: Send>(work: impl FnOnce() -> T + Send) -> Result<T, RenderError> {
+/// Runs `work` on a thread of its own and waits for it. The stack is the largest of
+/// [`RENDER_STACKS`] the system grants (a machine with little memory and strict
+/// accounting may refuse to reserve the largest); `work` is told its size. The thread ends
+/// with the work, so the memory the work used (its stack and what it allocated and
+/// freed) goes back to the allocator and the system.
+fn on_render_thread<T: Send>(work: impl FnOnce(usize) -> T + Send) -> Result<T, RenderError> {
     let failed = |message: &str| RenderError {
         kind: RenderErrorKind::Runtime,
         message: message.to_string(),
         line: None,
     };
+    let work = Mutex::new(Some(work));
     std::thread::scope(|scope| {
-        let thread = std::thread::Builder::new()
-            .name("render".into())
-            .stack_size(RENDER_STACK_BYTES)
-            .spawn_scoped(scope, work)
-            .map_err(|_| failed("no thread could be started for the template"))?;
-        thread
-            .join()
-            .map_err(|_| failed("the template engine failed on this template"))
+        for stack in RENDER_STACKS {
+            let work = &work;
+            let run = move || {
+                let taken = work.lock().unwrap_or_else(|e| e.into_inner()).take();
+                taken.map(|work| work(stack))
+            };
+            let Ok(thread) = std::thread::Builder::new()
+                .name("render".into())
+                .stack_size(stack)
+                .spawn_scoped(scope, run)
+            else {
+                continue;
+            };
+            return match thread.join() {
+                Ok(Some(done)) => Ok(done),
+                Ok(None) => Err(failed("the template was already run")),
+                Err(_) => Err(failed("the template engine failed on this template")),
+            };
+        }
+        Err(failed("no thread could be started for the template"))
     })
 }
 

@@ -22,11 +22,26 @@ pub const MAX_VALUE_DEPTH: usize = 500;
 
 /// The stack of the thread a check or a render runs on. Only the pages a template
 /// actually uses are ever touched, and they are given back when the thread ends; the
-/// rest is address space. The engine frees, prints and compares values recursively:
-/// the memory budget caps how deep a value can nest (a level takes about 80 bytes), and
-/// this stack leaves room for the deepest the default budget allows (128 MiB, about
-/// 1.6 million levels).
+/// rest is address space. The engine frees, prints and compares values recursively, and
+/// the memory budget caps how deep a value can nest: see [`budget_for_stack`].
 pub const RENDER_STACK_BYTES: usize = 1024 * 1024 * 1024;
+
+/// The stacks tried for a render's thread, largest first: a system that accounts memory
+/// strictly, or has less than a gigabyte, may refuse to reserve the largest.
+pub const RENDER_STACKS: [usize; 3] = [RENDER_STACK_BYTES, 256 * 1024 * 1024, 64 * 1024 * 1024];
+
+/// Bytes of stack a byte of memory budget needs. A level of nesting holds about 80 bytes
+/// and takes up to about 600 bytes of stack when printed or compared (measured on a
+/// debug build: a list nested 1.7 million levels deep concatenated to a string on a
+/// 1 GiB stack), so a budget of an eighth of the stack keeps the deepest value it allows
+/// within the stack.
+pub const STACK_PER_BUDGET_BYTE: usize = 8;
+
+/// The memory budget a render gets on a thread with this stack: what it asks for, at
+/// most an eighth of the stack (128 MiB on 1 GiB, the default's).
+pub fn budget_for_stack(stack: usize, wanted: usize) -> usize {
+    wanted.min(stack / STACK_PER_BUDGET_BYTE)
+}
 
 /// A tag that holds too many operators: its line and its count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -332,6 +347,15 @@ mod tests {
         let untouched = "{% raw %}{% for i in x %}{% endraw %}{# {% for %} #}{{ 'for' }}\
                          {% if formal %}{% endif %}{% settle %}{{ set }}";
         assert_eq!(with_ticks(untouched), untouched);
+    }
+
+    #[test]
+    fn smaller_stacks_get_smaller_budgets() {
+        let mib = 1024 * 1024;
+        assert_eq!(budget_for_stack(RENDER_STACKS[0], 128 * mib), 128 * mib);
+        assert_eq!(budget_for_stack(RENDER_STACKS[0], 512 * mib), 128 * mib);
+        assert_eq!(budget_for_stack(RENDER_STACKS[1], 128 * mib), 32 * mib);
+        assert_eq!(budget_for_stack(RENDER_STACKS[2], 4 * mib), 4 * mib);
     }
 
     #[test]
