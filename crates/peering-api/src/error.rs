@@ -37,6 +37,9 @@ pub enum ApiError {
     TooManyRequests(String),
     #[error("{0}")]
     Unavailable(String),
+    /// As many renders run inline as allowed: a 503 with `Retry-After`.
+    #[error(transparent)]
+    RendersBusy(#[from] crate::work::inline::Busy),
     #[error("{0}")]
     Internal(String),
 }
@@ -57,7 +60,7 @@ impl ResponseError for ApiError {
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::RendersBusy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -68,6 +71,14 @@ impl ResponseError for ApiError {
             ApiError::Internal(message) => {
                 log::error!("internal error: {message}");
                 json!({"detail": "Internal server error."})
+            }
+            ApiError::RendersBusy(busy) => {
+                return HttpResponse::build(self.status_code())
+                    .insert_header((
+                        actix_web::http::header::RETRY_AFTER,
+                        busy.retry_after.to_string(),
+                    ))
+                    .json(busy.detail());
             }
             other => json!({"detail": other.to_string()}),
         };

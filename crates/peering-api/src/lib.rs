@@ -82,6 +82,9 @@ pub struct Settings {
     pub peeringdb: peering_peeringdb::Settings,
     /// How long a synchronisation may wait for PeeringDB and take in all.
     pub peeringdb_limits: peering_peeringdb::Limits,
+    /// Renders answered inline at once (`render-synchronous/`, `?export=`, previews);
+    /// past it, a 503 that points to the job form.
+    pub max_inline_renders: usize,
     /// Whether answers name the external database's fields as the spec does
     /// (`*_extdb_*`) or as the reference does (`*_peeringdb_*`).
     pub field_names: peering_domain::names::FieldNames,
@@ -105,6 +108,7 @@ impl Default for Settings {
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
             peeringdb_limits: peering_peeringdb::Limits::default(),
+            max_inline_renders: work::inline::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
         }
     }
@@ -176,6 +180,8 @@ pub struct AppState {
     pub work: std::sync::Arc<work::Work>,
     /// The job queue; workers are started by the server (`peering_jobs::start`).
     pub jobs: peering_jobs::Queue,
+    /// Places for renders answered inline (`Settings::max_inline_renders`).
+    pub inline_renders: work::inline::InlineRenders,
     /// The threads writes run on (`write_lane.rs`).
     pub writes: std::sync::Arc<write_lane::WriteLane>,
 }
@@ -208,6 +214,7 @@ impl AppState {
         AppState {
             work: std::sync::Arc::new(work::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
+            inline_renders: work::inline::InlineRenders::new(settings.max_inline_renders),
             counts: std::sync::Arc::new(counts::Counts::new(responses.enabled())),
             responses: std::sync::Arc::new(responses),
             versions,

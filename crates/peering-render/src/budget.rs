@@ -25,8 +25,10 @@ thread_local! {
     /// Bytes allocated minus bytes freed on this thread. Const-initialised and without a
     /// destructor, so the allocator may read it at any time without allocating.
     static HELD: Cell<i64> = const { Cell::new(0) };
-    /// Set while the thread loads shared data ([`uncounted`]), which is not the render's.
-    static PAUSED: Cell<bool> = const { Cell::new(false) };
+    /// Set on a render's thread while it renders ([`RenderMemory`]), and cleared while it
+    /// loads shared data ([`uncounted`]), which is not the render's. Other threads (the
+    /// server's) pay one thread-local read per allocation and count nothing.
+    static COUNTED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Set once the counting allocator has served an allocation.
@@ -35,10 +37,16 @@ static COUNTING: AtomicBool = AtomicBool::new(false);
 /// An allocator that counts, per thread, the bytes it holds for that thread, around the
 /// allocator `A` that does the work.
 ///
-/// ```ignore
+/// ```
 /// #[global_allocator]
-/// static ALLOCATOR: peering_render::CountingAllocator<mimalloc::MiMalloc> =
-///     peering_render::CountingAllocator::new(mimalloc::MiMalloc);
+/// static ALLOCATOR: peering_render::CountingAllocator<std::alloc::System> =
+///     peering_render::CountingAllocator::new(std::alloc::System);
+///
+/// fn main() {
+///     let held = std::hint::black_box(vec![0u8; 1024]);
+///     assert!(peering_render::budget::counting());
+///     drop(held);
+/// }
 /// ```
 #[derive(Debug, Default)]
 pub struct CountingAllocator<A> {
@@ -53,7 +61,7 @@ impl<A> CountingAllocator<A> {
 
 fn count(delta: i64) {
     // `try_with`: a thread being torn down has no counter left; its frees go uncounted.
-    if PAUSED.try_with(Cell::get).unwrap_or(true) {
+    if !COUNTED.try_with(Cell::get).unwrap_or(false) {
         return;
     }
     let _ = HELD.try_with(|held| held.set(held.get().wrapping_add(delta)));
@@ -63,16 +71,33 @@ fn count(delta: i64) {
 /// render loads to share with later renders (the tables of a data version), which would
 /// otherwise count against the render that happened to load it first.
 pub fn uncounted<T>(work: impl FnOnce() -> T) -> T {
-    let was = PAUSED.with(|paused| paused.replace(true));
-    // Restored even when `work` panics, so the thread's later renders are counted.
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let _ = PAUSED.try_with(|paused| paused.set(self.0));
-        }
-    }
-    let _restore = Restore(was);
+    let _restore = Counted::set(false);
     work()
+}
+
+/// Whether this thread counts, until the value is dropped; then as it was (also when the
+/// work in between panics).
+#[derive(Debug)]
+struct Counted(bool);
+
+impl Counted {
+    fn set(counted: bool) -> Counted {
+        Counted(COUNTED.with(|c| c.replace(counted)))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let _ = COUNTED.try_with(|c| c.set(self.0));
+    }
+}
+
+/// Notes that the counting allocator serves allocations, reading before writing so that
+/// the flag's cache line stays shared between cores.
+fn note_counting() {
+    if !COUNTING.load(Ordering::Relaxed) {
+        COUNTING.store(true, Ordering::Relaxed);
+    }
 }
 
 /// A [`DataSource`] whose reads are not counted against the render that makes them
@@ -118,7 +143,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let block = self.inner.alloc(layout);
         if !block.is_null() {
             count(size_of(layout));
-            COUNTING.store(true, Ordering::Relaxed);
+            note_counting();
         }
         block
     }
@@ -127,7 +152,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let block = self.inner.alloc_zeroed(layout);
         if !block.is_null() {
             count(size_of(layout));
-            COUNTING.store(true, Ordering::Relaxed);
+            note_counting();
         }
         block
     }
@@ -156,11 +181,13 @@ pub fn held_by_this_thread() -> i64 {
     HELD.try_with(Cell::get).unwrap_or(0)
 }
 
-/// The memory one render may hold, measured from where it starts on its thread.
+/// The memory one render may hold, measured from where it starts on its thread; the
+/// thread counts its allocations while this lives.
 #[derive(Debug)]
 pub struct RenderMemory {
     baseline: i64,
     limit: usize,
+    _counted: Counted,
     /// Atomic only so that the budget can be shared with the engine's callbacks, which
     /// must be `Sync`; a render reads it from its own thread.
     peak: AtomicI64,
@@ -169,9 +196,11 @@ pub struct RenderMemory {
 impl RenderMemory {
     /// A budget of `limit` bytes above what this thread holds now.
     pub fn start(limit: usize) -> RenderMemory {
+        let counted = Counted::set(true);
         RenderMemory {
             baseline: held_by_this_thread(),
             limit,
+            _counted: counted,
             peak: AtomicI64::new(0),
         }
     }

@@ -44,7 +44,7 @@ impl Table {
             let mut indexes = self.referring.lock().unwrap_or_else(|e| e.into_inner());
             indexes
                 .entry(field)
-                .or_insert_with(|| Arc::new(self.index_by(field)))
+                .or_insert_with(|| Arc::new(crate::budget::uncounted(|| self.index_by(field))))
                 .clone()
         };
         index.get(&id).cloned().unwrap_or_default()
@@ -170,12 +170,15 @@ impl Tables {
         let Some(slot) = ALL.iter().position(|s| s.table == spec.table) else {
             return Err(format!("{} is not a resource", spec.verbose_name));
         };
+        // Loaded once for every render of the data version: not the render's own memory.
         self.tables[slot]
             .get_or_init(|| {
-                self.source
-                    .all(spec)
-                    .map(|records| Table::new(spec, records))
-                    .map_err(|e| format!("cannot read {}: {e}", spec.verbose_name))
+                crate::budget::uncounted(|| {
+                    self.source
+                        .all(spec)
+                        .map(|records| Table::new(spec, records))
+                        .map_err(|e| format!("cannot read {}: {e}", spec.verbose_name))
+                })
             })
             .as_ref()
             .map_err(String::clone)

@@ -76,6 +76,11 @@ pub struct SettingsArgs {
     /// Days jobs are kept; 0 keeps them all.
     #[arg(long, env = "PEERING_JOB_RETENTION_DAYS", global = true)]
     pub job_retention_days: Option<u32>,
+    /// Template renders answered inline at once (`render-synchronous/`, `?export=`,
+    /// configuration and e-mail previews); past it, a 503 pointing to the job form.
+    /// Default: the number of cores.
+    #[arg(long, env = "PEERING_MAX_INLINE_RENDERS", global = true)]
+    pub max_inline_renders: Option<usize>,
     /// The program, with its arguments, that talks to routers (polls sessions, pushes
     /// configurations, tests connections); see docs/router-command.md. Empty: those
     /// actions answer 503.
@@ -137,6 +142,7 @@ struct FileSettings {
     base_path: Option<String>,
     job_workers: Option<usize>,
     job_retention_days: Option<u32>,
+    max_inline_renders: Option<usize>,
     router_command: Option<String>,
     peeringdb_url: Option<String>,
     peeringdb_api_key: Option<String>,
@@ -170,6 +176,7 @@ pub struct Settings {
     pub base_path: String,
     pub job_workers: usize,
     pub job_retention_days: u32,
+    pub max_inline_renders: usize,
     pub router_command: Vec<String>,
     pub peeringdb: peering_peeringdb::Settings,
     pub peeringdb_limits: peering_peeringdb::Limits,
@@ -291,6 +298,9 @@ impl SettingsArgs {
             base_path: base_path(&or(&self.base_path, file.base_path).unwrap_or_default())?,
             job_workers: or(&self.job_workers, file.job_workers).unwrap_or(2),
             job_retention_days: or(&self.job_retention_days, file.job_retention_days).unwrap_or(90),
+            max_inline_renders: or(&self.max_inline_renders, file.max_inline_renders)
+                .filter(|n| *n > 0)
+                .unwrap_or_else(peering_api::work::inline::InlineRenders::default_limit),
             router_command: or(&self.router_command, file.router_command)
                 .unwrap_or_default()
                 .split_whitespace()

@@ -19,9 +19,12 @@ use accounts_command::{TokenCommand, UserCommand};
 use config::SettingsArgs;
 
 // mimalloc returns freed memory to the system and keeps fragmentation low under many
-// threads, which keeps the server's resident memory small under load.
+// threads, which keeps the server's resident memory small under load. The counting wrapper
+// lets a template render be stopped past its memory budget (it counts on render threads
+// only).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: peering_render::CountingAllocator<mimalloc::MiMalloc> =
+    peering_render::CountingAllocator::new(mimalloc::MiMalloc);
 
 #[derive(Debug, Parser)]
 #[command(

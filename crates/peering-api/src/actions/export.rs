@@ -46,7 +46,12 @@ pub async fn render_now(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let viewer = Viewer::of(&caller, &state);
     let work = state.work.clone();
-    let rendered = web::block(move || work.export(id, None, &viewer)).await??;
+    let place = state.inline_renders.try_enter()?;
+    let rendered = web::block(move || {
+        let _place = place;
+        work.export(id, None, &viewer)
+    })
+    .await??;
     Ok(json_response(&req, json!({"rendered": rendered})))
 }
 
@@ -91,7 +96,9 @@ pub async fn list(
     caller.require_read(state, Some(&EXPORT_TEMPLATE))?;
     let viewer = Viewer::of(caller, state);
     let (store, work) = (state.store.clone(), state.work.clone());
+    let place = state.inline_renders.try_enter()?;
     let rendered = web::block(move || {
+        let _place = place;
         let template = template_named(&store, spec, &name)?;
         let ids = store.list_ids(spec, &filter)?;
         let text = work.export(template, Some(&ids), &viewer)?;

@@ -32,9 +32,12 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
     };
     let viewer = Viewer::of(&caller, &state);
     let version = crate::resource::data_version(&state).await?;
-    let work = state.work.clone();
-    let (subject, body) =
-        web::block(move || work.email(id, email, &viewer, Some(version))).await??;
+    let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
+    let (subject, body) = web::block(move || {
+        let _place = place;
+        work.email(id, email, &viewer, Some(version))
+    })
+    .await??;
     Ok(json_response(
         &req,
         json!({"subject": subject, "body": body}),

@@ -56,11 +56,13 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         .map_err(|e| ApiError::Internal(format!("a network's representation: {e}")))?;
     super::existing(&state, &AUTONOMOUS_SYSTEM, system).await?;
     let version = crate::resource::data_version(&state).await?;
-    let work = state.work.clone();
+    let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
     let viewer = Viewer::of(&caller, &state);
-    let (subject, body) =
-        web::block(move || work.network_email(system, &network, email, &viewer, Some(version)))
-            .await??;
+    let (subject, body) = web::block(move || {
+        let _place = place;
+        work.network_email(system, &network, email, &viewer, Some(version))
+    })
+    .await??;
     Ok(json_response(
         &req,
         json!({"subject": subject, "body": body}),

@@ -43,9 +43,12 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
     let viewer = Viewer::of(&caller, &state);
     if wants_text(&req) {
         let version = crate::resource::data_version(&state).await?;
-        let work = state.work.clone();
-        let text =
-            web::block(move || work.router_configuration(id, &viewer, Some(version))).await??;
+        let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
+        let text = web::block(move || {
+            let _place = place;
+            work.router_configuration(id, &viewer, Some(version))
+        })
+        .await??;
         return Ok(HttpResponse::Ok()
             .content_type(ContentType::plaintext())
             .body(text));

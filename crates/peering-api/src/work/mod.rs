@@ -132,9 +132,11 @@ impl Work {
             match &*kept {
                 Some((v, tables)) if *v == version => tables.clone(),
                 _ => {
-                    let source = StoreSource {
+                    // What a render loads is shared with later renders: not counted
+                    // against the one that happens to load it.
+                    let source = peering_render::budget::Uncounted(StoreSource {
                         store: self.store.clone(),
-                    };
+                    });
                     let tables = Tables::new(Box::new(source));
                     *kept = Some((version, tables.clone()));
                     tables
@@ -178,7 +180,8 @@ impl Work {
         let template = stored(&CONFIGURATION, template);
         let ctx =
             context::router_configuration(&data, router).ok_or(WorkError::NotFound("router"))?;
-        Ok(peering_render::render(
+        Ok(peering_render::render_named(
+            &format!("configuration template {template_id}"),
             &as_template(&template),
             ctx,
             &data,
@@ -231,9 +234,16 @@ impl Work {
             source: record.text(&EMAIL, "subject").to_string(),
             ..body.clone()
         };
-        let subject =
-            peering_render::render(&as_template(&subject), ctx.clone(), data, &self.bounds)?;
-        let body = peering_render::render(&as_template(&body), ctx, data, &self.bounds)?;
+        let name = format!("e-mail template {email}");
+        let subject = peering_render::render_named(
+            &format!("{name} (subject)"),
+            &as_template(&subject),
+            ctx.clone(),
+            data,
+            &self.bounds,
+        )?;
+        let body =
+            peering_render::render_named(&name, &as_template(&body), ctx, data, &self.bounds)?;
         Ok((subject, body))
     }
 
@@ -256,7 +266,8 @@ impl Work {
             .and_then(peering_domain::resources::by_content_type)
             .ok_or(WorkError::NotFound("resource of the export template"))?;
         let ctx = context::export(&data, spec, ids);
-        Ok(peering_render::render(
+        Ok(peering_render::render_named(
+            &format!("export template {export_template}"),
             &as_template(&template),
             ctx,
             &data,
