@@ -209,34 +209,7 @@ pub fn synchronise_within(
             (0, applied, missing)
         }
         Source::Api(settings) => {
-            if !limits.valid() {
-                return Err(SyncError::Settings(format!(
-                    "the timeouts and the deadline must be between 1 s and {} s: {limits:?}",
-                    Limits::LONGEST.as_secs()
-                )));
-            }
-            let deadline = clock + limits.deadline;
-            let since = store
-                .last_peeringdb_synchronisation()?
-                .map_or(0, |t| t.timestamp());
-            let temporary = std::env::temp_dir();
-            for folder in downloads::remove_abandoned(&temporary) {
-                log::info!(
-                    "removed {}, left by an interrupted synchronisation",
-                    folder.display()
-                );
-            }
-            let downloads = downloads::DownloadFolder::create_in(&temporary)?;
-            let fetcher = fetch::Fetcher::new(settings, limits, deadline)?;
-            for (namespace, _) in PEERINGDB_NAMESPACES {
-                progress(Event::Downloading { namespace });
-                let file = downloads.path().join(format!("{namespace}.json"));
-                let bytes = fetcher.download(namespace, since, &file)?;
-                progress(Event::Downloaded { namespace, bytes });
-            }
-            let within = Some((deadline, limits.deadline));
-            let (applied, _) =
-                apply::directory(store, downloads.path(), started, within, progress)?;
+            let (since, applied) = from_api(store, settings, limits, (clock, started), progress)?;
             (since, applied, Vec::new())
         }
     };
@@ -261,4 +234,44 @@ pub fn synchronise_within(
         since,
         elapsed: clock.elapsed(),
     })
+}
+
+/// Downloads every object type's changes since the last synchronisation into a folder of
+/// its own, then applies them, within `limits` from `clock`: the time of the last one and
+/// what was applied.
+fn from_api(
+    store: &Store,
+    settings: &Settings,
+    limits: Limits,
+    (clock, started): (Instant, chrono::DateTime<chrono::Utc>),
+    progress: &dyn Fn(Event<'_>),
+) -> Result<(i64, peering_store::Applied), SyncError> {
+    if !limits.valid() {
+        return Err(SyncError::Settings(format!(
+            "the timeouts and the deadline must be between 1 s and {} s: {limits:?}",
+            Limits::LONGEST.as_secs()
+        )));
+    }
+    let deadline = clock + limits.deadline;
+    let since = store
+        .last_peeringdb_synchronisation()?
+        .map_or(0, |t| t.timestamp());
+    let temporary = std::env::temp_dir();
+    for folder in downloads::remove_abandoned(&temporary) {
+        log::info!(
+            "removed {}, left by an interrupted synchronisation",
+            folder.display()
+        );
+    }
+    let downloads = downloads::DownloadFolder::create_in(&temporary)?;
+    let fetcher = fetch::Fetcher::new(settings, limits, deadline)?;
+    for (namespace, _) in PEERINGDB_NAMESPACES {
+        progress(Event::Downloading { namespace });
+        let file = downloads.path().join(format!("{namespace}.json"));
+        let bytes = fetcher.download(namespace, since, &file)?;
+        progress(Event::Downloaded { namespace, bytes });
+    }
+    let within = Some((deadline, limits.deadline));
+    let (applied, _) = apply::directory(store, downloads.path(), started, within, progress)?;
+    Ok((since, applied))
 }

@@ -11,6 +11,7 @@ pub mod budget;
 pub mod context;
 pub mod dataset;
 mod engine;
+mod error;
 pub mod filters;
 pub mod include;
 pub mod limits;

@@ -23,6 +23,7 @@ mod orders;
 mod peeringdb;
 mod peeringdb_reads;
 mod pg_tls;
+mod pool_manager;
 mod query;
 #[cfg(test)]
 mod reads_check;

@@ -113,18 +113,22 @@ fn raise_open_file_limit() {
     }
 }
 
-pub fn serve(settings: Settings) -> std::io::Result<()> {
-    raise_open_file_limit();
-    let store = Store::open(&settings.database_url, read_pool_size())
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
-    // A synchronisation killed with the server left its download folder behind.
+/// The download folders that synchronisations killed with the server left behind.
+fn remove_abandoned_downloads() {
     for folder in peering_peeringdb::downloads::remove_abandoned(&std::env::temp_dir()) {
         log::info!(
             "removed {}, left by an interrupted synchronisation",
             folder.display()
         );
     }
+}
+
+pub fn serve(settings: Settings) -> std::io::Result<()> {
+    raise_open_file_limit();
+    let store = Store::open(&settings.database_url, read_pool_size())
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
+    remove_abandoned_downloads();
     let state = AppState::new(store.clone(), api_settings(&settings));
     if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
         purge_hourly(
