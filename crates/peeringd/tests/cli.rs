@@ -1,23 +1,18 @@
 //! The command line as a user runs it: first-start bootstrap, users, tokens, migrations.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
+use binary::{first_start as first_start_of, free_port};
 use peering_store::testing::TestDatabase;
+
+mod binary;
 
 fn peeringd(db: &TestDatabase) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_peeringd"));
     cmd.env("PEERING_DATABASE_URL", &db.url)
         .env("RUST_LOG", "warn");
     cmd
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// Starts `peeringd serve` on a new database: the server, its port and the admin token it
@@ -28,25 +23,8 @@ fn first_start(db: &TestDatabase) -> (std::process::Child, u16, String) {
     cmd.arg("serve")
         .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
         .stderr(Stdio::null());
-    let (child, key) = spawn_printing_token(cmd);
+    let (child, key) = first_start_of(cmd);
     (child, port, key)
-}
-
-/// Spawns a first `serve` and reads the admin token it prints; standard output is then
-/// drained, as a terminal would, until the server exits.
-fn spawn_printing_token(mut cmd: Command) -> (std::process::Child, String) {
-    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            line.strip_prefix("Created superuser 'admin' with API token: ")
-                .map(|rest| rest.trim().to_string())
-        })
-        .expect("token printed");
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, key)
 }
 
 /// POSTs `body` to the autonomous systems once the server listens; the answer's status.
@@ -334,7 +312,7 @@ fn the_access_log_in_json_and_metrics_on_their_own_address() {
         .env("PEERING_LOG_FORMAT", "json")
         .env("RUST_LOG", "info")
         .stderr(Stdio::piped());
-    let (mut child, key) = spawn_printing_token(cmd);
+    let (mut child, key) = first_start_of(cmd);
     let url = format!("http://127.0.0.1:{port}/api/peering/autonomous-systems/?limit=7");
     assert_eq!(get_when_up(&url, Some(&key)).0, 200);
     // The metrics address answers anyone; the main one only staff.

@@ -3,9 +3,9 @@
 //! whose allocator counts what renders hold, survives a template that would nest a value
 //! twenty million levels deep: the render stops at its memory budget.
 
+mod binary;
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -75,30 +75,14 @@ fn past_the_cap_an_inline_render_is_refused_and_the_job_form_runs() {
 
 /// `peeringd serve` on a fresh database: the process, its base URL and the admin token.
 fn serve(db: &TestDatabase) -> (Child, String, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .arg("serve")
+    let port = binary::free_port();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_peeringd"));
+    cmd.arg("serve")
         .env("PEERING_DATABASE_URL", &db.url)
         .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
         .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| {
-            line.strip_prefix("Created superuser 'admin' with API token: ")
-                .map(|rest| rest.trim().to_string())
-        })
-        .expect("token printed");
-    std::thread::spawn(move || lines.for_each(drop));
+        .stderr(Stdio::null());
+    let (child, key) = binary::first_start(cmd);
     (child, format!("http://127.0.0.1:{port}"), key)
 }
 

@@ -3,11 +3,13 @@
 //! it takes the command with it; and the command sees none of the server's secrets in its
 //! environment.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use binary::{first_start, free_port};
 use peering_store::testing::TestDatabase;
+
+mod binary;
 use serde_json::{json, Value as Json};
 
 const FAKE_ROUTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/fake_router.py");
@@ -22,30 +24,6 @@ fn serve(db: &TestDatabase, port: u16, workers: usize) -> Command {
         .env("RUST_LOG", "warn")
         .stderr(Stdio::null());
     cmd
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// The first start: the server and the admin token it prints.
-fn first_start(mut cmd: Command) -> (Child, String) {
-    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let key = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|l| {
-            l.strip_prefix("Created superuser 'admin' with API token: ")
-                .map(|k| k.trim().to_string())
-        })
-        .expect("token printed");
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, key)
 }
 
 fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) -> (u16, Json) {

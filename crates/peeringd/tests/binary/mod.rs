@@ -1,0 +1,32 @@
+//! The `peeringd` binary run as an operator runs it: a free port to serve on, and the first
+//! start, which prints the admin token.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A port nothing listens on now, on 127.0.0.1.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Spawns a first `serve` and reads the admin token it prints; standard output is then
+/// drained, as a terminal would, until the server exits.
+pub fn first_start(mut cmd: Command) -> (Child, String) {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let key = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.strip_prefix("Created superuser 'admin' with API token: ")
+                .map(|rest| rest.trim().to_string())
+        })
+        .expect("token printed");
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, key)
+}
