@@ -18,6 +18,7 @@ mod peeringdb;
 mod pgbench;
 mod reads;
 mod realistic;
+mod renders;
 mod report;
 mod rss;
 mod scale;
@@ -94,6 +95,10 @@ pub enum Suite {
     /// then on). `--runs` times (some 12 s a run on SQLite, 20 s on PostgreSQL); results in
     /// `bench-peeringdb-<backend>.json` and `.md`.
     Peeringdb,
+    /// Reads of random autonomous systems alone, then beside four clients rendering a heavy
+    /// export template inline without pause, with the server's cap on inline renders and
+    /// without; `--duration` seconds a phase, SQLite. Only with `--only renders`.
+    Renders,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, ValueEnum)]
@@ -130,8 +135,8 @@ impl Backend {
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let backends = args.backend.backends();
-    let api = args.only != Some(Suite::Peeringdb);
-    let peeringdb = args.only.is_none() || args.only == Some(Suite::Peeringdb);
+    let api = matches!(args.only, None | Some(Suite::Api | Suite::Realistic));
+    let peeringdb = matches!(args.only, None | Some(Suite::Peeringdb));
     let against = match (&args.against, &args.token) {
         (Some(_), Some(_)) if !api => {
             return Err(
@@ -153,6 +158,9 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         Some(binary) => return Err(format!("--binary {}: no such file", binary.display())),
         None => server::build_release()?,
     };
+    if args.only == Some(Suite::Renders) {
+        return renders::run(&binary, args.duration);
+    }
     for &backend in backends {
         if api {
             run_backend(&binary, backend, args, against.as_ref())?;
