@@ -30,7 +30,7 @@ pub mod respond;
 pub mod root;
 pub mod tokens;
 pub mod version;
-pub mod work;
+
 pub mod write_lane;
 
 use std::sync::OnceLock;
@@ -108,7 +108,7 @@ impl Default for Settings {
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
             peeringdb_limits: peering_peeringdb::Limits::default(),
-            max_inline_renders: work::inline::InlineRenders::default_limit(),
+            max_inline_renders: peering_app::inline::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
         }
     }
@@ -177,13 +177,25 @@ pub struct AppState {
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<cache::VersionsProbe>>,
     /// Renders from templates, for requests and jobs.
-    pub work: std::sync::Arc<work::Work>,
+    pub work: std::sync::Arc<peering_app::Work>,
     /// The job queue; workers are started by the server (`peering_jobs::start`).
     pub jobs: peering_jobs::Queue,
     /// Places for renders answered inline (`Settings::max_inline_renders`).
-    pub inline_renders: work::inline::InlineRenders,
+    pub inline_renders: peering_app::inline::InlineRenders,
     /// The threads writes run on (`write_lane.rs`).
     pub writes: std::sync::Arc<write_lane::WriteLane>,
+}
+
+impl AppState {
+    /// What runs this server's jobs: its work, router command and PeeringDB settings.
+    pub fn job_runner(&self) -> peering_app::jobs::JobRunner {
+        peering_app::jobs::JobRunner {
+            work: self.work.clone(),
+            router_command: self.settings.router_command.clone(),
+            peeringdb: self.settings.peeringdb.clone(),
+            peeringdb_limits: self.settings.peeringdb_limits,
+        }
+    }
 }
 
 /// Threads for writes: as many as the store has connections for them.
@@ -212,9 +224,9 @@ impl AppState {
         // Reads give way to the API's writes while they run (`Store::writing`).
         let writes = write_lane::WriteLane::new(WRITE_THREADS, Some(store.clone()));
         AppState {
-            work: std::sync::Arc::new(work::Work::new(store.clone(), Default::default())),
+            work: std::sync::Arc::new(peering_app::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
-            inline_renders: work::inline::InlineRenders::new(settings.max_inline_renders),
+            inline_renders: peering_app::inline::InlineRenders::new(settings.max_inline_renders),
             counts: std::sync::Arc::new(counts::Counts::new(responses.enabled())),
             responses: std::sync::Arc::new(responses),
             versions,

@@ -300,7 +300,7 @@ impl SettingsArgs {
             job_retention_days: or(&self.job_retention_days, file.job_retention_days).unwrap_or(90),
             max_inline_renders: or(&self.max_inline_renders, file.max_inline_renders)
                 .filter(|n| *n > 0)
-                .unwrap_or_else(peering_api::work::inline::InlineRenders::default_limit),
+                .unwrap_or_else(peering_app::inline::InlineRenders::default_limit),
             router_command: or(&self.router_command, file.router_command)
                 .unwrap_or_default()
                 .split_whitespace()

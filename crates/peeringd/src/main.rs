@@ -9,6 +9,7 @@ mod import_command;
 mod logging;
 mod peeringdb_command;
 mod server;
+mod worker_command;
 
 use std::process::ExitCode;
 
@@ -43,6 +44,9 @@ struct Cli {
 enum Command {
     /// Migrate the database if needed, then serve HTTP.
     Serve,
+    /// Run the jobs waiting in the database, with no HTTP listener (beside servers with
+    /// `PEERING_JOB_WORKERS=0`); stops on SIGINT or SIGTERM once its running jobs end.
+    Worker,
     /// Apply pending migrations and exit.
     Migrate,
     /// Copy the SQLite database to FILE, consistently, while the server runs.
@@ -128,6 +132,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let _log = logging::init(settings.log_format);
     match cli.command {
         Command::Serve => server::serve(settings).map_err(|e| e.to_string()),
+        Command::Worker => worker_command::run(settings),
         Command::Backup { file } => {
             let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
             store.backup_to(&file).map_err(|e| e.to_string())?;

@@ -114,11 +114,22 @@ fn raise_open_file_limit() {
 }
 
 /// The download folders that synchronisations killed with the server left behind.
-fn remove_abandoned_downloads() {
+pub(crate) fn remove_abandoned_downloads() {
     for folder in peering_peeringdb::downloads::remove_abandoned(&std::env::temp_dir()) {
         log::info!(
             "removed {}, left by an interrupted synchronisation",
             folder.display()
+        );
+    }
+}
+
+/// Old change records and jobs deleted hourly, where a retention is set.
+fn purge_when_kept_for_days(store: &Store, settings: &Settings) {
+    if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
+        purge_hourly(
+            store.clone(),
+            settings.changelog_retention_days,
+            settings.job_retention_days,
         );
     }
 }
@@ -130,14 +141,15 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
     remove_abandoned_downloads();
     let state = AppState::new(store.clone(), api_settings(&settings));
-    if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
-        purge_hourly(
-            store.clone(),
-            settings.changelog_retention_days,
-            settings.job_retention_days,
-        );
-    }
-    let _workers = peering_api::work::jobs::start_workers(&state, settings.job_workers)?;
+    purge_when_kept_for_days(&store, &settings);
+    let _workers = peering_app::jobs::start_workers(
+        &state.jobs,
+        state.job_runner(),
+        peering_app::jobs::WorkerSettings {
+            workers: settings.job_workers,
+            ..Default::default()
+        },
+    )?;
     log::info!(
         "serving on http://{} ({})",
         settings.listen,

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use common::network::{finished, id, network, ROUTERS};
 use common::TestServer;
-use peering_api::work::jobs::{new_job, CONFIGURE, POLL_SESSIONS, TEST_CONNECTION};
-use peering_api::work::Viewer;
 use peering_api::Settings;
+use peering_app::jobs::{new_job, CONFIGURE, POLL_SESSIONS, TEST_CONNECTION};
+use peering_app::Viewer;
 use serde_json::{json, Value as Json};
 
 fn with_router_command() -> TestServer {

@@ -12,8 +12,7 @@ use super::{json_response, Call};
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
-use crate::work::jobs::{new_job, IMPORT_SESSIONS};
-use crate::work::Viewer;
+use peering_app::jobs::{new_job, IMPORT_SESSIONS};
 
 /// The exchange, its PeeringDB LAN (if linked) and its local AS number.
 fn exchange_and_lan(store: &Store, id: i64) -> Result<Option<(Option<i64>, i64)>, ApiError> {
@@ -102,7 +101,7 @@ pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
         IMPORT_SESSIONS,
         (&INTERNET_EXCHANGE.content_type(), id),
         Some(user.id),
-        &Viewer::default(),
+        &peering_app::Viewer::default(),
     );
     super::routers::enqueue(&req, &state, job).await
 }

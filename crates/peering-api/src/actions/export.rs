@@ -8,12 +8,12 @@ use peering_filter::Filter;
 use serde_json::json;
 
 use super::routers::enqueue;
+use super::viewer_of;
 use super::{existing, json_response, Call};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::work::jobs::{self, new_job};
-use crate::work::Viewer;
 use crate::AppState;
+use peering_app::jobs::{self, new_job};
 
 /// `GET export-templates/{id}/render/`: a job rendering it over all its objects.
 pub async fn render_job(call: Call) -> Result<HttpResponse, ApiError> {
@@ -30,7 +30,7 @@ pub async fn render_job(call: Call) -> Result<HttpResponse, ApiError> {
         jobs::RENDER_EXPORT,
         ("extras.exporttemplate", id),
         Some(user.id),
-        &Viewer::of(&caller, &state),
+        &viewer_of(&caller, &state),
     );
     enqueue(&req, &state, job).await
 }
@@ -44,7 +44,7 @@ pub async fn render_now(call: Call) -> Result<HttpResponse, ApiError> {
         id,
         ..
     } = call;
-    let viewer = Viewer::of(&caller, &state);
+    let viewer = viewer_of(&caller, &state);
     let work = state.work.clone();
     let place = state.inline_renders.try_enter()?;
     let rendered = web::block(move || {
@@ -94,7 +94,7 @@ pub async fn list(
     filter: Filter,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(&EXPORT_TEMPLATE))?;
-    let viewer = Viewer::of(caller, state);
+    let viewer = viewer_of(caller, state);
     let (store, work) = (state.store.clone(), state.work.clone());
     let place = state.inline_renders.try_enter()?;
     let rendered = web::block(move || {

@@ -5,10 +5,10 @@ use actix_web::{web, HttpResponse};
 use serde_json::{json, Value as Json};
 
 use super::routers::SMALL_BODY;
+use super::viewer_of;
 use super::{json_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
-use crate::work::Viewer;
 
 pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {
@@ -30,7 +30,7 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
             ApiError::BadRequest(json!({"email": ["A valid integer is required."]}))
         })?,
     };
-    let viewer = Viewer::of(&caller, &state);
+    let viewer = viewer_of(&caller, &state);
     let version = crate::resource::data_version(&state).await?;
     let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
     let (subject, body) = web::block(move || {

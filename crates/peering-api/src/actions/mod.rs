@@ -24,8 +24,8 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond, respond_text};
-use crate::work::WorkError;
 use crate::AppState;
+use peering_app::WorkError;
 
 pub use declared::ACTIONS;
 pub use needs::{Grant, Needs};
@@ -199,6 +199,23 @@ impl From<WorkError> for ApiError {
             WorkError::Store(e) => e.into(),
             WorkError::Router(message) => ApiError::Unavailable(message),
         }
+    }
+}
+
+/// Whom a render is for: what the caller may read through the API, as lists and objects
+/// apply view permissions, and the secrets of what they may change.
+pub(crate) fn viewer_of(caller: &Caller, state: &AppState) -> peering_app::Viewer {
+    let names = |keep: &dyn Fn(&ResourceSpec) -> bool| {
+        peering_domain::resources::ALL
+            .iter()
+            .filter(|spec| keep(spec))
+            .map(|spec| spec.content_type())
+            .collect()
+    };
+    peering_app::Viewer {
+        readable: names(&|spec| caller.may_view(state, spec)),
+        secrets: names(&|spec| caller.may(peering_domain::permission::Action::Change, spec)),
+        user: caller.user.as_ref().map(|u| u.id),
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::{json_response, Call, CACHE_COUNTS};
 use crate::error::ApiError;
-use crate::work::jobs::SYNCHRONISE_PEERINGDB;
+use peering_app::jobs::SYNCHRONISE_PEERINGDB;
 
 /// `GET cache/statistics/`: how many objects of each type the copy holds (`net-count`, …)
 /// and how many synchronisations it has had (`sync-count`). Types the copy does not keep

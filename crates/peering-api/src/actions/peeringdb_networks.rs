@@ -8,12 +8,12 @@ use peering_domain::resources::{AUTONOMOUS_SYSTEM, PDB_NETWORK};
 use serde_json::{json, Value as Json};
 
 use super::routers::SMALL_BODY;
+use super::viewer_of;
 use super::{json_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::base_url;
-use crate::work::Viewer;
 
 /// The integer member `name` of the body, or the field error the reference gives.
 fn required_id(body: &Json, name: &str) -> Result<i64, ApiError> {
@@ -57,7 +57,7 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
     super::existing(&state, &AUTONOMOUS_SYSTEM, system).await?;
     let version = crate::resource::data_version(&state).await?;
     let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
-    let viewer = Viewer::of(&caller, &state);
+    let viewer = viewer_of(&caller, &state);
     let (subject, body) = web::block(move || {
         let _place = place;
         work.network_email(system, &network, email, &viewer, Some(version))

@@ -11,10 +11,10 @@ use crate::body::read_json;
 
 /// The largest body an action takes: a few ids or fields.
 pub(super) const SMALL_BODY: usize = 64 * 1024;
+use super::viewer_of;
 use crate::error::ApiError;
-use crate::work::jobs::{self, new_job};
-use crate::work::Viewer;
 use crate::AppState;
+use peering_app::jobs::{self, new_job};
 
 /// Whether the client wants the text itself: `?format=text` or `Accept: text/plain`.
 fn wants_text(req: &HttpRequest) -> bool {
@@ -40,7 +40,7 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     let user = caller.require_user()?;
-    let viewer = Viewer::of(&caller, &state);
+    let viewer = viewer_of(&caller, &state);
     if wants_text(&req) {
         let version = crate::resource::data_version(&state).await?;
         let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
@@ -120,7 +120,7 @@ pub async fn poll_sessions(call: Call) -> Result<HttpResponse, ApiError> {
         jobs::POLL_SESSIONS,
         ("peering.router", id),
         Some(user.id),
-        &Viewer::default(),
+        &peering_app::Viewer::default(),
     );
     enqueue(&req, &state, job).await
 }
@@ -148,7 +148,7 @@ pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
                 jobs::POLL_SESSIONS,
                 ("peering.router", router),
                 Some(user),
-                &Viewer::default(),
+                &peering_app::Viewer::default(),
             )
         })
         .collect();
@@ -172,7 +172,7 @@ pub async fn poll_session(call: Call) -> Result<HttpResponse, ApiError> {
     let (work, command) = (state.work.clone(), state.settings.router_command.clone());
     let summary = web::block(move || {
         let router = work.router_of_session(spec, id)?.ok_or_else(|| {
-            crate::work::WorkError::Router("the session has no router to poll".into())
+            peering_app::WorkError::Router("the session has no router to poll".into())
         })?;
         work.poll_router(&command, router, &ctx)
     })
@@ -196,7 +196,7 @@ pub async fn test_connection(call: Call) -> Result<HttpResponse, ApiError> {
         jobs::TEST_CONNECTION,
         ("peering.router", id),
         Some(user),
-        &Viewer::default(),
+        &peering_app::Viewer::default(),
     );
     enqueue(&req, &state, job).await
 }
@@ -220,7 +220,7 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
         return Err(ApiError::NotFound);
     }
     command(&state)?;
-    let viewer = Viewer::of(&caller, &state);
+    let viewer = viewer_of(&caller, &state);
     let jobs = known
         .iter()
         .map(|router| {

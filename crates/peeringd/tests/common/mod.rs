@@ -130,8 +130,9 @@ impl TestServer {
         // Jobs are enqueued through this instance, which wakes its workers: they need not
         // look for other instances' jobs, and their looking would count in the store's
         // query tally that tests measure.
-        let workers = peering_api::work::jobs::start_workers_with(
-            &state,
+        let workers = peering_app::jobs::start_workers(
+            &state.jobs,
+            state.job_runner(),
             peering_jobs::Settings {
                 workers: 2,
                 poll: std::time::Duration::from_secs(3600),

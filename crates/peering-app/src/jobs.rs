@@ -128,30 +128,17 @@ impl JobRunner {
     }
 }
 
-/// Starts this process's job workers over the API's state; they stop when dropped.
-pub fn start_workers(
-    state: &crate::AppState,
-    workers: usize,
-) -> std::io::Result<peering_jobs::Workers> {
-    start_workers_with(
-        state,
-        peering_jobs::Settings {
-            workers,
-            ..Default::default()
-        },
-    )
-}
+/// The queue jobs are enqueued on and taken from.
+pub use peering_jobs::Queue;
+/// How the workers run (how many, their lease, how often idle ones look for jobs).
+pub use peering_jobs::Settings as WorkerSettings;
 
-/// [`start_workers`] with every setting of the workers given.
-pub fn start_workers_with(
-    state: &crate::AppState,
+/// Starts this process's job workers on `queue`, running jobs with `runner`; they stop
+/// when dropped. The server starts them beside its HTTP listener, `peeringd worker` alone.
+pub fn start_workers(
+    queue: &peering_jobs::Queue,
+    runner: JobRunner,
     settings: peering_jobs::Settings,
 ) -> std::io::Result<peering_jobs::Workers> {
-    let runner = JobRunner {
-        work: state.work.clone(),
-        router_command: state.settings.router_command.clone(),
-        peeringdb: state.settings.peeringdb.clone(),
-        peeringdb_limits: state.settings.peeringdb_limits,
-    };
-    peering_jobs::start(&state.jobs, Arc::new(runner), settings)
+    peering_jobs::start(queue, Arc::new(runner), settings)
 }

@@ -1,6 +1,8 @@
-//! The peering work the API runs, synchronously or as jobs: router configurations,
-//! e-mails and exports rendered from stored templates (and, in `router.rs`, talking to
-//! routers through the operator's command).
+//! The peering work, apart from HTTP: router configurations, e-mails and exports rendered
+//! from stored templates for a [`Viewer`], the jobs that run them and the workers that
+//! run jobs (`jobs.rs`), the router command (`router.rs`), the PeeringDB jobs, and the cap
+//! on renders answered at once (`inline.rs`). The API calls it for requests; `peeringd
+//! worker` runs its jobs with no HTTP at all.
 
 pub mod inline;
 pub mod jobs;
@@ -10,14 +12,11 @@ pub mod source;
 
 use std::sync::{Arc, Mutex};
 
-use peering_domain::permission::Action;
-use peering_domain::resources::{ALL, CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER};
+use peering_domain::resources::{CONFIGURATION, EMAIL, EXPORT_TEMPLATE, ROUTER};
 use peering_domain::ResourceSpec;
 use peering_render::{context, Audience, Bounds, Dataset, RenderError, Secrets, Tables, Template};
 use peering_store::Store;
 
-use crate::auth::Caller;
-use crate::AppState;
 use source::{stored, StoreSource};
 
 /// Why some work could not be done.
@@ -47,21 +46,6 @@ pub struct Viewer {
 }
 
 impl Viewer {
-    /// The caller's rights, as the API applies them to lists and objects.
-    pub fn of(caller: &Caller, state: &AppState) -> Viewer {
-        let names = |keep: &dyn Fn(&ResourceSpec) -> bool| {
-            ALL.iter()
-                .filter(|spec| keep(spec))
-                .map(|spec| spec.content_type())
-                .collect()
-        };
-        Viewer {
-            readable: names(&|spec| caller.may_view(state, spec)),
-            secrets: names(&|spec| caller.may(Action::Change, spec)),
-            user: caller.user.as_ref().map(|u| u.id),
-        }
-    }
-
     /// As kept in a job's parameters.
     pub fn to_params(&self) -> serde_json::Value {
         serde_json::json!({"readable": self.readable, "secrets": self.secrets})
