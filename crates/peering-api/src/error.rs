@@ -39,7 +39,7 @@ pub enum ApiError {
     Unavailable(String),
     /// As many renders run inline as allowed: a 503 with `Retry-After`.
     #[error(transparent)]
-    RendersBusy(#[from] peering_app::inline::Busy),
+    RendersBusy(#[from] crate::inline_renders::Busy),
     #[error("{0}")]
     Internal(String),
 }

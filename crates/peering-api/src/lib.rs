@@ -17,6 +17,7 @@ pub mod counts;
 pub mod error;
 pub mod headers;
 pub mod health;
+pub mod inline_renders;
 pub mod list;
 pub mod metrics;
 pub mod openapi;
@@ -108,7 +109,7 @@ impl Default for Settings {
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
             peeringdb_limits: peering_peeringdb::Limits::default(),
-            max_inline_renders: peering_app::inline::InlineRenders::default_limit(),
+            max_inline_renders: inline_renders::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
         }
     }
@@ -181,7 +182,7 @@ pub struct AppState {
     /// The job queue; workers are started by the server (`peering_jobs::start`).
     pub jobs: peering_jobs::Queue,
     /// Places for renders answered inline (`Settings::max_inline_renders`).
-    pub inline_renders: peering_app::inline::InlineRenders,
+    pub inline_renders: inline_renders::InlineRenders,
     /// The threads writes run on (`write_lane.rs`).
     pub writes: std::sync::Arc<write_lane::WriteLane>,
 }
@@ -226,7 +227,7 @@ impl AppState {
         AppState {
             work: std::sync::Arc::new(peering_app::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
-            inline_renders: peering_app::inline::InlineRenders::new(settings.max_inline_renders),
+            inline_renders: inline_renders::InlineRenders::new(settings.max_inline_renders),
             counts: std::sync::Arc::new(counts::Counts::new(responses.enabled())),
             responses: std::sync::Arc::new(responses),
             versions,

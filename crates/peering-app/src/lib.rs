@@ -1,10 +1,8 @@
 //! The peering work, apart from HTTP: router configurations, e-mails and exports rendered
 //! from stored templates for a [`Viewer`], the jobs that run them and the workers that
-//! run jobs (`jobs.rs`), the router command (`router.rs`), the PeeringDB jobs, and the cap
-//! on renders answered at once (`inline.rs`). The API calls it for requests; `peeringd
-//! worker` runs its jobs with no HTTP at all.
+//! run jobs (`jobs.rs`), the router command (`router.rs`) and the PeeringDB jobs. The API
+//! calls it for requests; `peeringd worker` runs its jobs with no HTTP at all.
 
-pub mod inline;
 pub mod jobs;
 mod peeringdb;
 pub mod router;

@@ -78,7 +78,7 @@ pub struct SettingsArgs {
     pub job_retention_days: Option<u32>,
     /// Template renders answered inline at once (`render-synchronous/`, `?export=`,
     /// configuration and e-mail previews); past it, a 503 pointing to the job form.
-    /// Default: the number of cores.
+    /// Default: the cores less one (at least one), so that one stays free for requests.
     #[arg(long, env = "PEERING_MAX_INLINE_RENDERS", global = true)]
     pub max_inline_renders: Option<usize>,
     /// The program, with its arguments, that talks to routers (polls sessions, pushes
@@ -300,7 +300,7 @@ impl SettingsArgs {
             job_retention_days: or(&self.job_retention_days, file.job_retention_days).unwrap_or(90),
             max_inline_renders: or(&self.max_inline_renders, file.max_inline_renders)
                 .filter(|n| *n > 0)
-                .unwrap_or_else(peering_app::inline::InlineRenders::default_limit),
+                .unwrap_or_else(peering_api::inline_renders::InlineRenders::default_limit),
             router_command: or(&self.router_command, file.router_command)
                 .unwrap_or_default()
                 .split_whitespace()

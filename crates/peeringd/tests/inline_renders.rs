@@ -15,12 +15,44 @@ use serde_json::{json, Value as Json};
 
 const EXPORTS: &str = "/api/extras/export-templates/";
 
-/// A render that takes a while (a few million empty loop turns), then prints `done`.
+/// A render that takes longer than a request waits for a place (ten million empty loop
+/// turns), then prints `done`.
 const SLOW: &str =
-    "{% for i in range(100000) %}{% for j in range(40) %}{% endfor %}{% endfor %}done";
+    "{% for i in range(100000) %}{% for j in range(100) %}{% endfor %}{% endfor %}done";
+/// A render that takes a moment.
+const QUICK: &str = "{% for i in range(1000) %}{% endfor %}done";
 
 fn export_template(name: &str, template: &str) -> Json {
     json!({"name": name, "content_type": "peering.autonomoussystem", "template": template})
+}
+
+/// Four clients' quick renders at once, with one place: each waits its turn, none is
+/// refused.
+#[test]
+fn quick_renders_wait_their_turn() {
+    let s = TestServer::start_with(peering_api::Settings {
+        max_inline_renders: 1,
+        ..Default::default()
+    });
+    let id = s.create(EXPORTS, export_template("quick", QUICK))["id"]
+        .as_i64()
+        .unwrap();
+    let asked: Vec<_> = (0..4)
+        .map(|_| {
+            let url = format!("{}{EXPORTS}{id}/render-synchronous/", s.base);
+            let key = s.key.clone();
+            std::thread::spawn(move || {
+                ureq::get(&url)
+                    .set("Authorization", &format!("Token {key}"))
+                    .call()
+                    .map(|r| r.status())
+                    .map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    for asked in asked {
+        assert_eq!(asked.join().unwrap(), Ok(200));
+    }
 }
 
 #[test]
@@ -32,7 +64,8 @@ fn past_the_cap_an_inline_render_is_refused_and_the_job_form_runs() {
     let id = s.create(EXPORTS, export_template("slow", SLOW))["id"]
         .as_i64()
         .unwrap();
-    // Four at once: one takes the place, the others are refused while it renders.
+    // Four at once: one takes the place, the others wait for it past their patience and
+    // are refused.
     let asked: Vec<_> = (0..4)
         .map(|_| {
             let (url, key) = (

@@ -1,7 +1,8 @@
 //! What heavy template renders cost the other requests: readers ask for random autonomous
 //! systems alone, then while four clients render a heavy export template at once, inline,
-//! without pause; once with the server's cap on inline renders (`PEERING_MAX_INLINE_RENDERS`,
-//! the cores by default) and once with a cap no load reaches, side by side. Each phase
+//! without pause; with the server's default cap on inline renders
+//! (`PEERING_MAX_INLINE_RENDERS`, the cores less one), with one render at a time, and with
+//! a cap no load reaches, side by side. Each phase
 //! reports the readers' p50 and p99, the renders answered and refused, and the server's
 //! peak resident memory.
 
@@ -27,8 +28,13 @@ const RENDERERS: usize = 4;
 const HEAVY: &str =
     "{% for i in range(100000) %}{% for j in range(50) %}{% endfor %}{% endfor %}done";
 
-/// The caps compared: the server's default, and one no load of this suite reaches.
-const CAPS: [(&str, Option<&str>); 2] = [("default cap", None), ("no cap", Some("64"))];
+/// The caps compared: the server's default, one render at a time, and a cap no load of this
+/// suite reaches.
+const CAPS: [(&str, Option<&str>); 3] = [
+    ("default cap", None),
+    ("cap 1", Some("1")),
+    ("no cap", Some("64")),
+];
 
 /// One phase's figures.
 struct Phase {

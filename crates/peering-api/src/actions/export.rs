@@ -46,7 +46,7 @@ pub async fn render_now(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let viewer = viewer_of(&caller, &state);
     let work = state.work.clone();
-    let place = state.inline_renders.try_enter()?;
+    let place = state.inline_renders.enter().await?;
     let rendered = web::block(move || {
         let _place = place;
         work.export(id, None, &viewer)
@@ -96,7 +96,7 @@ pub async fn list(
     caller.require_read(state, Some(&EXPORT_TEMPLATE))?;
     let viewer = viewer_of(caller, state);
     let (store, work) = (state.store.clone(), state.work.clone());
-    let place = state.inline_renders.try_enter()?;
+    let place = state.inline_renders.enter().await?;
     let rendered = web::block(move || {
         let _place = place;
         let template = template_named(&store, spec, &name)?;

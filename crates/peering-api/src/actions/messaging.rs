@@ -32,7 +32,7 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
     };
     let viewer = viewer_of(&caller, &state);
     let version = crate::resource::data_version(&state).await?;
-    let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
+    let (work, place) = (state.work.clone(), state.inline_renders.enter().await?);
     let (subject, body) = web::block(move || {
         let _place = place;
         work.email(id, email, &viewer, Some(version))

@@ -56,7 +56,7 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         .map_err(|e| ApiError::Internal(format!("a network's representation: {e}")))?;
     super::existing(&state, &AUTONOMOUS_SYSTEM, system).await?;
     let version = crate::resource::data_version(&state).await?;
-    let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
+    let (work, place) = (state.work.clone(), state.inline_renders.enter().await?);
     let viewer = viewer_of(&caller, &state);
     let (subject, body) = web::block(move || {
         let _place = place;

@@ -43,7 +43,7 @@ pub async fn configuration(call: Call) -> Result<HttpResponse, ApiError> {
     let viewer = viewer_of(&caller, &state);
     if wants_text(&req) {
         let version = crate::resource::data_version(&state).await?;
-        let (work, place) = (state.work.clone(), state.inline_renders.try_enter()?);
+        let (work, place) = (state.work.clone(), state.inline_renders.enter().await?);
         let text = web::block(move || {
             let _place = place;
             work.router_configuration(id, &viewer, Some(version))
