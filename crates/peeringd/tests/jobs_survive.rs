@@ -6,7 +6,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use binary::{first_start, free_port};
+use binary::{call, first_start, free_port};
 use peering_store::testing::TestDatabase;
 
 mod binary;
@@ -24,25 +24,6 @@ fn serve(db: &TestDatabase, port: u16, workers: usize) -> Command {
         .env("RUST_LOG", "warn")
         .stderr(Stdio::null());
     cmd
-}
-
-fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) -> (u16, Json) {
-    let url = format!("http://127.0.0.1:{port}{path}");
-    for _ in 0..200 {
-        let req = ureq::request(method, &url).set("Authorization", &format!("Token {key}"));
-        let result = match &body {
-            Some(b) => req.send_json(b.clone()),
-            None => req.call(),
-        };
-        match result {
-            Ok(r) | Err(ureq::Error::Status(_, r)) => {
-                let status = r.status();
-                return (status, r.into_json().unwrap_or(Json::Null));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
-        }
-    }
-    panic!("{url} never answered");
 }
 
 #[test]

@@ -7,9 +7,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use binary::{first_start, free_port};
+use binary::{call, first_start, free_port};
 use peering_store::testing::TestDatabase;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 
 mod binary;
 
@@ -45,25 +45,6 @@ fn worker(db: &TestDatabase, port: u16) -> (Child, Arc<Mutex<Vec<String>>>) {
         }
     });
     (child, log)
-}
-
-fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) -> (u16, Json) {
-    let url = format!("http://127.0.0.1:{port}{path}");
-    for _ in 0..200 {
-        let req = ureq::request(method, &url).set("Authorization", &format!("Token {key}"));
-        let result = match &body {
-            Some(b) => req.send_json(b.clone()),
-            None => req.call(),
-        };
-        match result {
-            Ok(r) | Err(ureq::Error::Status(_, r)) => {
-                let status = r.status();
-                return (status, r.into_json().unwrap_or(Json::Null));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
-        }
-    }
-    panic!("the server never answered {method} {path}");
 }
 
 /// The jobs that ended, as the workers logged them (`job N (…) ended …`).

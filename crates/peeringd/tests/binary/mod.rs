@@ -4,6 +4,9 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value as Json;
 
 /// A port nothing listens on now, on 127.0.0.1.
 pub fn free_port() -> u16 {
@@ -29,4 +32,25 @@ pub fn first_start(mut cmd: Command) -> (Child, String) {
         .expect("token printed");
     std::thread::spawn(move || lines.for_each(drop));
     (child, key)
+}
+
+/// Calls the server on `port` with the token, once it answers (10 s at most): the status
+/// and the JSON answer.
+pub fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) -> (u16, Json) {
+    let url = format!("http://127.0.0.1:{port}{path}");
+    for _ in 0..200 {
+        let req = ureq::request(method, &url).set("Authorization", &format!("Token {key}"));
+        let result = match &body {
+            Some(b) => req.send_json(b.clone()),
+            None => req.call(),
+        };
+        match result {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => {
+                let status = r.status();
+                return (status, r.into_json().unwrap_or(Json::Null));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+    panic!("{url} never answered");
 }
