@@ -1,8 +1,9 @@
 //! `cargo xtask tidy`: checks the architecture invariants docs/ARCHITECTURE.md states, so that
 //! they hold by construction rather than by review: the domain and filter crates build
 //! without a database or web framework, the API crate never names diesel, the store never
-//! names actix, the application layer names neither, every module says what it is for, no library code panics on `unwrap()`, and
-//! files and functions stay short enough to read (`lengths.rs`).
+//! names actix, the application layer names neither, every module says what it is for, no
+//! library code panics on `unwrap()`, files and functions stay short enough to read
+//! (`lengths.rs`), and so do commit subjects (`subjects.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::process::Command;
 use crate::{cargo, project_root};
 
 mod lengths;
+mod subjects;
 
 /// Crates other tools reuse alone: nothing of a database or a web framework in their tree.
 const STANDALONE: &[&str] = &["peering-domain", "peering-filter", "peering-client"];
@@ -46,6 +48,7 @@ pub fn run() -> Result<(), String> {
             problems.extend(lengths::problems(&shown, &text, true));
         }
     }
+    problems.extend(subjects::problems());
     if problems.is_empty() {
         println!("tidy: the architecture invariants hold");
         Ok(())
