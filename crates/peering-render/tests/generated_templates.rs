@@ -3,38 +3,16 @@
 //! stated memory bound. A test binary of its own, so the bound is this test's alone.
 
 use std::alloc::System;
-use std::sync::Arc;
 
-use peering_render::{
-    check, render, Bounds, CountingAllocator, Dataset, MemorySource, RenderError, Secrets,
-    Template, TemplateValue,
-};
+use peering_render::{check, Bounds, CountingAllocator};
 use proptest::prelude::*;
+
+mod common;
+
+use common::{nested, run};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator<System> = CountingAllocator::new(System);
-
-fn data() -> Arc<Dataset> {
-    Dataset::new(Box::new(MemorySource::new()), Secrets::all())
-}
-
-fn run(source: &str, bounds: &Bounds) -> Result<String, RenderError> {
-    let template = Template {
-        source,
-        trim: false,
-        lstrip: false,
-    };
-    render(&template, TemplateValue::from(()), &data(), bounds)
-}
-
-/// A list nested as many levels as `iterable` has items, built by a loop, then used by
-/// `then`.
-fn nested(iterable: &str, then: &str) -> String {
-    format!(
-        "{{%- set ns = namespace(x=[]) -%}}{{%- for i in {iterable} -%}}\
-         {{%- set ns.x = [ns.x] -%}}{{%- endfor -%}}{then}"
-    )
-}
 
 /// Pieces of templates: chains, nesting, huge literals and loops, in any mix.
 fn piece() -> impl Strategy<Value = String> {

@@ -6,29 +6,16 @@
 //! memory budget of a render is enforced here.
 
 use std::alloc::System;
-use std::sync::Arc;
 
 use peering_render::limits::{MAX_TAG_OPERATORS, MAX_VALUE_DEPTH};
-use peering_render::{
-    check, render, Bounds, CountingAllocator, Dataset, MemorySource, RenderError, RenderErrorKind,
-    Secrets, Template, TemplateValue,
-};
+use peering_render::{check, Bounds, CountingAllocator, RenderErrorKind};
+
+mod common;
+
+use common::{nested, run};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator<System> = CountingAllocator::new(System);
-
-fn data() -> Arc<Dataset> {
-    Dataset::new(Box::new(MemorySource::new()), Secrets::all())
-}
-
-fn run(source: &str, bounds: &Bounds) -> Result<String, RenderError> {
-    let template = Template {
-        source,
-        trim: false,
-        lstrip: false,
-    };
-    render(&template, TemplateValue::from(()), &data(), bounds)
-}
 
 /// Ten thousand links of each kind of chain, in one tag of about 40 KB.
 fn long_chains() -> Vec<String> {
@@ -61,15 +48,6 @@ fn chains_up_to_the_limit_are_accepted() {
     assert_eq!(run(&filters, &Bounds::default()).as_deref(), Ok("x"));
     let sums = format!("{{{{ 0{} }}}}", "+1".repeat(links));
     assert_eq!(run(&sums, &Bounds::default()), Ok(links.to_string()));
-}
-
-/// A list nested `depth` levels deep, built by a loop over `iterable` (a namespace
-/// carries it from one turn to the next), then used by `then`.
-fn nested(iterable: &str, then: &str) -> String {
-    format!(
-        "{{%- set ns = namespace(x=[]) -%}}{{%- for i in {iterable} -%}}\
-         {{%- set ns.x = [ns.x] -%}}{{%- endfor -%}}{then}"
-    )
 }
 
 #[test]
