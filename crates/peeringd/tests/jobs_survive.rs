@@ -6,7 +6,7 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use binary::{call, first_start, free_port};
+use binary::{alive, call, first_start, free_port};
 use peering_store::testing::TestDatabase;
 
 mod binary;
@@ -119,17 +119,6 @@ fn server_with_router(cmd: Command, port: u16, napalm_args: Json) -> (Child, Str
         router["id"]
     );
     (server, key, path)
-}
-
-/// Whether a process runs (a zombie, dead but not reaped by whoever adopted it, does not).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
-            Some(state != "Z" && state != "X")
-        })
-        .unwrap_or(false)
 }
 
 #[test]

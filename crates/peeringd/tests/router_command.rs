@@ -5,7 +5,10 @@
 //! and a job taken back from a worker that died runs again only if it is resumable, and at
 //! most three times.
 
+mod binary;
 mod common;
+
+use binary::alive;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -329,18 +332,6 @@ impl Drop for Pids {
         }
         let _ = std::fs::remove_file(&self.0);
     }
-}
-
-/// Whether a process runs (a zombie, dead but not yet reaped by whoever adopted it, does
-/// not).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| {
-            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
-            Some(state != "Z" && state != "X")
-        })
-        .unwrap_or(false)
 }
 
 /// The pids among `pids` still alive 5 s on (a killed process dies in moments).

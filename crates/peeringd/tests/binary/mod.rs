@@ -1,5 +1,5 @@
-//! The `peeringd` binary run as an operator runs it: a free port to serve on, and the first
-//! start, which prints the admin token.
+//! The `peeringd` binary run as an operator runs it: a free port to serve on, the first
+//! start, which prints the admin token, calls once it answers, and whether a process runs.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
@@ -53,4 +53,16 @@ pub fn call(port: u16, key: &str, method: &str, path: &str, body: Option<Json>) 
         }
     }
     panic!("{url} never answered");
+}
+
+/// Whether a process runs (a zombie, dead but not yet reaped by whoever adopted it, does
+/// not).
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(')')?.1.split_whitespace().next()?;
+            Some(state != "Z" && state != "X")
+        })
+        .unwrap_or(false)
 }
