@@ -11,6 +11,7 @@ use peering_domain::ResourceSpec;
 use crate::connection::Db;
 use crate::error::Error;
 use crate::sql::{Bind, DbRow, Sql};
+use crate::written::Writes;
 
 /// What a write to users or groups looked like before it ran.
 pub(crate) enum Guard<'a> {
@@ -168,7 +169,7 @@ impl Passwords {
         if changed.is_empty() {
             return Ok(());
         }
-        let mut sql = Sql::new("DELETE FROM sessions WHERE ");
+        let mut sql = Sql::writing(Writes::removes("sessions"), "DELETE FROM sessions WHERE ");
         sql.in_ids(db.backend(), "user_id", &changed);
         db.execute(&sql)?;
         Ok(())

@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::kept::KeptObjects;
 use crate::pool_manager::Manager;
 use crate::sql::{Bind, DbRow, Run, Sql};
-use crate::written::Written;
+use crate::written::{Writes, Written};
 
 /// The connection every part of the store uses, whichever database is configured.
 #[derive(diesel::MultiConnection)]
@@ -179,10 +179,18 @@ impl<'a> Db<'a> {
         }
     }
 
-    /// Notes the table `sql` writes, in a write transaction.
+    /// Notes what `sql` declares it writes, in a write transaction.
     fn note(&self, sql: &Sql) {
-        if let Some(written) = self.written() {
-            written.borrow_mut().note(sql.head());
+        let Some(written) = self.written() else {
+            return;
+        };
+        match sql.writes() {
+            Some(writes) => written.borrow_mut().note(writes),
+            None => debug_assert!(
+                !writes_undeclared(sql.head()),
+                "a write that does not say what it writes: {}",
+                sql.head()
+            ),
         }
     }
 
@@ -246,15 +254,6 @@ impl<'a> Db<'a> {
         self.execute_unnoted(sql)
     }
 
-    /// Runs an `UPDATE` that writes the rows `ids` of its table and no others (what this
-    /// process keeps of the table's other rows then holds through the write, `kept.rs`).
-    pub fn execute_updating(&mut self, sql: &Sql, ids: &[i64]) -> Result<usize, Error> {
-        if let Some(written) = self.written() {
-            written.borrow_mut().note_updating(sql.head(), ids);
-        }
-        self.execute_unnoted(sql)
-    }
-
     /// Runs a statement whose write is not a change of data (the versions' own).
     pub fn execute_unnoted(&mut self, sql: &Sql) -> Result<usize, Error> {
         self.count_and_trace(sql);
@@ -269,7 +268,7 @@ impl<'a> Db<'a> {
     /// backend allows (`Sql::inserts`).
     pub fn insert(
         &mut self,
-        table: &str,
+        table: &'static str,
         columns: &[&str],
         rows: Vec<Vec<Bind>>,
     ) -> Result<(), Error> {
@@ -286,7 +285,7 @@ impl<'a> Db<'a> {
             Db::Postgres(c, counter, mode) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
                 if let Mode::Write(written) = mode {
-                    written.borrow_mut().note_rows_changed(CHANGE_RECORDS);
+                    written.borrow_mut().note(&Writes::adds(CHANGE_RECORDS));
                 }
                 crate::copy::object_changes(c, &rows)
             }
@@ -298,6 +297,16 @@ impl<'a> Db<'a> {
     pub fn scalar(&mut self, sql: &Sql) -> Result<Option<i64>, Error> {
         Ok(self.load(sql)?.first().map(|r| r.int(0)))
     }
+}
+
+/// Whether a statement's text starts as a write does (`INSERT`, `UPDATE`, `DELETE`): a
+/// guard of debug builds on the declarations, which say what each write writes (one that
+/// said nothing would leave stale answers cached).
+fn writes_undeclared(head: &str) -> bool {
+    let verb = head.trim_start().get(..6).unwrap_or_default();
+    ["INSERT", "UPDATE", "DELETE"]
+        .iter()
+        .any(|v| verb.eq_ignore_ascii_case(v))
 }
 
 #[cfg(test)]
@@ -433,5 +442,20 @@ mod rows_handed_over {
             Ok((read.is_err(), seen, db.scalar(&Sql::new("SELECT 7"))?))
         });
         assert_eq!(outcome.unwrap(), (true, vec![1], Some(7)));
+    }
+}
+
+#[cfg(all(test, debug_assertions))]
+mod declarations {
+    use crate::sql::Sql;
+    use crate::testing::TestStore;
+
+    /// A write that does not say what it writes would leave answers cached that it made
+    /// stale: debug builds stop it.
+    #[test]
+    #[should_panic(expected = "does not say what it writes")]
+    fn a_write_that_says_nothing_is_stopped() {
+        let store = TestStore::new(1);
+        let _ = store.write(|db| db.execute(&Sql::new("DELETE FROM tags")));
     }
 }

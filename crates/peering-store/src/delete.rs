@@ -18,6 +18,7 @@ use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{by_ids, load_reads, shallow_referring, Related};
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 
 /// Deletes objects and, by the on-delete rules, what depends on them. Refuses the whole
 /// operation when any object is protected by a dependent. Unknown ids are skipped.
@@ -269,13 +270,19 @@ impl Doomed {
             {
                 let ids: Vec<i64> = members.iter().map(|&i| self.nodes[i].record.id).collect();
                 if spec.taggable() {
-                    let mut tags = Sql::new("DELETE FROM tagged_items WHERE object_type = ");
+                    let mut tags = Sql::writing(
+                        Writes::removes("tagged_items"),
+                        "DELETE FROM tagged_items WHERE object_type = ",
+                    );
                     tags.bind(Bind::Text(spec.content_type()))
                         .push(" AND ")
                         .in_ids(db.backend(), "object_id", &ids);
                     db.execute(&tags)?;
                 }
-                let mut rows = Sql::new(&format!("DELETE FROM {} WHERE ", spec.table));
+                let mut rows = Sql::writing(
+                    Writes::removes(spec.table),
+                    &format!("DELETE FROM {} WHERE ", spec.table),
+                );
                 rows.in_primary_key(db.backend(), "id", &ids);
                 db.execute(&rows)?;
             }

@@ -12,6 +12,7 @@ use peering_domain::value::{now, time_to_micros};
 use crate::connection::{Backend, Db};
 use crate::error::Error;
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 
 /// A job to enqueue.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +59,9 @@ impl JobEnd {
     }
 }
 
+/// The table of the queue.
+const JOBS: &str = "jobs";
+
 fn micros_now() -> i64 {
     time_to_micros(now())
 }
@@ -67,7 +71,8 @@ pub(crate) fn enqueue(db: &mut Db<'_>, job: &NewJob) -> Result<i64, Error> {
         Some((t, id)) => (Bind::Text(t.clone()), Bind::Int(*id)),
         None => (Bind::NullText, Bind::NullInt),
     };
-    let mut sql = Sql::new(
+    let mut sql = Sql::writing(
+        Writes::adds(JOBS),
         "INSERT INTO jobs (object_type, object_id, name, name_lc, status, created, user_id, job_id, params) VALUES (",
     );
     sql.bind(object_type)
@@ -102,7 +107,9 @@ pub(crate) fn claim(
         Backend::Postgres => " FOR UPDATE SKIP LOCKED",
         Backend::Sqlite => "",
     };
-    let mut sql = Sql::new("UPDATE jobs SET status = 'running', started = ");
+    let claims =
+        Writes::updates(JOBS).setting(&["status", "started", "lease_until", "worker", "attempts"]);
+    let mut sql = Sql::writing(claims, "UPDATE jobs SET status = 'running', started = ");
     sql.bind(Bind::Int(now))
         .push(", lease_until = ")
         .bind(Bind::Int(now + lease_micros))
@@ -146,7 +153,10 @@ pub(crate) fn renew(
     worker: &str,
     lease_micros: i64,
 ) -> Result<bool, Error> {
-    let mut sql = Sql::new("UPDATE jobs SET lease_until = ");
+    let renews = Writes::updates(JOBS)
+        .setting(&["lease_until"])
+        .of_rows(vec![id]);
+    let mut sql = Sql::writing(renews, "UPDATE jobs SET lease_until = ");
     sql.bind(Bind::Int(micros_now() + lease_micros));
     owned_by(&mut sql, id, worker);
     Ok(db.execute(&sql)? == 1)
@@ -169,7 +179,10 @@ pub(crate) fn finish(
     output: &str,
     data: &serde_json::Value,
 ) -> Result<bool, Error> {
-    let mut sql = Sql::new("UPDATE jobs SET status = ");
+    let ends = Writes::updates(JOBS)
+        .setting(&["status", "completed", "output", "data", "lease_until"])
+        .of_rows(vec![id]);
+    let mut sql = Sql::writing(ends, "UPDATE jobs SET status = ");
     sql.bind(Bind::Text(end.status().into()))
         .push(", completed = ")
         .bind(Bind::Int(micros_now()))
@@ -185,7 +198,7 @@ pub(crate) fn finish(
 /// Deletes the jobs created more than `days` days ago; how many went.
 pub(crate) fn purge(db: &mut Db<'_>, days: u32) -> Result<usize, Error> {
     let cutoff = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
-    let mut sql = Sql::new("DELETE FROM jobs WHERE created < ");
+    let mut sql = Sql::writing(Writes::removes(JOBS), "DELETE FROM jobs WHERE created < ");
     sql.bind(Bind::Int(time_to_micros(cutoff)));
     db.execute(&sql)
 }

@@ -29,7 +29,6 @@ mod query;
 mod reads_check;
 mod removals;
 mod schema;
-mod set_columns;
 mod sql;
 #[cfg(test)]
 mod sql_snapshots;
@@ -325,10 +324,8 @@ impl Store {
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
-                // (An untracked write keeps no order: nothing to read for it.)
-                let read_before = !written.borrow().untracked()
-                    && (orders.any_reading(|t| written.borrow().may_have_written(t))
-                        || self.kept.carried_by(&written.borrow()));
+                let read_before = orders.any_reading(|t| written.borrow().may_have_written(t))
+                    || self.kept.carried_by(&written.borrow());
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
                     .transpose()?

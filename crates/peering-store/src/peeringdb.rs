@@ -14,6 +14,7 @@ use peering_domain::{Kind, Record, ResourceSpec, Value};
 
 use crate::connection::Db;
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 use crate::Error;
 
 /// Objects created, updated and deleted.
@@ -192,11 +193,14 @@ impl<'c, 'd> CopyWriter<'c, 'd> {
         let per_statement = Sql::rows_per_statement(backend, names.len());
         while !rows.is_empty() {
             let chunk: Vec<Vec<Bind>> = rows.drain(..per_statement.min(rows.len())).collect();
-            let mut sql = Sql::new(&format!(
-                "INSERT INTO {} ({}) SELECT * FROM ",
-                spec.table,
-                names.join(", ")
-            ));
+            let mut sql = Sql::writing(
+                Writes::adds(spec.table),
+                &format!(
+                    "INSERT INTO {} ({}) SELECT * FROM ",
+                    spec.table,
+                    names.join(", ")
+                ),
+            );
             sql.push_rows(backend, chunk);
             // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the insert.
             sql.push(&format!(
@@ -215,7 +219,10 @@ impl<'c, 'd> CopyWriter<'c, 'd> {
             return Ok(());
         }
         let backend = self.db.backend();
-        let mut sql = Sql::new(&format!("DELETE FROM {} WHERE ", spec.table));
+        let mut sql = Sql::writing(
+            Writes::removes(spec.table),
+            &format!("DELETE FROM {} WHERE ", spec.table),
+        );
         sql.in_ids(backend, "id", &present);
         self.db.execute(&sql)?;
         self.counts.entry(spec.table).or_default().deleted += present.len() as u64;
@@ -266,10 +273,13 @@ fn unlink_gone(db: &mut Db<'_>) -> Result<(), Error> {
         ("internet_exchanges", "extdb_ixlan", "peeringdb_ixlans"),
         ("connections", "extdb_netixlan", "peeringdb_network_ixlans"),
     ] {
-        db.execute(&Sql::new(&format!(
-            "UPDATE {table} SET {column} = NULL WHERE {column} IS NOT NULL \
-             AND NOT EXISTS (SELECT 1 FROM {copy} c WHERE c.id = {table}.{column})"
-        )))?;
+        db.execute(&Sql::writing(
+            Writes::updates(table).setting(&[column]),
+            &format!(
+                "UPDATE {table} SET {column} = NULL WHERE {column} IS NOT NULL \
+                 AND NOT EXISTS (SELECT 1 FROM {copy} c WHERE c.id = {table}.{column})"
+            ),
+        ))?;
     }
     Ok(())
 }
@@ -350,20 +360,23 @@ impl crate::Store {
     /// connections first.
     pub fn clear_peeringdb(&self) -> Result<(), Error> {
         self.write(|db| {
-            db.execute(&Sql::new(
+            db.execute(&Sql::writing(
+                Writes::updates("internet_exchanges").setting(&["extdb_ixlan", "extdb_prefixes"]),
                 "UPDATE internet_exchanges SET extdb_ixlan = NULL, extdb_prefixes = '{}' \
                  WHERE extdb_ixlan IS NOT NULL",
             ))?;
-            db.execute(&Sql::new(
+            db.execute(&Sql::writing(
+                Writes::updates("connections").setting(&["extdb_netixlan"]),
                 "UPDATE connections SET extdb_netixlan = NULL WHERE extdb_netixlan IS NOT NULL",
             ))?;
-            for (_, spec) in PEERINGDB_NAMESPACES.iter().rev() {
-                db.execute(&Sql::new(&format!("DELETE FROM {}", spec.table)))?;
+            let copy = PEERINGDB_NAMESPACES.iter().rev().map(|(_, spec)| *spec);
+            for spec in copy.chain([&PDB_SYNCHRONISATION]) {
+                let table = spec.table;
+                db.execute(&Sql::writing(
+                    Writes::removes(table),
+                    &format!("DELETE FROM {table}"),
+                ))?;
             }
-            db.execute(&Sql::new(&format!(
-                "DELETE FROM {}",
-                PDB_SYNCHRONISATION.table
-            )))?;
             Ok(())
         })
     }

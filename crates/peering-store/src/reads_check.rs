@@ -35,9 +35,18 @@ fn tables_named(text: &str) -> Vec<String> {
         .windows(2)
         .filter(|pair| pair[0].eq_ignore_ascii_case("FROM") || pair[0].eq_ignore_ascii_case("JOIN"))
         .map(|pair| pair[1].trim_end_matches([',', ')']))
-        .filter(|name| crate::written::is_table_name(name))
+        .filter(|name| is_table_name(name))
         .map(str::to_owned)
         .collect()
+}
+
+/// Whether a word of a statement is a table's name: our tables are named in lower case
+/// (SQL's keywords, in upper case, and subqueries are not).
+fn is_table_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Every query string a list of `spec` may be asked with, one parameter at a time, and

@@ -286,7 +286,8 @@ fn writes() {
         "name_lc = v.column3".to_string(),
     ];
     pin("update_rows", |backend| {
-        update_sql(backend, "autonomous_systems", &set, rows.clone())
+        let writes = crate::written::Writes::updates("autonomous_systems");
+        update_sql(backend, writes, &set, rows.clone())
     });
     pin("insert_rows", |backend| {
         let mut statements = Sql::inserts(

@@ -1,7 +1,10 @@
 //! The store's job queue and housekeeping: purges, backups, the log checkpoint on exit,
 //! the pool's state and health checks.
 
+use peering_domain::spec::CHANGE_RECORDS;
+
 use crate::connection::AnyConnection;
+use crate::written::Writes;
 use crate::{jobs, migrations, sql, Backend, ClaimedJob, Error, JobEnd, NewJob, PoolState, Store};
 use crate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 
@@ -24,7 +27,10 @@ impl Store {
         let cutoff = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
         let cutoff = peering_domain::value::time_to_micros(cutoff);
         self.write(|db| {
-            let mut sql = sql::Sql::new("DELETE FROM object_changes WHERE time < ");
+            let mut sql = sql::Sql::writing(
+                Writes::removes(CHANGE_RECORDS),
+                "DELETE FROM object_changes WHERE time < ",
+            );
             sql.bind(sql::Bind::Int(cutoff));
             db.execute(&sql)
         })

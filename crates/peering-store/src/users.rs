@@ -6,6 +6,7 @@ use peering_domain::value::{micros_to_time, now, time_to_micros};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 
 /// A user as a request needs them: who, what status, which permissions (their own and
 /// their groups').
@@ -166,7 +167,7 @@ pub(crate) fn token(db: &mut Db<'_>, id: i64) -> Result<Option<TokenInfo>, Error
 
 /// Deletes a token; whether it existed.
 pub(crate) fn delete_token(db: &mut Db<'_>, id: i64) -> Result<bool, Error> {
-    let mut sql = Sql::new("DELETE FROM tokens WHERE id = ");
+    let mut sql = Sql::writing(Writes::removes("tokens"), "DELETE FROM tokens WHERE id = ");
     sql.bind(Bind::Int(id));
     Ok(db.execute(&sql)? > 0)
 }
@@ -183,7 +184,8 @@ pub(crate) fn login_record(db: &mut Db<'_>, username: &str) -> Result<Option<Log
 
 /// Sets a user's password hash; whether the user exists.
 pub(crate) fn set_password(db: &mut Db<'_>, username: &str, hash: &str) -> Result<bool, Error> {
-    let mut sql = Sql::new("UPDATE users SET password = ");
+    let sets_password = Writes::updates("users").setting(&["password"]);
+    let mut sql = Sql::writing(sets_password, "UPDATE users SET password = ");
     sql.bind(Bind::Text(hash.to_string()))
         .push(" WHERE username = ")
         .bind(Bind::Text(username.to_string()));
@@ -191,8 +193,10 @@ pub(crate) fn set_password(db: &mut Db<'_>, username: &str, hash: &str) -> Resul
         return Ok(false);
     }
     // A new password ends the user's browser sessions.
-    let mut sessions =
-        Sql::new("DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE username = ");
+    let mut sessions = Sql::writing(
+        Writes::removes("sessions"),
+        "DELETE FROM sessions WHERE user_id IN (SELECT id FROM users WHERE username = ",
+    );
     sessions.bind(Bind::Text(username.to_string())).push(")");
     db.execute(&sessions)?;
     Ok(true)
@@ -206,11 +210,16 @@ pub(crate) fn create_session(
     expires: DateTime<Utc>,
 ) -> Result<(), Error> {
     // Expired sessions go when new ones come, so the table stays small.
-    let mut purge = Sql::new("DELETE FROM sessions WHERE expires < ");
+    let mut purge = Sql::writing(
+        Writes::removes("sessions"),
+        "DELETE FROM sessions WHERE expires < ",
+    );
     purge.bind(Bind::Int(time_to_micros(now())));
     db.execute(&purge)?;
-    let mut sql =
-        Sql::new("INSERT INTO sessions (key_hash, user_id, csrf_token, created, expires) VALUES (");
+    let mut sql = Sql::writing(
+        Writes::adds("sessions"),
+        "INSERT INTO sessions (key_hash, user_id, csrf_token, created, expires) VALUES (",
+    );
     sql.bind(Bind::Text(key_hash.to_string()))
         .push(", ")
         .bind(Bind::Int(user_id))
@@ -246,7 +255,10 @@ pub(crate) fn session_by_hash(
 }
 
 pub(crate) fn delete_session(db: &mut Db<'_>, key_hash: &str) -> Result<(), Error> {
-    let mut sql = Sql::new("DELETE FROM sessions WHERE key_hash = ");
+    let mut sql = Sql::writing(
+        Writes::removes("sessions"),
+        "DELETE FROM sessions WHERE key_hash = ",
+    );
     sql.bind(Bind::Text(key_hash.to_string()));
     db.execute(&sql).map(|_| ())
 }
@@ -267,7 +279,10 @@ pub(crate) fn set_preferences(
     user_id: i64,
     value: &serde_json::Value,
 ) -> Result<(), Error> {
-    let mut sql = Sql::new("UPDATE users SET preferences = ");
+    let sets = Writes::updates("users")
+        .setting(&["preferences"])
+        .of_rows(vec![user_id]);
+    let mut sql = Sql::writing(sets, "UPDATE users SET preferences = ");
     sql.bind(Bind::Text(value.to_string()))
         .push(" WHERE id = ")
         .bind(Bind::Int(user_id));
@@ -275,7 +290,10 @@ pub(crate) fn set_preferences(
 }
 
 pub(crate) fn touch_token(db: &mut Db<'_>, id: i64) -> Result<(), Error> {
-    let mut sql = Sql::new("UPDATE tokens SET last_used = ");
+    let touches = Writes::updates("tokens")
+        .setting(&["last_used"])
+        .of_rows(vec![id]);
+    let mut sql = Sql::writing(touches, "UPDATE tokens SET last_used = ");
     sql.bind(Bind::Int(time_to_micros(now())))
         .push(" WHERE id = ")
         .bind(Bind::Int(id));
@@ -293,7 +311,8 @@ pub(crate) fn create_user(
     if db.scalar(&exists)?.is_some() {
         return Err(Error::Config(format!("user {username:?} already exists")));
     }
-    let mut sql = Sql::new(
+    let mut sql = Sql::writing(
+        Writes::adds("users"),
         "INSERT INTO users (username, username_lc, password, is_staff, is_superuser, is_active, date_joined) VALUES (",
     );
     sql.bind(Bind::Text(username.to_string()))
@@ -331,7 +350,8 @@ pub(crate) fn create_token(db: &mut Db<'_>, t: &NewToken) -> Result<i64, Error> 
     if db.scalar(&exists)?.is_some() {
         return Err(Error::Config("a token with this key already exists".into()));
     }
-    let mut sql = Sql::new(
+    let mut sql = Sql::writing(
+        Writes::adds("tokens"),
         "INSERT INTO tokens (user_id, key_hash, key_suffix, created, expires, write_enabled, description) VALUES (",
     );
     sql.bind(Bind::Int(t.user_id))

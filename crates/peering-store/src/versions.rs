@@ -1,9 +1,10 @@
-//! Data versions per table. Every write transaction notes the tables its statements write
-//! (`written.rs`, fed by `Db::execute` and `Db::load`), and its last statement gives each of
-//! them, and the whole database (`*`), a new random value in `table_versions` (random, not
-//! a counter, so that a database restored from a backup does not repeat a value seen
-//! before). A statement whose target cannot be told (none of ours, but a safe default)
-//! changes `#untracked`, which every combination includes. Caches of answers key them by
+//! Data versions per table. Every write transaction notes the tables its statements declare
+//! they write (`written.rs`, fed by `Db::execute` and `Db::load`), and its last statement
+//! gives each of them, and the whole database (`*`), a new random value in `table_versions`
+//! (random, not a counter, so that a database restored from a backup does not repeat a
+//! value seen before). A transaction that changed something but declared no table written
+//! (none of ours, but a safe default) changes `#untracked`, which every combination
+//! includes. Caches of answers key them by
 //! the versions of the tables they read ([`TableVersions::of`]), so that writing sessions
 //! leaves pages of autonomous systems valid. A table's rows also have a version of their
 //! own (`<table>#rows`), which only statements that add or remove rows change: a list's
@@ -204,7 +205,7 @@ mod tests {
     fn versions_advanced_by_a_write_change_its_rows_alone() {
         let before = TableVersions::from_listed("a:1,b:2,*:3");
         let mut written = Written::default();
-        written.note("UPDATE b SET x = 1");
+        written.note(&crate::written::Writes::updates("b").setting(&["x"]));
         let after = before.advanced(&written, 9);
         assert_eq!(after.of(&["a"]), before.of(&["a"]));
         assert_eq!((after.get("b"), after.whole()), (9, 9));

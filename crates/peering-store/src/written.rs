@@ -1,61 +1,113 @@
-//! What a write transaction wrote, told from its statements as they run: the tables, those
-//! whose rows were added or removed, and the columns updates set (`versions.rs` gives each
-//! table written a new version as the transaction ends; `orders.rs` keeps the orders no
-//! column set moved).
+//! What a write transaction wrote, told by its statements as they run: each statement that
+//! writes declares it as it is built ([`Writes`]: the table, whether rows are added,
+//! removed or updated, and for updates the columns set and the rows named), and the
+//! transaction gathers the declarations (`versions.rs` gives each table written a new
+//! version as the transaction ends; `orders.rs` keeps the orders no column set moved;
+//! `kept.rs` keeps the objects of the rows no update named).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::removals::removal_of;
-use crate::set_columns::set_columns;
 use crate::versions::{rows_key, UNTRACKED, WHOLE};
 
+/// What a statement writes, declared by the code that builds it (`Sql::writing`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Writes {
+    table: &'static str,
+    change: RowChange,
+}
+
 /// What a statement does to the rows of the table it writes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum RowChange {
-    Updates,
+    /// Updates rows: the columns set (`None`: any may be) of the rows named by id
+    /// (`None`: any may be).
+    Updates {
+        columns: Option<Vec<&'static str>>,
+        ids: Option<Vec<i64>>,
+    },
+    /// Adds rows (an insert that updates the rows whose keys it meets counts as one).
     Adds,
     /// Removes rows, and with them, through the database's `ON DELETE CASCADE`, the rows
     /// of other tables that no statement names.
     Removes,
 }
 
+impl Writes {
+    /// A statement adding rows to `table`.
+    pub fn adds(table: &'static str) -> Writes {
+        Writes {
+            table,
+            change: RowChange::Adds,
+        }
+    }
+
+    /// A statement removing rows of `table`.
+    pub fn removes(table: &'static str) -> Writes {
+        Writes {
+            table,
+            change: RowChange::Removes,
+        }
+    }
+
+    /// A statement updating rows of `table`: any column of any row, unless narrowed by
+    /// [`Writes::setting`] and [`Writes::of_rows`].
+    pub fn updates(table: &'static str) -> Writes {
+        Writes {
+            table,
+            change: RowChange::Updates {
+                columns: None,
+                ids: None,
+            },
+        }
+    }
+
+    /// The table written.
+    pub fn table(&self) -> &'static str {
+        self.table
+    }
+
+    /// The update sets `set` and no other column.
+    pub fn setting(mut self, set: &[&'static str]) -> Writes {
+        if let RowChange::Updates { columns, .. } = &mut self.change {
+            *columns = Some(set.to_vec());
+        }
+        self
+    }
+
+    /// The update writes the rows `rows` of its table and no others.
+    pub fn of_rows(mut self, rows: Vec<i64>) -> Writes {
+        if let RowChange::Updates { ids, .. } = &mut self.change {
+            *ids = Some(rows);
+        }
+        self
+    }
+}
+
 /// The tables a transaction has written so far.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Written {
     /// The tables written, each with the columns set in it: `None` where any may have been
-    /// (a statement whose `SET` clause could not be read, or rows written otherwise than
-    /// by `UPDATE`).
+    /// (an update that did not say which, or rows added or removed).
     tables: BTreeMap<String, Option<BTreeSet<String>>>,
     /// The tables some of whose rows were added or removed (a subset of `tables`).
     rows_changed: BTreeSet<String>,
     /// The ids of the rows written, per table written: `None` where rows may have been
     /// written that no statement named by id (`kept.rs` keeps the other rows' objects).
     ids: BTreeMap<String, Option<BTreeSet<i64>>>,
-    untracked: bool,
 }
 
 impl Written {
-    /// Notes what the statement `text` writes, if anything.
-    pub fn note(&mut self, text: &str) {
-        self.note_statement(text, None);
-    }
-
-    /// Notes the statement `text`, which writes no rows but those of `ids` when it is an
-    /// `UPDATE` (its table's other rows, and their objects kept between reads, stay as
-    /// they were).
-    pub fn note_updating(&mut self, text: &str, ids: &[i64]) {
-        self.note_statement(text, Some(ids));
-    }
-
-    fn note_statement(&mut self, text: &str, ids: Option<&[i64]>) {
-        match statement_target(text) {
-            Target::Reads => {}
-            Target::Writes(table, RowChange::Updates) => {
-                self.note_update(table, set_columns(text));
-                self.note_ids(table, ids);
+    /// Notes what a statement declared it writes.
+    pub fn note(&mut self, writes: &Writes) {
+        let table = writes.table;
+        match &writes.change {
+            RowChange::Updates { columns, ids } => {
+                self.note_update(table, columns.as_deref());
+                self.note_ids(table, ids.as_deref());
             }
-            Target::Writes(table, RowChange::Adds) => self.note_rows_changed(table),
-            Target::Writes(table, RowChange::Removes) => {
+            RowChange::Adds => self.note_rows_changed(table),
+            RowChange::Removes => {
                 // The database deletes or updates rows no statement names: those of the
                 // tables it empties with `table` and the keys it clears in others.
                 self.note_rows_changed(table);
@@ -67,12 +119,11 @@ impl Written {
                     self.note_table(cleared);
                 }
             }
-            Target::Unknown => self.untracked = true,
         }
     }
 
     /// Notes `table` as written, its rows added or removed.
-    pub fn note_rows_changed(&mut self, table: &str) {
+    fn note_rows_changed(&mut self, table: &str) {
         self.note_table(table);
         if !self.rows_changed.contains(table) {
             self.rows_changed.insert(table.to_owned());
@@ -86,24 +137,19 @@ impl Written {
         self.tables.keys().map(String::as_str).chain(versions)
     }
 
-    /// Whether a statement whose target could not be told was run.
-    pub fn untracked(&self) -> bool {
-        self.untracked
-    }
-
-    /// Whether `table` may have been written (an untracked write may have written any).
+    /// Whether `table` may have been written.
     pub fn may_have_written(&self, table: &str) -> bool {
-        self.untracked || self.tables.contains_key(table)
+        self.tables.contains_key(table)
     }
 
     /// Notes `table` as written, its rows updated in any column.
-    pub fn note_table(&mut self, table: &str) {
+    fn note_table(&mut self, table: &str) {
         self.note_update(table, None);
         self.note_ids(table, None);
     }
 
     /// Notes `table` as written, its rows updated in `columns` (`None`: any).
-    fn note_update(&mut self, table: &str, columns: Option<Vec<&str>>) {
+    fn note_update(&mut self, table: &str, columns: Option<&[&str]>) {
         if !self.tables.contains_key(table) {
             self.tables.insert(table.to_owned(), Some(BTreeSet::new()));
         }
@@ -111,7 +157,7 @@ impl Written {
             return;
         };
         match (set.as_mut(), columns) {
-            (Some(set), Some(columns)) => set.extend(columns.into_iter().map(str::to_owned)),
+            (Some(set), Some(columns)) => set.extend(columns.iter().map(|c| (*c).to_owned())),
             _ => *set = None,
         }
     }
@@ -130,19 +176,19 @@ impl Written {
     }
 
     /// The ids of the rows of `table` written, when every statement that wrote it named
-    /// its rows by id, none added or removed any and nothing untracked ran; `None`
-    /// otherwise (for a table not written, too: ask `may_have_written` first).
+    /// its rows by id and none added or removed any; `None` otherwise (for a table not
+    /// written, too: ask `may_have_written` first).
     pub fn rows_updated(&self, table: &str) -> Option<&BTreeSet<i64>> {
-        if self.untracked || self.rows_changed.contains(table) {
+        if self.rows_changed.contains(table) {
             return None;
         }
         self.ids.get(table)?.as_ref()
     }
 
     /// Whether `column` of `table` may have changed: the table's rows were added or
-    /// removed, or the column set (an untracked write may have changed anything).
+    /// removed, or the column set.
     pub fn may_have_changed(&self, table: &str, column: &str) -> bool {
-        if self.untracked || self.rows_changed.contains(table) {
+        if self.rows_changed.contains(table) {
             return true;
         }
         match self.tables.get(table) {
@@ -158,205 +204,107 @@ impl Written {
         let mut rows: BTreeSet<String> = self.tables.keys().cloned().collect();
         rows.extend(self.rows_changed.iter().map(|table| rows_key(table)));
         rows.insert(WHOLE.to_owned());
-        // A transaction that said it changed something but wrote through no statement
-        // we saw is counted as untracked, too.
-        if self.untracked || self.tables.is_empty() {
+        // A transaction that said it changed something but declared no statement that
+        // wrote is counted as untracked: any table may have changed.
+        if self.tables.is_empty() {
             rows.insert(UNTRACKED.to_owned());
         }
         rows
     }
 }
 
-#[derive(Debug, PartialEq)]
-enum Target<'a> {
-    Reads,
-    /// A table written, and what happens to its rows.
-    Writes(&'a str, RowChange),
-    Unknown,
-}
-
-/// What a statement writes, told by its first words (`INSERT INTO t`, `UPDATE t`,
-/// `DELETE FROM t`); a `SELECT` writes nothing; anything else is unknown.
-fn statement_target(text: &str) -> Target<'_> {
-    let mut words = text
-        .split(|c: char| c.is_whitespace() || c == '(')
-        .filter(|w| !w.is_empty());
-    let verb = words.next().unwrap_or_default();
-    let table = if verb.eq_ignore_ascii_case("SELECT") {
-        return Target::Reads;
-    } else if verb.eq_ignore_ascii_case("UPDATE") {
-        words.next()
-    } else if verb.eq_ignore_ascii_case("INSERT") || verb.eq_ignore_ascii_case("DELETE") {
-        let preposition = words.next().unwrap_or_default();
-        let expected = if verb.eq_ignore_ascii_case("INSERT") {
-            "INTO"
-        } else {
-            "FROM"
-        };
-        preposition
-            .eq_ignore_ascii_case(expected)
-            .then(|| words.next())
-            .flatten()
-    } else {
-        None
-    };
-    match table {
-        Some(name) if is_table_name(name) => Target::Writes(
-            name,
-            if verb.eq_ignore_ascii_case("UPDATE") {
-                RowChange::Updates
-            } else if verb.eq_ignore_ascii_case("INSERT") {
-                RowChange::Adds
-            } else {
-                RowChange::Removes
-            },
-        ),
-        _ => Target::Unknown,
-    }
-}
-
-/// Whether a word of a statement is a table's name: our tables are named in lower case
-/// (SQL's keywords, in upper case, and subqueries are not).
-pub(crate) fn is_table_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn statements_are_told_by_their_first_words() {
-        assert_eq!(statement_target("SELECT 1 FROM t"), Target::Reads);
-        assert_eq!(
-            statement_target("INSERT INTO tagged_items (a) VALUES (?)"),
-            Target::Writes("tagged_items", RowChange::Adds)
-        );
-        assert_eq!(
-            statement_target("insert into t(a) values (1)"),
-            Target::Writes("t", RowChange::Adds)
-        );
-        assert_eq!(
-            statement_target("UPDATE autonomous_systems SET name = ?"),
-            Target::Writes("autonomous_systems", RowChange::Updates)
-        );
-        assert_eq!(
-            statement_target("DELETE FROM jobs WHERE id = ?"),
-            Target::Writes("jobs", RowChange::Removes)
-        );
-        assert_eq!(
-            statement_target("WITH x AS (SELECT 1) DELETE FROM t"),
-            Target::Unknown
-        );
-        assert_eq!(statement_target("DELETE t"), Target::Unknown);
-        assert_eq!(statement_target("UPDATE \"t\" SET a = 1"), Target::Unknown);
-        assert_eq!(statement_target("VACUUM"), Target::Unknown);
-        assert_eq!(statement_target(""), Target::Unknown);
+    fn written(statements: &[Writes]) -> Written {
+        let mut written = Written::default();
+        for writes in statements {
+            written.note(writes);
+        }
+        written
     }
 
     #[test]
-    fn every_write_changes_the_whole_and_unknown_writes_change_everything() {
-        let mut written = Written::default();
-        written.note("UPDATE b SET x = 1");
-        written.note("SELECT 1");
-        written.note("INSERT INTO a (x) VALUES (1)");
+    fn every_write_changes_the_whole_and_a_write_declaring_nothing_changes_everything() {
+        let mut written = written(&[Writes::updates("b"), Writes::adds("a")]);
         assert_eq!(
             written.rows().into_iter().collect::<Vec<_>>(),
             ["*", "a", "a#rows", "b"],
             "an update leaves the set of rows of b as it was"
         );
-        written.note("DELETE FROM b WHERE x = 1");
+        written.note(&Writes::removes("b"));
         assert!(written.rows().contains("b#rows"));
-        written.note("VACUUM");
-        assert!(written.rows().contains(UNTRACKED));
+        assert!(!written.rows().contains(UNTRACKED));
         assert!(Written::default().rows().contains(UNTRACKED));
     }
 
     #[test]
     fn the_columns_an_update_set_are_known_until_rows_are_written_otherwise() {
-        let mut written = Written::default();
-        written.note("UPDATE a SET x = v.column2, y = v.column3 FROM ");
-        written.note("UPDATE a SET z = 1 WHERE id = ");
+        let mut written = written(&[
+            Writes::updates("a").setting(&["x", "y"]),
+            Writes::updates("a").setting(&["z"]),
+        ]);
         assert!(written.may_have_changed("a", "x") && written.may_have_changed("a", "z"));
         assert!(!written.may_have_changed("a", "w"));
         assert!(!written.may_have_changed("b", "x"), "not written");
-        written.note("UPDATE b SET x = ");
-        assert!(
-            written.may_have_changed("b", "w"),
-            "a SET clause cut by a parameter"
-        );
-        written.note("INSERT INTO c (x) VALUES (1)");
+        written.note(&Writes::updates("b"));
+        assert!(written.may_have_changed("b", "w"), "columns not declared");
+        written.note(&Writes::adds("c"));
         assert!(written.may_have_changed("c", "w"), "rows added");
-        written.note("DELETE FROM routers WHERE id = 1");
+        written.note(&Writes::removes("routers"));
         assert!(
             written.may_have_changed("connections", "router_id"),
             "keys cleared"
         );
         assert!(!written.may_have_changed("a", "w"));
-        written.note("VACUUM");
-        assert!(written.may_have_changed("a", "w"), "untracked");
     }
 
     #[test]
     fn the_rows_written_are_known_while_every_write_of_their_table_names_them() {
-        let mut written = Written::default();
-        written.note_updating("UPDATE a SET x = v.column2 FROM ", &[3, 1]);
-        written.note_updating("UPDATE a SET y = v.column2 FROM ", &[2]);
+        let mut updated = written(&[
+            Writes::updates("a").setting(&["x"]).of_rows(vec![3, 1]),
+            Writes::updates("a").setting(&["y"]).of_rows(vec![2]),
+        ]);
         let ids = |w: &Written, t: &str| {
             w.rows_updated(t)
                 .map(|ids| ids.iter().copied().collect::<Vec<_>>())
         };
-        assert_eq!(ids(&written, "a"), Some(vec![1, 2, 3]));
-        assert_eq!(ids(&written, "b"), None, "not written");
-        written.note("UPDATE a SET z = 1 WHERE name = ");
-        assert_eq!(ids(&written, "a"), None, "a statement that named no rows");
-        written.note_updating("UPDATE a SET x = v.column2 FROM ", &[4]);
-        assert_eq!(ids(&written, "a"), None, "rows unknown stay unknown");
+        assert_eq!(ids(&updated, "a"), Some(vec![1, 2, 3]));
+        assert_eq!(ids(&updated, "b"), None, "not written");
+        updated.note(&Writes::updates("a").setting(&["z"]));
+        assert_eq!(ids(&updated, "a"), None, "a statement that named no rows");
+        updated.note(&Writes::updates("a").of_rows(vec![4]));
+        assert_eq!(ids(&updated, "a"), None, "rows unknown stay unknown");
 
         // Rows named, then written otherwise: (table, the other statement, why).
         for (table, then, why) in [
-            ("c", "INSERT INTO c (x) VALUES (1)", "rows added"),
-            (
-                "connections",
-                "DELETE FROM routers WHERE id = 1",
-                "keys cleared",
-            ),
-            ("d", "VACUUM", "untracked"),
+            ("c", Writes::adds("c"), "rows added"),
+            ("c", Writes::removes("c"), "rows removed"),
+            ("connections", Writes::removes("routers"), "keys cleared"),
         ] {
-            let mut written = Written::default();
-            written.note_updating(&format!("UPDATE {table} SET x = v.column2 FROM "), &[1]);
-            written.note(then);
-            assert_eq!(ids(&written, table), None, "{why}");
+            let mut updated = written(&[Writes::updates(table).of_rows(vec![1])]);
+            updated.note(&then);
+            assert_eq!(ids(&updated, table), None, "{why}");
         }
-        // What selects writes nothing, whatever ids come with it.
-        let mut read = Written::default();
-        read.note_updating("SELECT 1 FROM e", &[1]);
-        assert!(!read.may_have_written("e"));
     }
 
     #[test]
     fn removing_rows_changes_the_sets_of_rows_the_database_deletes_with_them() {
         // An organisation's networks go with it, and their contacts with them.
-        let mut written = Written::default();
-        written.note("DELETE FROM peeringdb_organizations WHERE id = 1");
-        let rows = written.rows();
+        let rows = written(&[Writes::removes("peeringdb_organizations")]).rows();
         for table in ["peeringdb_networks", "peeringdb_network_contacts"] {
             assert!(rows.contains(&rows_key(table)), "{table}: {rows:?}");
             assert!(rows.contains(table), "{table}: {rows:?}");
         }
-        let mut updated = Written::default();
-        updated.note("UPDATE peeringdb_organizations SET name = 'x'");
+        let updated = written(&[Writes::updates("peeringdb_organizations").setting(&["name"])]);
         assert!(!updated.rows().contains(&rows_key("peeringdb_networks")));
     }
 
     #[test]
     fn deleting_a_router_clears_the_keys_of_its_connections() {
         use peering_domain::resources::CONNECTION;
-        let mut written = Written::default();
-        written.note("DELETE FROM routers WHERE id = 1");
+        let written = written(&[Writes::removes("routers")]);
         assert!(written.rows().contains(CONNECTION.table));
     }
 }

@@ -1,6 +1,7 @@
 //! Tests of the kept objects: versions, carrying through writes, the bound and its sizes.
 
 use super::*;
+use crate::written::Writes;
 use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, CONNECTION, INTERNET_EXCHANGE_PEERING_SESSION, ROUTER, TAG,
 };
@@ -98,8 +99,8 @@ fn a_write_naming_its_rows_lets_go_of_those_alone() {
     kept.keep(&TAG, before.of(&tags), &[object(1), object(2), object(3)]);
     kept.keep(&AUTONOMOUS_SYSTEM, before.of(&systems), &[object(1)]);
     let mut written = Written::default();
-    written.note_updating("UPDATE tags SET name = v.column2 FROM ", &[2]);
-    written.note("UPDATE autonomous_systems SET name = 'x' WHERE asn = ");
+    written.note(&Writes::updates("tags").setting(&["name"]).of_rows(vec![2]));
+    written.note(&Writes::updates("autonomous_systems").setting(&["name"]));
     assert!(kept.carried_by(&written));
     let after = before.advanced(&written, 9);
 

@@ -2,6 +2,7 @@
 //! writes do to kept orders and to those being read, and the bounds on what is kept.
 
 use super::*;
+use crate::written::Writes;
 
 fn key(order: &str) -> OrderKey {
     ("autonomous_systems", order.to_owned())
@@ -19,21 +20,20 @@ fn order(version: i64, ids: Vec<i64>) -> KeptOrder {
     }
 }
 
-/// What the store's updates note (the text before their rows' parameters): of a column
-/// the orders do not read, and of one they do.
+/// Updates of a column the orders do not read, and of one they do.
 fn comments_set() -> Written {
-    written(&["UPDATE autonomous_systems SET comments = v.column2 FROM "])
+    written(&[Writes::updates("autonomous_systems").setting(&["comments"])])
 }
 
 fn numbers_set() -> Written {
-    written(&["UPDATE autonomous_systems SET asn = v.column2 FROM "])
+    written(&[Writes::updates("autonomous_systems").setting(&["asn"])])
 }
 
 /// What a transaction of `statements` wrote.
-fn written(statements: &[&str]) -> Written {
+fn written(statements: &[Writes]) -> Written {
     let mut written = Written::default();
-    for statement in statements {
-        written.note(statement);
+    for writes in statements {
+        written.note(writes);
     }
     written
 }
@@ -70,9 +70,9 @@ fn an_order_is_forgotten_at_its_version_or_when_a_table_it_reads_is_written() {
     assert_eq!(orders.bytes(), 0);
     read_after_offsets(&orders, &key("a"));
     orders.keep(key("a"), order(8, vec![1, 2]));
-    orders.after_write(&written(&["UPDATE routers SET name = $1"]), None);
+    orders.after_write(&written(&[Writes::updates("routers")]), None);
     assert_eq!(kept_version(&orders, &key("a")), Some(8));
-    orders.after_write(&written(&["UPDATE tags SET name = $1"]), None);
+    orders.after_write(&written(&[Writes::updates("tags")]), None);
     assert_eq!(orders.bytes(), 0);
     read_after_offsets(&orders, &key("a"));
 }
@@ -94,29 +94,22 @@ fn a_write_that_changed_nothing_an_order_reads_keeps_it_at_the_versions_it_left(
     orders.after_write(&comments, Some((&other, &later)));
     assert_eq!(orders.bytes(), 0);
 
-    // A column the order reads set, rows added, an update cut by a parameter, an
-    // untracked statement, no versions.
+    // A column the order reads set, rows added, rows removed, an update that did not say
+    // which columns it set, no versions.
+    let systems = "autonomous_systems";
     for (statements, versions) in [
         (
-            &["UPDATE autonomous_systems SET comments = v.column2, asn = v.column3 FROM "][..],
+            Writes::updates(systems).setting(&["comments", "asn"]),
             Some((&before, &after)),
         ),
-        (
-            &["INSERT INTO autonomous_systems (asn) VALUES ($1)"],
-            Some((&before, &after)),
-        ),
-        (
-            &["UPDATE autonomous_systems SET comments = "],
-            Some((&before, &after)),
-        ),
-        (&["VACUUM"], Some((&before, &after))),
-        (
-            &["UPDATE autonomous_systems SET comments = v.column2 FROM "],
-            None,
-        ),
+        (Writes::adds(systems), Some((&before, &after))),
+        (Writes::removes(systems), Some((&before, &after))),
+        (Writes::updates(systems), Some((&before, &after))),
+        (Writes::updates(systems).setting(&["comments"]), None),
     ] {
+        let statements = [statements];
         orders.keep(key("a"), order(before.of(TABLES), vec![2, 1]));
-        orders.after_write(&written(statements), versions);
+        orders.after_write(&written(&statements), versions);
         assert_eq!(orders.bytes(), 0, "{statements:?}");
         assert_eq!(kept_at(&orders), None, "{statements:?}");
     }
@@ -229,7 +222,7 @@ fn writes_while_an_order_is_read_carry_it_when_kept() {
         versions(4, 2),
     );
     let (comments, renumbered) = (comments_set(), numbers_set());
-    let routers = written(&["UPDATE routers SET name = v.column2 FROM "]);
+    let routers = written(&[Writes::updates("routers").setting(&["name"])]);
     let read = |orders: &KeptOrders, name: &str| {
         assert!(matches!(orders.find(&key(name)), Found::Read));
     };

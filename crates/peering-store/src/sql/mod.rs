@@ -10,6 +10,7 @@ mod rows;
 mod run;
 
 use crate::connection::Backend as Database;
+use crate::written::Writes;
 
 use array::PgArray;
 pub(crate) use rows::{Cell, DbRow};
@@ -41,6 +42,8 @@ pub(crate) struct Sql {
     /// Whether the prepared statement may be cached (false for variable-length lists,
     /// whose text would fill the cache with one entry per length).
     cacheable: bool,
+    /// What the statement writes, as its builder declares it (`None`: it only reads).
+    writes: Option<Writes>,
 }
 
 impl Default for Sql {
@@ -49,6 +52,7 @@ impl Default for Sql {
             parts: vec![String::new()],
             binds: Vec::new(),
             cacheable: true,
+            writes: None,
         }
     }
 }
@@ -58,6 +62,18 @@ impl Sql {
         let mut s = Sql::default();
         s.push(text);
         s
+    }
+
+    /// A statement that writes what `writes` declares, starting with `text`.
+    pub fn writing(writes: Writes, text: &str) -> Self {
+        let mut s = Sql::new(text);
+        s.writes = Some(writes);
+        s
+    }
+
+    /// What the statement writes, as its builder declared it; `None` for a read.
+    pub fn writes(&self) -> Option<&Writes> {
+        self.writes.as_ref()
     }
 
     pub fn push(&mut self, text: &str) -> &mut Self {
@@ -215,7 +231,7 @@ impl Sql {
     /// as the backend allows.
     pub fn inserts(
         backend: Database,
-        table: &str,
+        table: &'static str,
         columns: &[&str],
         rows: Vec<Vec<Bind>>,
     ) -> Vec<Sql> {
@@ -224,10 +240,13 @@ impl Sql {
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {
             let chunk: Vec<Vec<Bind>> = rows.by_ref().take(per_statement).collect();
-            let mut sql = Sql::new(&format!(
-                "INSERT INTO {table} ({}) SELECT * FROM ",
-                columns.join(", ")
-            ));
+            let mut sql = Sql::writing(
+                Writes::adds(table),
+                &format!(
+                    "INSERT INTO {table} ({}) SELECT * FROM ",
+                    columns.join(", ")
+                ),
+            );
             sql.push_rows(backend, chunk);
             statements.push(sql);
         }
@@ -254,7 +273,7 @@ impl Sql {
         self
     }
 
-    /// The text before the first parameter: enough to tell what the statement writes.
+    /// The text before the first parameter.
     pub fn head(&self) -> &str {
         self.parts.first().map_or("", String::as_str)
     }

@@ -7,6 +7,7 @@ use peering_domain::{Record, ResourceSpec};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 
 /// Writes the relation lists (many-to-many and tags) of written objects (each once): all
 /// of them for new objects (`named: None`), else those each update names (by field
@@ -77,7 +78,10 @@ impl Link {
 
     /// Deletes the links of the objects `ids`.
     fn clear(&self, backend: crate::Backend, spec: &ResourceSpec, ids: &[i64]) -> Sql {
-        let mut clear = Sql::new(&format!("DELETE FROM {} WHERE ", self.through));
+        let mut clear = Sql::writing(
+            Writes::removes(self.through),
+            &format!("DELETE FROM {} WHERE ", self.through),
+        );
         if self.tags {
             clear
                 .push("object_type = ")

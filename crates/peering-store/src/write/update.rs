@@ -16,6 +16,7 @@ use crate::connection::Db;
 use crate::error::Error;
 use crate::query::Related;
 use crate::sql::{Bind, Sql};
+use crate::written::Writes;
 
 /// Updates existing objects; ids that do not exist are skipped. Returns the updated
 /// objects in input order, as a read shows them (without their related objects), and the
@@ -242,22 +243,27 @@ fn update_group(db: &mut Db<'_>, spec: &ResourceSpec, group: ChangeGroup) -> Res
             .take(per_statement)
             .map(|(id, binds)| (id, std::iter::once(Bind::Int(id)).chain(binds).collect()))
             .unzip();
-        db.execute_updating(&update_sql(db.backend(), spec.table, &set, chunk), &ids)?;
+        let writes = Writes::updates(spec.table)
+            .setting(&group.columns)
+            .of_rows(ids);
+        db.execute(&update_sql(db.backend(), writes, &set, chunk))?;
     }
     Ok(())
 }
 
-/// `UPDATE` of rows (each its id, then the values of `set`'s columns) from a table of rows.
+/// `UPDATE` of rows (each its id, then the values of `set`'s columns) from a table of rows,
+/// writing what `writes` declares.
 pub(crate) fn update_sql(
     backend: crate::Backend,
-    table: &str,
+    writes: Writes,
     set: &[String],
     chunk: Vec<Vec<Bind>>,
 ) -> Sql {
-    let mut sql = Sql::new(&format!(
-        "UPDATE {table} SET {set} FROM ",
-        set = set.join(", ")
-    ));
+    let table = writes.table();
+    let mut sql = Sql::writing(
+        writes,
+        &format!("UPDATE {table} SET {set} FROM ", set = set.join(", ")),
+    );
     sql.push_rows(backend, chunk);
     sql.push(&format!(" WHERE {table}.id = v.column1"));
     sql
