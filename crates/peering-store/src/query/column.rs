@@ -7,12 +7,27 @@ use peering_filter::{Lookup, Predicate, Value as FilterValue};
 
 use crate::sql::{Bind, Sql};
 
+/// A filter's value bound as the column of `kind` holds it. Every kind has its arm, so that
+/// a kind added to the declarations does not compile until its filters' values are bound.
 pub(super) fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
     match value {
         FilterValue::Null => Bind::NullText,
         FilterValue::Int(i) => match kind {
             Kind::Text { .. } | Kind::Choice { .. } | Kind::Uuid => Bind::Text(i.to_string()),
-            _ => Bind::Int(*i),
+            Kind::Int { .. }
+            | Kind::ReverseCount { .. }
+            | Kind::Bool
+            | Kind::Json { .. }
+            | Kind::Time
+            | Kind::ForeignKey { .. }
+            | Kind::ManyToMany { .. }
+            | Kind::Tags
+            | Kind::Ip { .. }
+            | Kind::Mac
+            | Kind::DisplayCopy
+            | Kind::ContentType
+            | Kind::ContentTypes
+            | Kind::GenericObject { .. } => Bind::Int(*i),
         },
         // An address is compared in the form a write stores it, so that a filter finds
         // what a write would call the same address (`2001:DB8::C8` is `2001:db8::c8/128`).
@@ -21,7 +36,22 @@ pub(super) fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
                 peering_domain::net::canonical(t, *family, *host_only)
                     .unwrap_or_else(|| t.to_lowercase()),
             ),
-            _ => Bind::Text(t.clone()),
+            Kind::Int { .. }
+            | Kind::Text { .. }
+            | Kind::Uuid
+            | Kind::ReverseCount { .. }
+            | Kind::Bool
+            | Kind::Choice { .. }
+            | Kind::Json { .. }
+            | Kind::Time
+            | Kind::ForeignKey { .. }
+            | Kind::ManyToMany { .. }
+            | Kind::Tags
+            | Kind::Mac
+            | Kind::DisplayCopy
+            | Kind::ContentType
+            | Kind::ContentTypes
+            | Kind::GenericObject { .. } => Bind::Text(t.clone()),
         },
         FilterValue::Bool(b) => Bind::Bool(*b),
         FilterValue::Uuid(u) => Bind::Text(u.to_string()),
@@ -57,27 +87,76 @@ pub(super) fn column_condition(
     p: &Predicate,
 ) -> Sql {
     let col = format!("{alias}.{column}");
-    let positive = p.lookup.positive();
-    if positive == Lookup::Empty {
-        return empty_condition(&col, kind, p);
-    }
+    let test = match Test::of(p.lookup) {
+        Test::Empty => return empty_condition(&col, kind, p),
+        Test::Exact => None,
+        Test::Compare(test) => Some(test),
+    };
     with_null(p, &format!("{col} IS NULL"), |values| {
         let mut sql = Sql::default();
         sql.push("(").push(&col).push(" IS NOT NULL AND (");
-        if positive == Lookup::Exact {
-            equal_to_any(&mut sql, &col, kind, &values);
-        } else {
-            let lower = lower_column(alias, column, lc, kind);
-            for (i, v) in values.iter().enumerate() {
-                if i > 0 {
-                    sql.push(" OR ");
+        match test {
+            None => equal_to_any(&mut sql, &col, kind, &values),
+            Some(test) => {
+                let lower = lower_column(alias, column, lc, kind);
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 {
+                        sql.push(" OR ");
+                    }
+                    compare(&mut sql, &col, &lower, kind, test, v);
                 }
-                compare(&mut sql, &col, &lower, kind, positive, v);
             }
         }
         sql.push("))");
         sql
     })
+}
+
+/// What a lookup tests of a column, its negation aside (`with_null` puts the `NOT`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Test {
+    /// Equal to one of the values.
+    Exact,
+    /// Compared with each value.
+    Compare(Comparison),
+    /// Holds nothing, or something, as the value says.
+    Empty,
+}
+
+/// How a column is compared with one value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Comparison {
+    /// Ordered against the value: `<`, `<=`, `>` or `>=`.
+    Ordered(&'static str),
+    /// Equal, case-insensitive.
+    EqualIgnoringCase,
+    /// Like the value, case-insensitive, with anything before it (`any_before`) and after.
+    Like { any_before: bool, any_after: bool },
+}
+
+impl Test {
+    /// The test of every lookup, negated or not: one arm each, so that a lookup added to the
+    /// filters' language does not compile until it is given its condition.
+    fn of(lookup: Lookup) -> Test {
+        let like = |any_before, any_after| {
+            Test::Compare(Comparison::Like {
+                any_before,
+                any_after,
+            })
+        };
+        match lookup {
+            Lookup::Exact | Lookup::N => Test::Exact,
+            Lookup::Lt => Test::Compare(Comparison::Ordered("<")),
+            Lookup::Lte => Test::Compare(Comparison::Ordered("<=")),
+            Lookup::Gt => Test::Compare(Comparison::Ordered(">")),
+            Lookup::Gte => Test::Compare(Comparison::Ordered(">=")),
+            Lookup::Ie | Lookup::Nie => Test::Compare(Comparison::EqualIgnoringCase),
+            Lookup::Ic | Lookup::Nic => like(true, true),
+            Lookup::Isw | Lookup::Nisw => like(false, true),
+            Lookup::Iew | Lookup::Niew => like(true, false),
+            Lookup::Empty => Test::Empty,
+        }
+    }
 }
 
 /// `[NOT ](<is_null> OR <others>)` for a predicate whose values may include `null`: the
@@ -151,28 +230,35 @@ fn equal_to_any(sql: &mut Sql, col: &str, kind: &Kind, values: &[&FilterValue]) 
     }
 }
 
-/// One value compared by an ordering or a text lookup (`lookup` is positive).
-fn compare(sql: &mut Sql, col: &str, lower: &str, kind: &Kind, lookup: Lookup, v: &FilterValue) {
+/// One value compared with the column (`col`, or its lower-cased form `lower`).
+fn compare(
+    sql: &mut Sql,
+    col: &str,
+    lower: &str,
+    kind: &Kind,
+    comparison: Comparison,
+    v: &FilterValue,
+) {
     let text = match v {
         FilterValue::Text(t) => t.as_str(),
         _ => "",
     };
-    match lookup {
-        Lookup::Lt => sql.push(col).push(" < ").bind(filter_bind(kind, v)),
-        Lookup::Lte => sql.push(col).push(" <= ").bind(filter_bind(kind, v)),
-        Lookup::Gt => sql.push(col).push(" > ").bind(filter_bind(kind, v)),
-        Lookup::Gte => sql.push(col).push(" >= ").bind(filter_bind(kind, v)),
-        Lookup::Ie => sql
+    match comparison {
+        Comparison::Ordered(operator) => sql
+            .push(col)
+            .push(&format!(" {operator} "))
+            .bind(filter_bind(kind, v)),
+        Comparison::EqualIgnoringCase => sql
             .push(lower)
             .push(" = ")
             .bind(Bind::Text(text.to_lowercase())),
-        Lookup::Ic | Lookup::Isw | Lookup::Iew => {
-            let pattern = like_pattern(text, lookup != Lookup::Isw, lookup != Lookup::Iew);
-            sql.push(lower)
-                .push(" LIKE ")
-                .bind(Bind::Text(pattern))
-                .push(" ESCAPE '\\'")
-        }
-        _ => sql.push("1 = 0"),
+        Comparison::Like {
+            any_before,
+            any_after,
+        } => sql
+            .push(lower)
+            .push(" LIKE ")
+            .bind(Bind::Text(like_pattern(text, any_before, any_after)))
+            .push(" ESCAPE '\\'"),
     };
 }

@@ -53,7 +53,12 @@ impl FilterTarget {
                 table: "tags",
                 column: "slug",
             }),
-            _ => None,
+            FilterTarget::Computed(_)
+            | FilterTarget::ChangeRequest(_)
+            | FilterTarget::AddressFamily { .. }
+            | FilterTarget::Bound { .. }
+            | FilterTarget::ReferredBy { .. }
+            | FilterTarget::ChoiceOrAlso { .. } => None,
         }
     }
 
