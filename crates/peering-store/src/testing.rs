@@ -1,5 +1,9 @@
 //! Fresh databases for tests: a temporary SQLite file, or a new PostgreSQL database when
-//! `PEERING_TEST_POSTGRES_URL` names a server. Each is removed when dropped.
+//! `PEERING_TEST_POSTGRES_URL` names a server. Each is removed when dropped. A test's
+//! database comes migrated, copied from a template its process migrated once
+//! (`template.rs`); [`TestDatabase::empty`] is one no migration touched.
+
+mod template;
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
@@ -26,7 +30,7 @@ pub fn postgres_url() -> Option<String> {
 }
 
 impl TestDatabase {
-    /// A fresh database on the backend the environment selects.
+    /// A fresh migrated database on the backend the environment selects.
     pub fn new() -> TestDatabase {
         match postgres_url() {
             Some(admin) => Self::postgres(&admin),
@@ -34,41 +38,70 @@ impl TestDatabase {
         }
     }
 
+    /// A fresh database no migration touched, on the backend the environment selects: for
+    /// tests of migrations, and of a server's first start as an operator makes it.
+    pub fn empty() -> TestDatabase {
+        match postgres_url() {
+            Some(admin) => Self::create_postgres(&admin, false),
+            None => Self::create_sqlite(false),
+        }
+    }
+
+    /// A fresh migrated SQLite database.
     pub fn sqlite() -> TestDatabase {
+        Self::create_sqlite(true)
+    }
+
+    /// A fresh migrated database on the server at `admin_url`.
+    ///
+    /// # Panics
+    /// When the server cannot be reached: a test asked for PostgreSQL and must not pass
+    /// silently without it.
+    pub fn postgres(admin_url: &str) -> TestDatabase {
+        Self::create_postgres(admin_url, true)
+    }
+
+    fn create_sqlite(migrated: bool) -> TestDatabase {
         let path = std::env::temp_dir().join(format!(
             "peeringd-test-{}.sqlite3",
             uuid::Uuid::new_v4().simple()
         ));
+        if migrated {
+            template::copy_sqlite(&path);
+        }
         TestDatabase {
             url: format!("sqlite://{}", path.display()),
             cleanup: Cleanup::File(path),
         }
     }
 
-    /// Creates a new database on the server at `admin_url`.
-    ///
-    /// # Panics
-    /// When the server cannot be reached: a test asked for PostgreSQL and must not pass
-    /// silently without it.
-    pub fn postgres(admin_url: &str) -> TestDatabase {
+    fn create_postgres(admin_url: &str, migrated: bool) -> TestDatabase {
         let name = format!("peeringd_test_{}", uuid::Uuid::new_v4().simple());
         let mut admin = PgConnection::establish(admin_url)
             .unwrap_or_else(|e| panic!("PostgreSQL at {admin_url} unreachable: {e}"));
-        admin
-            .batch_execute(&format!("CREATE DATABASE {name}"))
-            .unwrap_or_else(|e| panic!("cannot create test database: {e}"));
-        let base = admin_url
-            .rsplit_once('/')
-            .map(|(b, _)| b)
-            .unwrap_or(admin_url);
+        if migrated {
+            template::create_postgres(&mut admin, admin_url, &name);
+        } else {
+            admin
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .unwrap_or_else(|e| panic!("cannot create test database: {e}"));
+        }
         TestDatabase {
-            url: format!("{base}/{name}"),
+            url: format!("{}/{name}", server_base(admin_url)),
             cleanup: Cleanup::Postgres {
                 admin_url: admin_url.to_string(),
                 name,
             },
         }
     }
+}
+
+/// The URL of the server at `admin_url` without its database, to name another.
+fn server_base(admin_url: &str) -> &str {
+    admin_url
+        .rsplit_once('/')
+        .map(|(b, _)| b)
+        .unwrap_or(admin_url)
 }
 
 impl Default for TestDatabase {
@@ -131,15 +164,32 @@ impl std::ops::Deref for TestStore {
 
 /// Ends every connection to the PostgreSQL database at `url` but this call's own, as a
 /// restart of the database server would (for tests of lost connections); nothing on SQLite.
-pub fn end_connections(url: &str) -> Result<(), crate::Error> {
+/// The local ports of the connections it ended, those over TCP: a test process holds
+/// connections to other databases of the same server, which these tell apart.
+pub fn end_connections(url: &str) -> Result<Vec<u16>, crate::Error> {
+    use diesel::sql_types::{Bool, Integer, Nullable};
+    use diesel::RunQueryDsl;
+
+    #[derive(diesel::QueryableByName)]
+    struct Ended {
+        #[diesel(sql_type = Nullable<Integer>)]
+        client_port: Option<i32>,
+        #[diesel(sql_type = Bool)]
+        _ended: bool,
+    }
+
     let crate::Target::Postgres(url) = crate::Target::parse(url)? else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    PgConnection::establish(&url)
-        .map_err(|e| crate::Error::Unavailable(e.to_string()))?
-        .batch_execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-             WHERE datname = current_database() AND pid <> pg_backend_pid()",
-        )?;
-    Ok(())
+    let mut admin =
+        PgConnection::establish(&url).map_err(|e| crate::Error::Unavailable(e.to_string()))?;
+    let ended = diesel::sql_query(
+        "SELECT client_port, pg_terminate_backend(pid) AS _ended FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    )
+    .load::<Ended>(&mut admin)?;
+    Ok(ended
+        .iter()
+        .filter_map(|e| u16::try_from(e.client_port?).ok())
+        .collect())
 }

@@ -9,7 +9,7 @@ use peering_store::{Store, Target};
 #[test]
 fn instances_starting_together_on_an_empty_database_all_come_up() {
     for _ in 0..3 {
-        let db = TestDatabase::new();
+        let db = TestDatabase::empty();
         let opened: Vec<Result<(), String>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..4)
                 .map(|_| {

@@ -45,7 +45,7 @@ fn post_autonomous_systems(port: u16, key: &str, body: &serde_json::Value) -> u1
 
 #[test]
 fn first_start_prints_a_working_admin_token() {
-    let db = TestDatabase::new();
+    let db = TestDatabase::empty();
     let (mut child, port, key) = first_start(&db);
     assert_eq!(key.len(), 40);
     let status = post_autonomous_systems(
@@ -60,7 +60,7 @@ fn first_start_prints_a_working_admin_token() {
 
 #[test]
 fn users_and_tokens_from_the_command_line() {
-    let db = TestDatabase::new();
+    let db = TestDatabase::empty();
     let out = peeringd(&db).arg("migrate").output().unwrap();
     assert!(
         out.status.success(),

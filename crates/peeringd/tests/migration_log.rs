@@ -67,7 +67,7 @@ fn migrations(db: &TestDatabase) -> Vec<String> {
 
 #[test]
 fn serve_logs_each_migration_it_applies_and_none_on_a_current_database() {
-    let db = TestDatabase::new();
+    let db = TestDatabase::empty();
     let known = migrations(&db);
     assert!(known.len() > 20, "{known:?}");
     let log = log_until_serving(&db);
