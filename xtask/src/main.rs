@@ -1,11 +1,12 @@
-//! `cargo xtask`: repository chores for peeringd (migrations, benchmarks, invariant checks)
-//! as plain Rust.
+//! `cargo xtask`: repository chores for peeringd (migrations, benchmarks, invariant checks,
+//! generated files) as plain Rust.
 
 mod bench;
 mod check_migrations;
 mod codegen;
 mod migrate;
 mod new_migration;
+mod openapi;
 mod soak;
 mod tidy;
 
@@ -47,6 +48,12 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write the OpenAPI document the server serves to `crates/peering-openapi/` (`--check`:
+    /// fail when the committed files are not current).
+    Openapi {
+        #[arg(long)]
+        check: bool,
+    },
     /// Check the architecture invariants (dependencies of the reusable crates, module docs,
     /// no unwrap() outside tests).
     Tidy,
@@ -80,6 +87,7 @@ fn main() -> ExitCode {
         Command::NewMigration { name } => new_migration::run(&name).map(|()| ExitCode::SUCCESS),
         Command::CheckMigrations => check_migrations::run().map(|()| ExitCode::SUCCESS),
         Command::Codegen { check } => codegen::run(check).map(|()| ExitCode::SUCCESS),
+        Command::Openapi { check } => openapi::run(check).map(|()| ExitCode::SUCCESS),
         Command::Tidy => tidy::run().map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Soak(args) => soak::run(&args).map(|held| {

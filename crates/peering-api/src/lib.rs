@@ -34,8 +34,6 @@ pub mod version;
 
 pub mod write_lane;
 
-use std::sync::OnceLock;
-
 use actix_web::http::{header, Method};
 use actix_web::middleware::from_fn;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -45,6 +43,9 @@ use peering_store::Store;
 
 use crate::api_path::ApiPath;
 use crate::error::ApiError;
+
+/// `major.minor` of the package version, sent as `API-Version`.
+pub use peering_openapi::api_version;
 
 /// Settings of the HTTP layer.
 #[derive(Debug, Clone)]
@@ -245,15 +246,6 @@ impl AppState {
             writes: std::sync::Arc::new(writes),
         }
     }
-}
-
-/// `major.minor` of the package version, sent as `API-Version`.
-pub fn api_version() -> &'static str {
-    static VERSION: OnceLock<String> = OnceLock::new();
-    VERSION.get_or_init(|| {
-        let v = env!("CARGO_PKG_VERSION");
-        v.splitn(3, '.').take(2).collect::<Vec<_>>().join(".")
-    })
 }
 
 /// Every declared resource is served by the generic handlers.

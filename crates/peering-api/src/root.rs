@@ -4,8 +4,7 @@ use std::collections::BTreeMap;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use peering_domain::resources::{ALIASES, ALL};
-use peering_domain::ResourceSpec;
+use peering_openapi::layout::{apps, extra_links};
 use serde_json::{json, Value as Json};
 
 use crate::auth::authenticate;
@@ -18,30 +17,6 @@ fn links_page(req: &HttpRequest, links: BTreeMap<String, String>) -> HttpRespons
     let body: serde_json::Map<String, Json> =
         links.into_iter().map(|(k, v)| (k, json!(v))).collect();
     respond(req, StatusCode::OK, &Json::Object(body))
-}
-
-/// Links an application root lists beyond its resources: endpoints with handlers of their
-/// own (`crate::tokens`).
-pub fn extra_links(app: &str) -> &'static [&'static str] {
-    match app {
-        "users" => &["tokens", "userpref"],
-        _ => &[],
-    }
-}
-
-/// Applications served, with the resources under each (by their path there): each
-/// resource where the 1.8 layout serves it and, for those that moved, where 1.10 does.
-pub(crate) fn apps() -> BTreeMap<&'static str, Vec<(&'static str, &'static ResourceSpec)>> {
-    let mut apps: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-    for spec in ALL.iter().copied() {
-        apps.entry(spec.app).or_default().push((spec.path, spec));
-    }
-    for alias in ALIASES {
-        apps.entry(alias.app)
-            .or_default()
-            .push((alias.path, alias.spec));
-    }
-    apps
 }
 
 pub async fn api_root(req: HttpRequest) -> HttpResponse {

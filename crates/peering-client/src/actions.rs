@@ -1,15 +1,18 @@
 //! Actions beyond reading and writing objects (`/api/{app}/{path}/{id}/{action}/`): the
 //! simple ones typed (a router's configuration, a session's password encrypted, an
 //! autonomous system's prefixes, an e-mail or an export rendered), and [`Client::action`]
-//! for any other.
+//! for any other. Their bodies are `peering_domain::bodies`, which the server's handlers
+//! and its OpenAPI document use too.
 
+use peering_domain::bodies::{
+    EmailToRender, PasswordEncrypted, Prefixes, RenderedEmail, RenderedExport,
+};
 use peering_domain::models::{
     AutonomousSystem, DirectPeeringSession, ExportTemplate, InternetExchangePeeringSession, Job,
     Model, Router,
 };
 use reqwest::Method;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
 
 use crate::client::{decode, Client};
@@ -20,31 +23,6 @@ use crate::error::Error;
 pub trait Session: Model {}
 impl Session for DirectPeeringSession {}
 impl Session for InternetExchangePeeringSession {}
-
-/// The prefixes stored for an autonomous system's AS-SET, by family (each as the import
-/// stored it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Prefixes {
-    pub ipv6: Vec<Json>,
-    pub ipv4: Vec<Json>,
-}
-
-/// An e-mail rendered from a template.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RenderedEmail {
-    pub subject: String,
-    pub body: String,
-}
-
-#[derive(Deserialize)]
-struct Encrypted {
-    encrypted: bool,
-}
-
-#[derive(Deserialize)]
-struct RenderedExport {
-    rendered: String,
-}
 
 impl Client {
     /// The router's configuration, rendered now from its template (`?format=text`).
@@ -69,7 +47,7 @@ impl Client {
     /// [`Error::Server`], when the router does not encrypt passwords).
     pub async fn encrypt_password<M: Session>(&self, session: i64) -> Result<bool, Error> {
         let url = self.action_url::<M>(session, "encrypt-password")?;
-        let answer: Encrypted = self.call(Method::POST, url, Some(&json!({}))).await?;
+        let answer: PasswordEncrypted = self.call(Method::POST, url, Some(&json!({}))).await?;
         Ok(answer.encrypted)
     }
 
@@ -82,8 +60,8 @@ impl Client {
     /// The e-mail template `email` rendered for the autonomous system.
     pub async fn generate_email(&self, system: i64, email: i64) -> Result<RenderedEmail, Error> {
         let url = self.action_url::<AutonomousSystem>(system, "generate-email")?;
-        let body = json!({ "email": email });
-        self.call(Method::POST, url, Some(&body)).await
+        self.call(Method::POST, url, Some(&EmailToRender { email }))
+            .await
     }
 
     /// The export template rendered now over all its objects.

@@ -7,9 +7,10 @@ mod error;
 mod query;
 mod resources;
 
-pub use actions::{Prefixes, RenderedEmail, Session};
+pub use actions::Session;
 pub use client::Client;
 pub use error::{Error, ValidationErrors};
+pub use peering_domain::bodies::{Prefixes, RenderedEmail};
 pub use query::Query;
 pub use resources::Page;
 // The method of `Client::action`.

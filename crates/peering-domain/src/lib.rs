@@ -1,6 +1,7 @@
 //! The peering data model: resources described as data, values, choices, input validation.
 #![doc = include_str!("../README.md")]
 
+pub mod bodies;
 pub mod choices;
 pub mod errors;
 pub mod grants;

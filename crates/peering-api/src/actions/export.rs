@@ -2,6 +2,7 @@
 
 use actix_web::http::header::{self, ContentType};
 use actix_web::{web, HttpResponse};
+use peering_domain::bodies::RenderedExport;
 use peering_domain::resources::EXPORT_TEMPLATE;
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
@@ -9,7 +10,7 @@ use serde_json::json;
 
 use super::routers::enqueue;
 use super::viewer_of;
-use super::{existing, json_response, Call};
+use super::{existing, typed_response, Call};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::AppState;
@@ -52,7 +53,7 @@ pub async fn render_now(call: Call) -> Result<HttpResponse, ApiError> {
         work.export(id, None, &viewer)
     })
     .await??;
-    Ok(json_response(&req, json!({"rendered": rendered})))
+    typed_response(&req, &RenderedExport { rendered })
 }
 
 /// The export template of this resource named `name`, by id; a 400 naming what exists

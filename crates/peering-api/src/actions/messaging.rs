@@ -2,11 +2,11 @@
 //! rendered for a peer, with the reference's context.
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Value as Json};
+use peering_domain::bodies::{EmailToRender, RenderedEmail};
 
 use super::routers::SMALL_BODY;
 use super::viewer_of;
-use super::{json_response, Call};
+use super::{typed_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
 
@@ -20,16 +20,7 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
-    let email = match body.get("email") {
-        None | Some(Json::Null) => {
-            return Err(ApiError::BadRequest(
-                json!({"email": ["This field is required."]}),
-            ))
-        }
-        Some(value) => value.as_i64().ok_or_else(|| {
-            ApiError::BadRequest(json!({"email": ["A valid integer is required."]}))
-        })?,
-    };
+    let EmailToRender { email } = EmailToRender::from_json(&body).map_err(ApiError::BadRequest)?;
     let viewer = viewer_of(&caller, &state);
     let version = crate::resource::data_version(&state).await?;
     let (work, place) = (state.work.clone(), state.inline_renders.enter().await?);
@@ -38,8 +29,5 @@ pub async fn generate_email(call: Call) -> Result<HttpResponse, ApiError> {
         work.email(id, email, &viewer, Some(version))
     })
     .await??;
-    Ok(json_response(
-        &req,
-        json!({"subject": subject, "body": body}),
-    ))
+    typed_response(&req, &RenderedEmail { subject, body })
 }

@@ -1,13 +1,14 @@
 //! Actions beyond reading and writing objects: rendering a router's configuration, an
-//! e-mail or an export, jobs, talking to routers. Each is declared once here, on its
-//! resource, and served wherever that resource is routed.
+//! e-mail or an export, jobs, talking to routers. Each is declared once in
+//! `peering_openapi::actions`, on its resource, with what its caller needs; here is its
+//! handler (`handlers.rs`), served wherever that resource is routed after the caller is
+//! checked (`check`).
 
 mod autonomous_systems;
-mod declared;
 mod exchanges;
 pub mod export;
+mod handlers;
 mod messaging;
-pub mod needs;
 mod peeringdb_cache;
 mod peeringdb_networks;
 mod routers;
@@ -15,30 +16,23 @@ mod sessions;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use futures_util::future::LocalBoxFuture;
 use peering_domain::resources::JOB;
 use peering_domain::ResourceSpec;
 use serde_json::json;
 
-use crate::auth::Caller;
+use peering_auth::Access;
+
+use crate::auth::{Caller, NOT_PROVIDED, NO_PERMISSION};
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond, respond_text};
 use crate::AppState;
 use peering_app::WorkError;
 
-pub use declared::ACTIONS;
-pub use needs::{Grant, Needs};
-
-/// Whether an action is on one object (`…/{id}/name/`) or on the collection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    Object,
-    Collection,
-    /// Served under another name of the resource's application, as the reference's
-    /// viewsets without a model (`/api/peeringdb/cache/statistics/`).
-    Under(&'static str),
-}
+pub use handlers::{handler, Handler, Served, HANDLERS};
+pub use peering_openapi::actions::{
+    find, find_under, Action, Answer, Grant, Needs, Scope, ACTIONS, CACHE_COUNTS,
+};
 
 /// What a handler is given.
 pub struct Call {
@@ -50,80 +44,6 @@ pub struct Call {
     pub spec: &'static ResourceSpec,
     /// The object's id, for actions on one object.
     pub id: i64,
-}
-
-pub type Handler = fn(Call) -> LocalBoxFuture<'static, Result<HttpResponse, ApiError>>;
-
-/// What an action answers with, for its OpenAPI description.
-#[derive(Debug, Clone, Copy)]
-pub enum Answer {
-    /// The job enqueued (`Job`).
-    Job,
-    /// The jobs enqueued.
-    Jobs,
-    /// Plain text.
-    Text,
-    /// A component of the document.
-    Schema(&'static str),
-    /// A list of a component.
-    ListOf(&'static str),
-    /// A resource's object, in its complete form.
-    Object(fn() -> &'static ResourceSpec),
-    /// A list of a resource's objects, in their complete form (not paginated).
-    Objects(fn() -> &'static ResourceSpec),
-    /// No body.
-    Empty,
-}
-
-/// One action, declared once: where it is, what it takes and answers, and its handler.
-pub struct Action {
-    pub spec: &'static ResourceSpec,
-    pub name: &'static str,
-    pub scope: Scope,
-    /// `GET` or `POST`.
-    pub method: &'static str,
-    pub summary: &'static str,
-    /// The component of its JSON body, if it takes one.
-    pub body: Option<&'static str>,
-    /// Its query parameters: name and description.
-    pub query: &'static [(&'static str, &'static str)],
-    /// Its answers besides the errors every action may give (403, 404, 503).
-    pub answers: &'static [(u16, &'static str, Answer)],
-    /// What its caller must be or hold, checked before anything else.
-    pub needs: Needs,
-    pub handler: Handler,
-}
-
-/// The members of `cache/statistics/`, as the reference names them.
-pub const CACHE_COUNTS: &[&str] = &[
-    "campus-count",
-    "carrier-count",
-    "carrierfac-count",
-    "fac-count",
-    "ix-count",
-    "ixfac-count",
-    "ixlan-count",
-    "ixpfx-count",
-    "net-count",
-    "poc-count",
-    "netfac-count",
-    "netixlan-count",
-    "org-count",
-    "sync-count",
-];
-
-/// The action of a resource by name and scope.
-pub fn find(spec: &ResourceSpec, name: &str, scope: Scope) -> Option<&'static Action> {
-    ACTIONS
-        .iter()
-        .find(|a| a.spec.table == spec.table && a.name == name && a.scope == scope)
-}
-
-/// The action served at `/api/{app}/{segment}/{name}/` (`Scope::Under`).
-pub fn find_under(app: &str, segment: &str, name: &str) -> Option<&'static Action> {
-    ACTIONS.iter().find(|a| {
-        a.spec.app == app && matches!(a.scope, Scope::Under(s) if s == segment) && a.name == name
-    })
 }
 
 /// Runs an action: the method must be the action's, and the caller must qualify before the
@@ -140,8 +60,9 @@ pub async fn dispatch(
     if !allowed {
         return Err(ApiError::MethodNotAllowed(method.to_string()));
     }
+    let handler = handler(action).ok_or(ApiError::NotFound)?;
     let caller = crate::auth::authenticate(&req, &state).await?;
-    action.needs.check(&caller, &state, action.spec)?;
+    check(action.needs, &caller, &state, action.spec)?;
     let call = Call {
         req,
         payload,
@@ -150,7 +71,41 @@ pub async fn dispatch(
         spec: action.spec,
         id,
     };
-    (action.handler)(call).await
+    handler(call).await
+}
+
+/// The 403 for a caller who does not qualify for what an action needs.
+pub fn check(
+    needs: Needs,
+    caller: &Caller,
+    state: &AppState,
+    reached: &ResourceSpec,
+) -> Result<(), ApiError> {
+    match needs {
+        Needs::Read(specs) => specs
+            .iter()
+            .try_for_each(|spec| caller.require_read(state, Some(spec))),
+        Needs::Hold(grants) => {
+            let user = caller.require_user()?;
+            let writes = needs.writes();
+            let held =
+                |grant: &Grant| user.superuser || user.permissions.contains(&grant.name(reached));
+            if !grants.iter().all(held) || (writes && user.access != Access::ReadWrite) {
+                return Err(ApiError::Forbidden(NO_PERMISSION.into()));
+            }
+            Ok(())
+        }
+        Needs::Staff { write } => match &caller.user {
+            None => Err(ApiError::Forbidden(NOT_PROVIDED.into())),
+            Some(user)
+                if (user.staff || user.superuser)
+                    && (!write || user.access == Access::ReadWrite) =>
+            {
+                Ok(())
+            }
+            Some(_) => Err(ApiError::Forbidden(NO_PERMISSION.into())),
+        },
+    }
 }
 
 /// 202 with the job just enqueued, as `/api/core/jobs/{id}/` shows it to its owner.
@@ -234,4 +189,15 @@ pub(crate) async fn existing(
 
 pub(crate) fn json_response(req: &HttpRequest, body: serde_json::Value) -> HttpResponse {
     respond(req, StatusCode::OK, &body)
+}
+
+/// 200 with a typed body (`peering_domain::bodies`), written as `json_response` writes a
+/// value: members in the type's order, no spaces.
+pub(crate) fn typed_response(
+    req: &HttpRequest,
+    body: &impl serde::Serialize,
+) -> Result<HttpResponse, ApiError> {
+    let text = serde_json::to_string(body)
+        .map_err(|e| ApiError::Internal(format!("an action's answer: {e}")))?;
+    Ok(respond_text(req, StatusCode::OK, text))
 }

@@ -4,9 +4,10 @@
 use actix_web::{web, HttpResponse};
 use serde_json::{json, Map, Value as Json};
 
-use super::{json_response, Call, CACHE_COUNTS};
+use super::{json_response, typed_response, Call, CACHE_COUNTS};
 use crate::error::ApiError;
 use peering_app::jobs::SYNCHRONISE_PEERINGDB;
+use peering_domain::bodies::CacheCleared;
 
 /// `GET cache/statistics/`: how many objects of each type the copy holds (`net-count`, …)
 /// and how many synchronisations it has had (`sync-count`). Types the copy does not keep
@@ -43,5 +44,8 @@ pub async fn update_local(call: Call) -> Result<HttpResponse, ApiError> {
 pub async fn clear_local(call: Call) -> Result<HttpResponse, ApiError> {
     let store = call.state.store.clone();
     web::block(move || store.clear_peeringdb()).await??;
-    Ok(json_response(&call.req, json!({"status": "success"})))
+    let cleared = CacheCleared {
+        status: "success".into(),
+    };
+    typed_response(&call.req, &cleared)
 }

@@ -4,28 +4,17 @@
 //! network).
 
 use actix_web::{web, HttpResponse};
+use peering_domain::bodies::{NetworkEmailToRender, RenderedEmail};
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, PDB_NETWORK};
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use super::routers::SMALL_BODY;
 use super::viewer_of;
-use super::{json_response, Call};
+use super::{typed_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::base_url;
-
-/// The integer member `name` of the body, or the field error the reference gives.
-fn required_id(body: &Json, name: &str) -> Result<i64, ApiError> {
-    match body.get(name) {
-        None | Some(Json::Null) => Err(ApiError::BadRequest(
-            json!({ name: ["This field is required."] }),
-        )),
-        Some(value) => value
-            .as_i64()
-            .ok_or_else(|| ApiError::BadRequest(json!({ name: ["A valid integer is required."] }))),
-    }
-}
 
 pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {
@@ -36,9 +25,11 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
-    let email = required_id(&body, "email")?;
-    let system = required_id(&body, "autonomous_system")?;
-    let network = required_id(&body, "network")?;
+    let NetworkEmailToRender {
+        email,
+        autonomous_system: system,
+        network,
+    } = NetworkEmailToRender::from_json(&body).map_err(ApiError::BadRequest)?;
     let store = state.store.clone();
     let (record, related) = web::block(move || store.get(&PDB_NETWORK, network))
         .await??
@@ -63,8 +54,5 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         work.network_email(system, &network, email, &viewer, Some(version))
     })
     .await??;
-    Ok(json_response(
-        &req,
-        json!({"subject": subject, "body": body}),
-    ))
+    typed_response(&req, &RenderedEmail { subject, body })
 }

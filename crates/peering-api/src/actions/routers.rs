@@ -3,8 +3,9 @@
 
 use actix_web::http::header::{self, ContentType};
 use actix_web::{web, HttpRequest, HttpResponse};
+use peering_domain::bodies::{Detail, RoutersToConfigure};
 use peering_domain::resources::ROUTER;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 
 use super::{accepted, existing, Call};
 use crate::body::read_json;
@@ -177,7 +178,7 @@ pub async fn poll_session(call: Call) -> Result<HttpResponse, ApiError> {
         work.poll_router(&command, router, &ctx)
     })
     .await??;
-    Ok(super::json_response(&req, json!({"detail": summary})))
+    super::typed_response(&req, &Detail { detail: summary })
 }
 
 /// `GET routers/{id}/test-napalm-connection/`: a job testing the connection.
@@ -212,7 +213,8 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let user = caller.require_user()?.id;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
-    let (routers, commit) = configure_body(&body)?;
+    let RoutersToConfigure { routers, commit } =
+        RoutersToConfigure::from_json(&body).map_err(ApiError::BadRequest)?;
     let store = state.store.clone();
     // The routers that exist, in one query.
     let (known, _) = web::block(move || store.objects(&ROUTER, &routers, false)).await??;
@@ -235,30 +237,4 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
         })
         .collect();
     enqueue_all(&req, &state, jobs).await
-}
-
-/// `routers` (a non-empty list of ids) and `commit` (false unless given).
-fn configure_body(body: &Json) -> Result<(Vec<i64>, bool), ApiError> {
-    let routers = body.get("routers").and_then(Json::as_array);
-    let ids: Option<Vec<i64>> = routers.and_then(|list| list.iter().map(Json::as_i64).collect());
-    let Some(ids) = ids else {
-        return Err(ApiError::BadRequest(
-            json!({"routers": ["Expected a list of router ids."]}),
-        ));
-    };
-    if ids.is_empty() {
-        return Err(ApiError::BadRequest(json!([
-            "routers list must not be empty"
-        ])));
-    }
-    let commit = match body.get("commit") {
-        None | Some(Json::Null) => false,
-        Some(Json::Bool(b)) => *b,
-        Some(_) => {
-            return Err(ApiError::BadRequest(
-                json!({"commit": ["Must be a valid boolean."]}),
-            ))
-        }
-    };
-    Ok((ids, commit))
 }

@@ -2,12 +2,13 @@
 //! algorithm of the session's router's platform.
 
 use actix_web::{web, HttpResponse};
+use peering_domain::bodies::PasswordEncrypted;
 use peering_domain::input::Draft;
 use peering_domain::resources::{CONNECTION, DIRECT_PEERING_SESSION, PLATFORM, ROUTER};
 use peering_domain::ResourceSpec;
 use peering_store::Store;
 
-use super::{json_response, Call};
+use super::{typed_response, Call};
 use crate::error::ApiError;
 
 /// The session's router, when it encrypts passwords and its platform has an algorithm.
@@ -73,6 +74,6 @@ pub async fn encrypt_password(call: Call) -> Result<HttpResponse, ApiError> {
         Some(false) => Err(ApiError::Unavailable(
             "The session's router does not encrypt passwords: it needs encrypt_passwords and a platform with a password algorithm.".into(),
         )),
-        Some(true) => Ok(json_response(&req, serde_json::json!({"encrypted": true}))),
+        Some(true) => typed_response(&req, &PasswordEncrypted { encrypted: true }),
     }
 }

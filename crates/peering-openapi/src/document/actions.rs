@@ -1,4 +1,4 @@
-//! The actions of `crate::actions` in the document: each one's path, method, body and
+//! The declared actions (`crate::actions`) in the document: each one's path, method, body and
 //! answers, from its declaration; and the bodies they take and give.
 
 use paperclip::v2::models::{

@@ -339,3 +339,67 @@ fn yaml_is_the_same_document() {
     .expect("valid YAML");
     assert_eq!(yaml, doc());
 }
+
+/// The typed bodies of `peering_domain::bodies` have exactly their components' members, so
+/// that the handlers that write them, the clients that read them and the document agree.
+#[test]
+fn typed_bodies_have_their_components_members() {
+    use peering_domain::bodies::*;
+    let doc = doc();
+    let text = || String::from("x");
+    let samples = [
+        ("EmailToRender", json!(EmailToRender { email: 1 })),
+        (
+            "NetworkEmailToRender",
+            json!(NetworkEmailToRender {
+                email: 1,
+                autonomous_system: 2,
+                network: 3
+            }),
+        ),
+        (
+            "RoutersToConfigure",
+            json!(RoutersToConfigure {
+                routers: vec![1],
+                commit: true
+            }),
+        ),
+        (
+            "RenderedEmail",
+            json!(RenderedEmail {
+                subject: text(),
+                body: text()
+            }),
+        ),
+        ("RenderedExport", json!(RenderedExport { rendered: text() })),
+        (
+            "PasswordEncrypted",
+            json!(PasswordEncrypted { encrypted: true }),
+        ),
+        (
+            "Prefixes",
+            json!(Prefixes {
+                ipv6: vec![],
+                ipv4: vec![]
+            }),
+        ),
+        ("CacheCleared", json!(CacheCleared { status: text() })),
+        ("Detail", json!(Detail { detail: text() })),
+    ];
+    for (name, sample) in samples {
+        let schema = &doc["components"]["schemas"][name];
+        let described: BTreeSet<&str> = schema["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{name} has no properties"))
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let written: BTreeSet<&str> = sample
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(written, described, "{name}");
+    }
+}

@@ -1,14 +1,9 @@
-//! What an action needs of its caller, declared with the action and checked by `dispatch`
+//! What an action needs of its caller, declared with the action. peering-api checks it
 //! before the handler runs: before the object is looked up, the body read, or a missing
 //! setting's 503. A handler never checks permissions itself.
 
-use peering_auth::Access;
 use peering_domain::permission::{self, Action as Permission};
 use peering_domain::ResourceSpec;
-
-use crate::auth::{Caller, NOT_PROVIDED, NO_PERMISSION};
-use crate::error::ApiError;
-use crate::AppState;
 
 /// One permission an action needs.
 #[derive(Debug, Clone, Copy)]
@@ -34,7 +29,7 @@ impl Grant {
 
     /// Whether the permission lets its holder change something (then a read-only token
     /// does not carry it).
-    fn writes(self) -> bool {
+    pub fn writes(self) -> bool {
         match self {
             Grant::On(action, _) | Grant::OnReached(action) => action != Permission::View,
             Grant::Named(name) => !name.contains(".view_"),
@@ -63,41 +58,6 @@ impl Needs {
             Needs::Read(_) => false,
             Needs::Hold(grants) => grants.iter().any(|g| g.writes()),
             Needs::Staff { write } => write,
-        }
-    }
-
-    /// The 403 for a caller who does not qualify.
-    pub fn check(
-        self,
-        caller: &Caller,
-        state: &AppState,
-        reached: &ResourceSpec,
-    ) -> Result<(), ApiError> {
-        match self {
-            Needs::Read(specs) => specs
-                .iter()
-                .try_for_each(|spec| caller.require_read(state, Some(spec))),
-            Needs::Hold(grants) => {
-                let user = caller.require_user()?;
-                let writes = self.writes();
-                let held = |grant: &Grant| {
-                    user.superuser || user.permissions.contains(&grant.name(reached))
-                };
-                if !grants.iter().all(held) || (writes && user.access != Access::ReadWrite) {
-                    return Err(ApiError::Forbidden(NO_PERMISSION.into()));
-                }
-                Ok(())
-            }
-            Needs::Staff { write } => match &caller.user {
-                None => Err(ApiError::Forbidden(NOT_PROVIDED.into())),
-                Some(user)
-                    if (user.staff || user.superuser)
-                        && (!write || user.access == Access::ReadWrite) =>
-                {
-                    Ok(())
-                }
-                Some(_) => Err(ApiError::Forbidden(NO_PERMISSION.into())),
-            },
         }
     }
 }

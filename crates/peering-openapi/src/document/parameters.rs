@@ -4,8 +4,7 @@ use paperclip::v2::models::{
     CollectionFormat, DataType, DataTypeFormat, DefaultParameterRaw, Items, ParameterIn,
 };
 use peering_domain::ResourceSpec;
-use peering_filter::{FilterKind, Lookup};
-use peering_store::Store;
+use peering_filter::{FilterKind, Lookup, ResourceCatalog};
 
 pub(super) fn query(
     name: impl Into<String>,
@@ -89,10 +88,11 @@ fn filter_parameter(name: &str, kind: FilterKind, lookup: Lookup) -> DefaultPara
     }
 }
 
-/// Every parameter of a list: one per filter and lookup of the store's catalog, then
+/// Every parameter of a list: one per filter and lookup of the resource's catalog (the
+/// store's, which the filter crate derives from the declaration), then
 /// paging, ordering, search and `brief`.
 pub(super) fn list_parameters(spec: &ResourceSpec) -> Vec<DefaultParameterRaw> {
-    let catalog = Store::catalog(spec);
+    let catalog = ResourceCatalog::of(spec).catalog();
     let mut params: Vec<DefaultParameterRaw> = catalog
         .fields
         .iter()

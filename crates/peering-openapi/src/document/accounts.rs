@@ -1,4 +1,4 @@
-//! The parts of the document served by their own handlers (`crate::tokens`): API tokens,
+//! The parts of the document served by their own handlers (peering-api's `tokens.rs`): API tokens,
 //! provisioning a token with a password, and the caller's preferences.
 
 use openapiv3 as v3;

@@ -1,5 +1,6 @@
 //! The declarations of every action: its resource, name, scope, method, body, answers and
-//! handler. One table, read by the routes and by the OpenAPI document alike.
+//! what its caller needs. One table, read by peering-api's routes (which hold the handlers)
+//! and by the OpenAPI document alike.
 
 use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, BGP_GROUP, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE,
@@ -11,10 +12,7 @@ use peering_domain::ResourceSpec;
 use peering_domain::permission::Action as Permission;
 use peering_domain::resources::EMAIL;
 
-use super::{
-    autonomous_systems, exchanges, export, messaging, peeringdb_cache, peeringdb_networks, routers,
-    sessions, Action, Answer, Grant, Needs, Scope,
-};
+use super::{Action, Answer, Grant, Needs, Scope};
 
 /// Polling a router logs in to it with its stored credentials and writes the sessions'
 /// states: it needs the router's change permission and the sessions'.
@@ -73,7 +71,6 @@ pub static ACTIONS: &[Action] = &[
             TEMPLATE_FAILED,
         ],
         needs: Needs::Hold(&[Grant::Named("peering.view_router_configuration")]),
-        handler: |c| Box::pin(routers::configuration(c)),
     },
     Action {
         spec: &ROUTER,
@@ -85,7 +82,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[JOB_ACCEPTED],
         needs: Needs::Hold(POLL_ROUTER),
-        handler: |c| Box::pin(routers::poll_sessions(c)),
     },
     Action {
         spec: &ROUTER,
@@ -97,7 +93,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[JOB_ACCEPTED],
         needs: Needs::Hold(&[Grant::On(Permission::Change, &ROUTER)]),
-        handler: |c| Box::pin(routers::test_connection(c)),
     },
     Action {
         spec: &ROUTER,
@@ -112,7 +107,6 @@ pub static ACTIONS: &[Action] = &[
             Grant::Named("peering.deploy_router_configuration"),
             Grant::On(Permission::Change, &ROUTER),
         ]),
-        handler: |c| Box::pin(routers::configure(c)),
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
@@ -127,7 +121,6 @@ pub static ACTIONS: &[Action] = &[
             TEMPLATE_FAILED,
         ],
         needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &EMAIL]),
-        handler: |c| Box::pin(messaging::generate_email(c)),
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
@@ -143,7 +136,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::Schema("Prefixes"),
         )],
         needs: Needs::Read(&[&AUTONOMOUS_SYSTEM]),
-        handler: |c| Box::pin(autonomous_systems::as_set_prefixes(c)),
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
@@ -159,7 +151,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::ListOf("NestedInternetExchange"),
         )],
         needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &INTERNET_EXCHANGE]),
-        handler: |c| Box::pin(autonomous_systems::shared_ixps(c)),
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
@@ -171,7 +162,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[(200, "The facilities shared.", Answer::Objects(facility))],
         needs: Needs::Read(&[&AUTONOMOUS_SYSTEM, &PDB_FACILITY]),
-        handler: |c| Box::pin(autonomous_systems::shared_facilities(c)),
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
@@ -190,7 +180,6 @@ pub static ACTIONS: &[Action] = &[
             (204, "PeeringDB has no network with this number.", Answer::Empty),
         ],
         needs: Needs::Hold(&[Grant::On(Permission::Change, &AUTONOMOUS_SYSTEM)]),
-        handler: |c| Box::pin(autonomous_systems::sync_with_peeringdb(c)),
     },
     Action {
         spec: &INTERNET_EXCHANGE,
@@ -206,7 +195,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::Object(internet_exchange),
         )],
         needs: Needs::Hold(&[Grant::On(Permission::Change, &INTERNET_EXCHANGE)]),
-        handler: |c| Box::pin(exchanges::link_to_peeringdb(c)),
     },
     Action {
         spec: &INTERNET_EXCHANGE,
@@ -222,7 +210,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::Objects(network_ixlan),
         )],
         needs: Needs::Read(&[&INTERNET_EXCHANGE, &PDB_NETWORK_IXLAN]),
-        handler: |c| Box::pin(exchanges::available_peers(c)),
     },
     Action {
         spec: &INTERNET_EXCHANGE,
@@ -237,7 +224,6 @@ pub static ACTIONS: &[Action] = &[
             Permission::Add,
             &INTERNET_EXCHANGE_PEERING_SESSION,
         )]),
-        handler: |c| Box::pin(exchanges::import_sessions(c)),
     },
     Action {
         spec: &INTERNET_EXCHANGE,
@@ -253,7 +239,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::Schema("ExchangePrefixes"),
         )],
         needs: Needs::Read(&[&INTERNET_EXCHANGE]),
-        handler: |c| Box::pin(exchanges::prefixes(c)),
     },
     Action {
         spec: &PDB_SYNCHRONISATION,
@@ -269,7 +254,6 @@ pub static ACTIONS: &[Action] = &[
             Answer::Schema("CacheStatistics"),
         )],
         needs: Needs::Staff { write: false },
-        handler: |c| Box::pin(peeringdb_cache::statistics(c)),
     },
     Action {
         spec: &PDB_SYNCHRONISATION,
@@ -281,7 +265,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[JOB_ACCEPTED],
         needs: Needs::Staff { write: true },
-        handler: |c| Box::pin(peeringdb_cache::update_local(c)),
     },
     Action {
         spec: &PDB_SYNCHRONISATION,
@@ -293,7 +276,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[(200, "The copy is empty.", Answer::Schema("CacheCleared"))],
         needs: Needs::Staff { write: true },
-        handler: |c| Box::pin(peeringdb_cache::clear_local(c)),
     },
     Action {
         spec: &PDB_NETWORK,
@@ -308,7 +290,6 @@ pub static ACTIONS: &[Action] = &[
             TEMPLATE_FAILED,
         ],
         needs: Needs::Read(&[&PDB_NETWORK, &EMAIL, &AUTONOMOUS_SYSTEM]),
-        handler: |c| Box::pin(peeringdb_networks::render_email(c)),
     },
     Action {
         spec: &EXPORT_TEMPLATE,
@@ -320,7 +301,6 @@ pub static ACTIONS: &[Action] = &[
         body: None,
         answers: &[JOB_ACCEPTED],
         needs: Needs::Hold(&[Grant::On(Permission::View, &EXPORT_TEMPLATE)]),
-        handler: |c| Box::pin(export::render_job(c)),
     },
     Action {
         spec: &EXPORT_TEMPLATE,
@@ -339,7 +319,6 @@ pub static ACTIONS: &[Action] = &[
             TEMPLATE_FAILED,
         ],
         needs: Needs::Hold(&[Grant::On(Permission::View, &EXPORT_TEMPLATE)]),
-        handler: |c| Box::pin(export::render_now(c)),
     },
     encrypt_password(&DIRECT_PEERING_SESSION),
     encrypt_password(&INTERNET_EXCHANGE_PEERING_SESSION),
@@ -371,7 +350,6 @@ const fn encrypt_password(spec: &'static ResourceSpec) -> Action {
         body: None,
         answers: PASSWORD_ENCRYPTED,
         needs: Needs::Hold(&[Grant::OnReached(Permission::Change)]),
-        handler: |c| Box::pin(sessions::encrypt_password(c)),
     }
 }
 
@@ -393,7 +371,6 @@ const fn poll_routers_of(spec: &'static ResourceSpec, summary: &'static str) -> 
         body: None,
         answers: JOBS_PER_ROUTER,
         needs: Needs::Hold(POLL_ROUTER),
-        handler: |c| Box::pin(routers::poll_routers_of(c)),
     }
 }
 
@@ -412,7 +389,6 @@ const fn poll_session(spec: &'static ResourceSpec) -> Action {
         body: None,
         answers: POLLED,
         needs: Needs::Hold(POLL_SESSION),
-        handler: |c| Box::pin(routers::poll_session(c)),
     }
 }
 
