@@ -178,6 +178,8 @@ pub struct AppState {
     /// Reads the tables' data versions for the answer cache; `None` when the cache is off (or its
     /// thread could not start: each request then reads the version itself).
     pub versions: Option<std::sync::Arc<cache::VersionsProbe>>,
+    /// Objects written under the write rules (`peering_app::edits`).
+    pub edits: peering_app::edits::Edits,
     /// Renders from templates, for requests and jobs.
     pub work: std::sync::Arc<peering_app::Work>,
     /// The job queue; workers are started by the server (`peering_jobs::start`).
@@ -225,7 +227,11 @@ impl AppState {
             .map(std::sync::Arc::new);
         // Reads give way to the API's writes while they run (`Store::writing`).
         let writes = write_lane::WriteLane::new(WRITE_THREADS, Some(store.clone()));
+        let rules = peering_app::edits::WriteRules {
+            min_password_length: settings.min_password_length,
+        };
         AppState {
+            edits: peering_app::edits::Edits::new(store.clone(), rules),
             work: std::sync::Arc::new(peering_app::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
             inline_renders: inline_renders::InlineRenders::new(settings.max_inline_renders),

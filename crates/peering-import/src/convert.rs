@@ -7,6 +7,8 @@ use peering_domain::input::{parse, Draft, Input, Mode};
 use peering_domain::names::to_reference;
 use peering_domain::{Kind, ResourceSpec, Value};
 use peering_store::ImportedObject;
+
+use crate::Admit;
 use serde_json::{Map, Value as Json};
 
 /// A stored password that no password matches (not a hash).
@@ -59,8 +61,12 @@ fn time_of(object: &Json, name: &str) -> Option<chrono::DateTime<chrono::Utc>> {
         .map(|t| t.with_timezone(&chrono::Utc))
 }
 
-/// The object to create, or why it cannot be.
-pub fn imported(spec: &'static ResourceSpec, object: &Json) -> Result<ImportedObject, String> {
+/// The object to create, admitted by the write rules, or why it cannot be.
+pub fn imported(
+    spec: &'static ResourceSpec,
+    object: &Json,
+    admit: Admit<'_>,
+) -> Result<ImportedObject, String> {
     let Some(id) = object.get("id").and_then(Json::as_i64) else {
         return Err(format!("without an id: {object}"));
     };
@@ -75,16 +81,26 @@ pub fn imported(spec: &'static ResourceSpec, object: &Json) -> Result<ImportedOb
     }
     // An API never gives a password: the account comes without a usable one ("!" matches
     // no password), to be set with `peeringd user set-password`.
-    if spec
+    let password = spec
         .fields
         .iter()
-        .any(|f| f.name == "password" && f.write_only)
-    {
+        .position(|f| f.name == "password" && f.write_only);
+    if password.is_some() {
         input.insert("password".into(), Json::String(UNUSABLE_PASSWORD.into()));
     }
     let mut draft = parse(spec, &Json::Object(input), Mode::Create)
         .map_err(|errors| format!("#{id}: {}", errors.into_json()))?;
     kept_hidden(spec, object, &mut draft);
+    // The marker is no password to check or hash, but what the store keeps for none: out
+    // of the draft while the rules run.
+    let unusable = password.map(|at| (at, draft.inputs[at].take()));
+    admit(spec, &mut draft).map_err(|e| match e {
+        peering_store::Error::Invalid { errors, .. } => format!("#{id}: {}", errors.into_json()),
+        other => format!("#{id}: {other}"),
+    })?;
+    if let Some((at, marker)) = unusable {
+        draft.inputs[at] = marker;
+    }
     let times = spec
         .fields
         .iter()

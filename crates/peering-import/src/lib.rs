@@ -12,6 +12,7 @@ mod convert;
 mod order;
 mod source;
 
+use peering_domain::input::Draft;
 use peering_domain::resources::{GROUP, OBJECT_CHANGE, USER};
 use peering_domain::ResourceSpec;
 use peering_store::{ImportWriter, ImportedObject, Store};
@@ -62,6 +63,12 @@ pub enum Event {
     Writing(&'static ResourceSpec, usize),
 }
 
+/// The write rules an imported object must pass before it is written (templates that
+/// parse, passwords as hashes): the application layer's, which this crate does not know.
+/// An object they refuse is left out and reported.
+pub type Admit<'a> =
+    &'a (dyn Fn(&'static ResourceSpec, &mut Draft) -> Result<(), peering_store::Error> + Sync);
+
 /// Imports everything the token reads from `source` into `store`: each page read is
 /// written before the next is asked for, so that memory holds one page whatever the size.
 pub fn import(
@@ -69,6 +76,7 @@ pub fn import(
     source: &Source,
     dry_run: bool,
     progress: &dyn Fn(Event),
+    admit: Admit<'_>,
 ) -> Result<Report, ImportError> {
     let version = source.version()?;
     if !store.holds_no_peering_data()? {
@@ -88,6 +96,7 @@ pub fn import(
                 problems: &mut problems,
                 accounts: &accounts,
                 progress,
+                admit,
             };
             match import_resource(writer, source, spec, &mut context) {
                 Ok(outcome) => resources.push((spec, outcome)),
@@ -150,6 +159,7 @@ struct Context<'a> {
     problems: &'a mut Vec<String>,
     accounts: &'a Accounts,
     progress: &'a dyn Fn(Event),
+    admit: Admit<'a>,
 }
 
 /// Reads one resource page by page, writing each.
@@ -161,7 +171,7 @@ fn import_resource(
 ) -> Result<Outcome, Stop<peering_store::Error>> {
     let (mut read, mut taken) = (0, 0);
     let problems = &mut *context.problems;
-    let (accounts, progress) = (context.accounts, context.progress);
+    let (accounts, progress, admit) = (context.accounts, context.progress, context.admit);
     let ended = source.each_page(spec, |objects| {
         read += objects.len();
         progress(Event::Writing(spec, read));
@@ -182,7 +192,7 @@ fn import_resource(
                 problems.push(clash);
                 continue;
             }
-            match convert::imported(spec, object) {
+            match convert::imported(spec, object, admit) {
                 Ok(one) => converted.push(one),
                 Err(why) => problems.push(format!("{} {why}", spec.verbose_name)),
             }

@@ -4,6 +4,8 @@
 use std::io::Read;
 
 use clap::Subcommand;
+use peering_app::accounts::{self, AccountError};
+use peering_app::edits::WriteRules;
 use peering_auth::TokenKey;
 use peering_store::{NewToken, Store};
 
@@ -102,27 +104,27 @@ fn create_user(
     password_stdin: bool,
 ) -> Result<(), String> {
     let store = open(settings)?;
-    let hash = if password_stdin {
-        password_from_stdin(settings.min_password_length)?
+    let password = if password_stdin {
+        Some(password_from_stdin()?)
     } else {
-        String::new()
+        None
     };
-    store
-        .create_user(username, &hash, superuser)
-        .map_err(|e| e.to_string())?;
+    accounts::create_user(
+        &store,
+        &rules(settings),
+        username,
+        password.as_deref(),
+        superuser,
+    )
+    .map_err(explained)?;
     eprintln!("created user {username}");
     Ok(())
 }
 
 fn set_password(settings: &Settings, username: &str) -> Result<(), String> {
     let store = open(settings)?;
-    let hash = password_from_stdin(settings.min_password_length)?;
-    if !store
-        .set_password(username, &hash)
-        .map_err(|e| e.to_string())?
-    {
-        return Err(format!("no user named {username:?}"));
-    }
+    let password = password_from_stdin()?;
+    accounts::set_password(&store, &rules(settings), username, &password).map_err(explained)?;
     eprintln!("password of {username} set");
     Ok(())
 }
@@ -199,8 +201,8 @@ fn revoke_token(settings: &Settings, id: i64) -> Result<(), String> {
     Ok(())
 }
 
-/// A password from standard input (one line), hashed.
-fn password_from_stdin(min_length: usize) -> Result<String, String> {
+/// A password from standard input (one line).
+fn password_from_stdin() -> Result<String, String> {
     let mut password = String::new();
     std::io::stdin()
         .read_to_string(&mut password)
@@ -209,10 +211,20 @@ fn password_from_stdin(min_length: usize) -> Result<String, String> {
     if password.is_empty() {
         return Err("empty password".into());
     }
-    if password.chars().count() < min_length {
-        return Err(format!(
-            "password too short: at least {min_length} characters (PEERING_MIN_PASSWORD_LENGTH)"
-        ));
+    Ok(password.to_string())
+}
+
+fn rules(settings: &Settings) -> WriteRules {
+    WriteRules {
+        min_password_length: settings.min_password_length,
     }
-    peering_auth::password::hash(password).map_err(|e| e.to_string())
+}
+
+/// An account error as the command line says it: a refused password names the setting
+/// that sets the rule.
+fn explained(e: AccountError) -> String {
+    match e {
+        AccountError::Password(why) => format!("{why} (PEERING_MIN_PASSWORD_LENGTH)"),
+        other => other.to_string(),
+    }
 }

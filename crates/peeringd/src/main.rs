@@ -146,7 +146,12 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::User { command } => accounts_command::user(&settings, command),
         Command::Token { command } => accounts_command::token(&settings, command),
-        Command::DemoData { scale, seed } => demo_data::run(&settings.database_url, scale, seed),
+        Command::DemoData { scale, seed } => {
+            let rules = peering_app::edits::WriteRules {
+                min_password_length: settings.min_password_length,
+            };
+            demo_data::run(&settings.database_url, rules, scale, seed)
+        }
         Command::Peeringdb {
             command: PeeringdbCommand::Sync { from_dir },
         } => peeringdb_command::sync(&settings, from_dir),

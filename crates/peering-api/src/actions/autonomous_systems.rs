@@ -3,12 +3,11 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
-use peering_domain::peeringdb_rules::is_private_asn;
+use peering_app::autonomous_systems as peering;
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, PDB_FACILITY};
 use peering_domain::Record;
 use peering_peeringdb::follow::{synchronise_autonomous_system, SystemSync};
 use peering_store::Related;
-use serde_json::{json, Value as Json};
 
 use super::{json_response, Call};
 use crate::error::ApiError;
@@ -20,45 +19,30 @@ use crate::respond::{base_url, respond_text};
 pub async fn as_set_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
     let Call { req, state, id, .. } = call;
     let store = state.store.clone();
-    let (record, _) = web::block(move || store.get(&AUTONOMOUS_SYSTEM, id))
+    let prefixes = web::block(move || peering::stored_prefixes(&store, id))
         .await??
         .ok_or(ApiError::NotFound)?;
-    let stored = match record.get(&AUTONOMOUS_SYSTEM, "prefixes") {
-        peering_domain::Value::Json(j) if j.is_object() => (**j).clone(),
-        _ => Json::Null,
-    };
-    let family = |key: &str| stored.get(key).cloned().unwrap_or_else(|| json!([]));
-    Ok(json_response(
-        &req,
-        json!({"ipv6": family("ipv6"), "ipv4": family("ipv4")}),
-    ))
+    Ok(json_response(&req, prefixes))
 }
 
-/// The caller's affiliated autonomous system (preference `context.as`), or the 503 the
-/// reference answers without one.
+/// The caller's affiliated autonomous system, or the 503 the reference answers without
+/// one.
 async fn affiliated(call: &Call) -> Result<Record, ApiError> {
     let missing = || ApiError::Unavailable("User did not choose an affiliated AS.".into());
     let user = call.caller.user.as_ref().ok_or_else(missing)?.id;
     let store = call.state.store.clone();
-    let system = web::block(move || {
-        let preferences = store.preferences(user)?;
-        match preferences["context"]["as"].as_i64() {
-            Some(id) => Ok(store.get(&AUTONOMOUS_SYSTEM, id)?.map(|(r, _)| r)),
-            None => Ok::<_, peering_store::Error>(None),
-        }
-    })
-    .await??;
-    system.ok_or_else(missing)
+    web::block(move || peering::affiliated(&store, user))
+        .await??
+        .ok_or_else(missing)
 }
 
 /// The AS number of an autonomous system, or a 404.
 async fn asn_of(call: &Call) -> Result<i64, ApiError> {
     let store = call.state.store.clone();
     let id = call.id;
-    let (record, _) = web::block(move || store.get(&AUTONOMOUS_SYSTEM, id))
+    web::block(move || peering::asn_of(&store, id))
         .await??
-        .ok_or(ApiError::NotFound)?;
-    Ok(record.int(&AUTONOMOUS_SYSTEM, "asn"))
+        .ok_or(ApiError::NotFound)
 }
 
 /// `GET autonomous-systems/{id}/shared-ixps/`: our exchanges (those of the caller's
@@ -67,29 +51,8 @@ pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
     let asn = asn_of(&call).await?;
     let ours = affiliated(&call).await?;
     let store = call.state.store.clone();
-    let (exchanges, related) = web::block(move || {
-        let our_asn = ours.int(&AUTONOMOUS_SYSTEM, "asn");
-        if is_private_asn(asn) || is_private_asn(our_asn) {
-            return Ok((Vec::new(), Related::default()));
-        }
-        let lans = store.shared_ixlans(asn, our_asn)?;
-        let exchanges: Vec<Record> = store
-            .everything(&INTERNET_EXCHANGE)?
-            .into_iter()
-            .filter(|x| {
-                x.get(&INTERNET_EXCHANGE, "local_autonomous_system")
-                    .as_int()
-                    == Some(ours.id)
-            })
-            .filter(|x| {
-                x.get(&INTERNET_EXCHANGE, "extdb_ixlan")
-                    .as_int()
-                    .is_some_and(|lan| lans.contains(&lan))
-            })
-            .collect();
-        Ok::<_, peering_store::Error>((exchanges, Related::default()))
-    })
-    .await??;
+    let exchanges = web::block(move || peering::shared_exchanges(&store, asn, &ours)).await??;
+    let related = Related::default();
     let base = base_url(&call.req);
     let renderer = Renderer {
         related: &related,
@@ -119,13 +82,8 @@ pub async fn shared_facilities(call: Call) -> Result<HttpResponse, ApiError> {
     let asn = asn_of(&call).await?;
     let ours = affiliated(&call).await?.int(&AUTONOMOUS_SYSTEM, "asn");
     let store = call.state.store.clone();
-    let (facilities, related) = web::block(move || {
-        if is_private_asn(asn) || is_private_asn(ours) {
-            return Ok((Vec::new(), Related::default()));
-        }
-        store.shared_facilities(asn, ours)
-    })
-    .await??;
+    let (facilities, related) =
+        web::block(move || peering::shared_facilities(&store, asn, ours)).await??;
     Ok(super::exchanges::objects_response(
         &call.req,
         &PDB_FACILITY,

@@ -3,28 +3,17 @@
 //! (a job), and the LAN's prefixes.
 
 use actix_web::{web, HttpRequest, HttpResponse};
+use peering_app::exchanges;
 use peering_domain::peeringdb_rules::prefixes_by_family;
-use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE, PDB_NETWORK_IXLAN};
+use peering_domain::resources::{INTERNET_EXCHANGE, PDB_NETWORK_IXLAN};
 use peering_domain::{Record, ResourceSpec};
-use peering_store::{Related, Store};
+use peering_store::Related;
 
 use super::{json_response, Call};
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
 use peering_app::jobs::{new_job, IMPORT_SESSIONS};
-
-/// The exchange, its PeeringDB LAN (if linked) and its local AS number.
-fn exchange_and_lan(store: &Store, id: i64) -> Result<Option<(Option<i64>, i64)>, ApiError> {
-    let Some((exchange, related)) = store.get(&INTERNET_EXCHANGE, id)? else {
-        return Ok(None);
-    };
-    let lan = exchange.get(&INTERNET_EXCHANGE, "extdb_ixlan").as_int();
-    let local_asn = exchange
-        .follow(&INTERNET_EXCHANGE, "local_autonomous_system", &related)
-        .map_or(0, |a| a.int(&AUTONOMOUS_SYSTEM, "asn"));
-    Ok(Some((lan, local_asn)))
-}
 
 /// `POST internet-exchanges/{id}/link-to-peeringdb/`: links the exchange's connections to
 /// the PeeringDB records listing their addresses, then the exchange to their LAN; the
@@ -66,16 +55,9 @@ pub async fn link_to_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
 pub async fn available_peers(call: Call) -> Result<HttpResponse, ApiError> {
     let Call { req, state, id, .. } = call;
     let store = state.store.clone();
-    let (records, related) = web::block(move || {
-        let Some((lan, local_asn)) = exchange_and_lan(&store, id)? else {
-            return Err(ApiError::NotFound);
-        };
-        match lan {
-            Some(lan) => Ok(store.available_peers(id, lan, local_asn)?),
-            None => Ok((Vec::new(), Related::default())),
-        }
-    })
-    .await??;
+    let (records, related) = web::block(move || exchanges::available_peers(&store, id))
+        .await??
+        .ok_or(ApiError::NotFound)?;
     Ok(objects_response(
         &req,
         &PDB_NETWORK_IXLAN,
@@ -111,16 +93,9 @@ pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
 pub async fn prefixes(call: Call) -> Result<HttpResponse, ApiError> {
     let Call { req, state, id, .. } = call;
     let store = state.store.clone();
-    let prefixes = web::block(move || {
-        let Some((lan, _)) = exchange_and_lan(&store, id)? else {
-            return Err(ApiError::NotFound);
-        };
-        match lan {
-            Some(lan) => Ok(store.ixlan_prefixes(lan)?),
-            None => Ok(Vec::new()),
-        }
-    })
-    .await??;
+    let prefixes = web::block(move || exchanges::lan_prefixes(&store, id))
+        .await??
+        .ok_or(ApiError::NotFound)?;
     Ok(json_response(&req, prefixes_by_family(&prefixes)))
 }
 

@@ -1,12 +1,13 @@
-//! Writes: create, update and delete, one object or a list, run on the write lane; what
-//! a draft needs before the store takes it; the objects written, as the answer.
+//! Writes: create, update and delete, one object or a list, parsed from the body and run
+//! on the write lane through `peering_app::edits` (which applies the write rules); the
+//! objects written, as the answer.
 
 use actix_web::http::header::{HeaderValue, LOCATION};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse};
+use peering_app::edits::default_to_user;
 use peering_domain::input::{self, Draft, Mode};
-use peering_domain::spec::{Kind, TextFormat};
-use peering_domain::{FieldErrors, Record, ResourceSpec, Value};
+use peering_domain::{FieldErrors, Record, ResourceSpec};
 use peering_store::Related;
 use serde_json::{json, Map, Value as Json};
 
@@ -19,77 +20,10 @@ use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
 use crate::AppState;
 
-/// What a draft needs before it reaches the store: templates that parse, and passwords
-/// checked against the minimum length and hashed (here, on the blocking pool: hashing is
-/// slow on purpose).
-fn prepare(
-    spec: &ResourceSpec,
-    draft: &mut Draft,
-    min_length: usize,
-) -> Result<(), peering_store::Error> {
-    check_templates(spec, draft)?;
-    for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
-        let is_password = matches!(
-            field.kind,
-            Kind::Text {
-                format: TextFormat::Password,
-                ..
-            }
-        );
-        if let (true, Some(input::Input::Value(Value::Text(plain)))) = (is_password, input) {
-            if plain.chars().count() < min_length {
-                return Err(peering_store::Error::invalid(FieldErrors::single(
-                    field.name,
-                    format!("This password is too short. It must contain at least {min_length} characters."),
-                )));
-            }
-            *plain = peering_auth::password::hash(plain)
-                .map_err(|e| peering_store::Error::Backend(e.to_string()))?;
-        }
-    }
-    Ok(())
-}
-
-/// A template that does not parse is refused, naming its line and the problem (the
-/// reference stores it and fails when it is rendered).
-fn check_templates(spec: &ResourceSpec, draft: &Draft) -> Result<(), peering_store::Error> {
-    let mut errors = FieldErrors::new();
-    for (field, input) in spec.fields.iter().zip(&draft.inputs) {
-        let Some(input::Input::Value(Value::Text(source))) = input else {
-            continue;
-        };
-        if !field.template {
-            continue;
-        }
-        if let Err(e) = peering_render::check(source) {
-            let at = e.line.map(|l| format!(" at line {l}")).unwrap_or_default();
-            errors.add(field.name, format!("Invalid template{at}: {}", e.message));
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(peering_store::Error::invalid(errors))
-    }
-}
-
 /// After a write to users or groups, permissions and statuses kept with tokens are stale.
 fn forget_cached_principals(state: &AppState, spec: &ResourceSpec) {
     if spec.app == "users" {
         state.tokens.clear();
-    }
-}
-
-/// A field that defaults to the user making the write (a journal entry's `created_by`)
-/// takes the caller when the body leaves it out.
-fn default_to_caller(spec: &ResourceSpec, draft: &mut input::Draft, caller: &Caller) {
-    let Some(user) = &caller.user else {
-        return;
-    };
-    for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
-        if matches!(field.default, peering_domain::spec::Default::CurrentUser) && input.is_none() {
-            *input = Some(input::Input::Ref(Some(input::Ref::Id(user.id))));
-        }
     }
 }
 
@@ -147,19 +81,13 @@ async fn update(
     state: &AppState,
     caller: &Caller,
     spec: &'static ResourceSpec,
-    mut work: Vec<(i64, Draft)>,
+    work: Vec<(i64, Draft)>,
 ) -> Result<(Vec<Record>, Related), ApiError> {
     let ctx = change_context(req, caller);
-    let store = state.store.clone();
-    let min = state.settings.min_password_length;
+    let edits = state.edits.clone();
     let written = state
         .writes
-        .run(move || {
-            for (_, draft) in &mut work {
-                prepare(spec, draft, min)?;
-            }
-            store.update(spec, work, &ctx)
-        })
+        .run(move || edits.update(spec, work, &ctx))
         .await??;
     forget_cached_principals(state, spec);
     Ok(written)
@@ -174,10 +102,10 @@ pub(super) async fn delete(
     ids: Vec<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let ctx = change_context(req, caller);
-    let store = state.store.clone();
+    let edits = state.edits.clone();
     state
         .writes
-        .run(move || store.delete(spec, &ids, &ctx))
+        .run(move || edits.delete(spec, &ids, &ctx))
         .await??;
     forget_cached_principals(state, spec);
     Ok(HttpResponse::NoContent().finish())
@@ -194,17 +122,10 @@ pub(super) async fn create(
     let many = matches!(body, Items::List(_));
     let (drafts, count) = creations(spec, caller, body)?;
     let ctx = change_context(req, caller);
-    let store = state.store.clone();
-    let min = state.settings.min_password_length;
+    let edits = state.edits.clone();
     let result = state
         .writes
-        .run(move || {
-            let mut drafts = drafts;
-            for (i, draft) in drafts.iter_mut().enumerate() {
-                prepare(spec, draft, min).map_err(|e| e.at(i))?;
-            }
-            store.create(spec, drafts, &ctx)
-        })
+        .run(move || edits.create(spec, drafts, &ctx))
         .await?;
     let (records, related) = result.map_err(|e| creation_error(e, many, count))?;
     if many {
@@ -249,7 +170,7 @@ fn creations(
     for (index, item) in items.enumerate() {
         match input::parse(spec, &item, Mode::Create) {
             Ok(mut d) => {
-                default_to_caller(spec, &mut d, caller);
+                default_to_user(spec, &mut d, caller.user.as_ref().map(|u| u.id));
                 drafts.push(d)
             }
             Err(e) => {

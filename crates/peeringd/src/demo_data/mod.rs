@@ -18,6 +18,7 @@ mod writer;
 
 use std::time::{Duration, Instant};
 
+use peering_app::edits::{Edits, WriteRules};
 use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, BGP_GROUP, COMMUNITY, CONFIGURATION, CONNECTION, CONTACT, CONTACT_ROLE,
     DIRECT_PEERING_SESSION, EMAIL, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PLATFORM,
@@ -56,7 +57,12 @@ const WRITTEN: &[&ResourceSpec] = &[
     &CONTACT,
 ];
 
-pub fn run(database_url: &str, scale: u32, seed: Option<u64>) -> Result<(), String> {
+pub fn run(
+    database_url: &str,
+    rules: WriteRules,
+    scale: u32,
+    seed: Option<u64>,
+) -> Result<(), String> {
     let started = Instant::now();
     if !(1..=MAX_SCALE).contains(&scale) {
         return Err(format!("--scale must be between 1 and {MAX_SCALE}"));
@@ -71,7 +77,7 @@ pub fn run(database_url: &str, scale: u32, seed: Option<u64>) -> Result<(), Stri
         authority: peering_domain::grants::Authority::operator(),
     };
     let request_id = ctx.request_id.clone();
-    let mut w = Writer::new(store.clone(), ctx);
+    let mut w = Writer::new(Edits::new(store.clone(), rules), store.clone(), ctx);
     generate(&mut w, scale as usize, seed)?;
     past_jobs(&store)?;
     peeringdb_copy(&store)?;

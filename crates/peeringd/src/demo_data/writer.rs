@@ -1,9 +1,10 @@
-//! Writes bodies through the store's public API, as the HTTP API does: each body is parsed
-//! and validated like a POST, each object gets its change record, and each batch is one
-//! transaction.
+//! Writes bodies as the HTTP API does: each body is parsed and validated like a POST, goes
+//! through the write rules (`peering_app::edits`), gets its change record, and each batch
+//! is one transaction.
 
 use std::time::{Duration, Instant};
 
+use peering_app::edits::Edits;
 use peering_domain::input::{parse, Mode};
 use peering_domain::ResourceSpec;
 use peering_store::{ChangeContext, Store};
@@ -22,14 +23,17 @@ pub struct Tally {
 }
 
 pub struct Writer {
+    edits: Edits,
+    /// Counts the statements each batch runs.
     store: Store,
     ctx: ChangeContext,
     pub tallies: Vec<Tally>,
 }
 
 impl Writer {
-    pub fn new(store: Store, ctx: ChangeContext) -> Writer {
+    pub fn new(edits: Edits, store: Store, ctx: ChangeContext) -> Writer {
         Writer {
+            edits,
             store,
             ctx,
             tallies: Vec::new(),
@@ -73,7 +77,7 @@ impl Writer {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let (records, _) = self
-            .store
+            .edits
             .create(spec, drafts, &self.ctx)
             .map_err(|e| match e {
                 peering_store::Error::Invalid { index, errors } => {
