@@ -111,10 +111,91 @@ pub struct Prefixes {
     pub ipv4: Vec<Json>,
 }
 
+/// An exchange's prefixes as the reference shows them (`internet-exchanges/{id}/prefixes/`,
+/// and stored on the exchange): by family, a key only for a family that has some.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExchangePrefixes {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ipv6: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ipv4: Vec<String>,
+}
+
+impl ExchangePrefixes {
+    /// The prefixes split by family, each family in the order given.
+    pub fn of(prefixes: &[String]) -> Self {
+        let (ipv6, ipv4) = prefixes.iter().cloned().partition(|p| p.contains(':'));
+        Self { ipv6, ipv4 }
+    }
+}
+
 /// `cache/clear-local/`'s answer: `"success"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CacheCleared {
     pub status: String,
+}
+
+/// `cache/statistics/`: how many objects of each type the local PeeringDB copy holds and
+/// how many synchronisations it has had, by the reference's names (`net-count`, …), in
+/// the reference's order. Types the copy does not keep (carriers) count 0.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CacheStatistics {
+    #[serde(rename = "campus-count")]
+    pub campus: i64,
+    #[serde(rename = "carrier-count")]
+    pub carrier: i64,
+    #[serde(rename = "carrierfac-count")]
+    pub carrierfac: i64,
+    #[serde(rename = "fac-count")]
+    pub fac: i64,
+    #[serde(rename = "ix-count")]
+    pub ix: i64,
+    #[serde(rename = "ixfac-count")]
+    pub ixfac: i64,
+    #[serde(rename = "ixlan-count")]
+    pub ixlan: i64,
+    #[serde(rename = "ixpfx-count")]
+    pub ixpfx: i64,
+    #[serde(rename = "net-count")]
+    pub net: i64,
+    #[serde(rename = "poc-count")]
+    pub poc: i64,
+    #[serde(rename = "netfac-count")]
+    pub netfac: i64,
+    #[serde(rename = "netixlan-count")]
+    pub netixlan: i64,
+    #[serde(rename = "org-count")]
+    pub org: i64,
+    #[serde(rename = "sync-count")]
+    pub sync: i64,
+}
+
+impl CacheStatistics {
+    /// From counts by PeeringDB namespace (`net`, `sync`, …); a namespace absent counts 0.
+    pub fn from_counts(counts: &[(&str, i64)]) -> Self {
+        let count = |namespace: &str| {
+            counts
+                .iter()
+                .find(|(n, _)| *n == namespace)
+                .map_or(0, |(_, c)| *c)
+        };
+        Self {
+            campus: count("campus"),
+            carrier: count("carrier"),
+            carrierfac: count("carrierfac"),
+            fac: count("fac"),
+            ix: count("ix"),
+            ixfac: count("ixfac"),
+            ixlan: count("ixlan"),
+            ixpfx: count("ixpfx"),
+            net: count("net"),
+            poc: count("poc"),
+            netfac: count("netfac"),
+            netixlan: count("netixlan"),
+            org: count("org"),
+            sync: count("sync"),
+        }
+    }
 }
 
 /// A message: what a poll updated, or why a request failed (the `Detail` component).

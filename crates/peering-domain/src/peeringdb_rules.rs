@@ -4,7 +4,7 @@
 //! addresses name, and how an exchange's prefixes are shown. The store reads and writes;
 //! these decide.
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 
 use crate::input::{Draft, Input};
 use crate::record::Record;
@@ -101,23 +101,8 @@ pub fn record_for_addresses(
 /// An exchange's prefixes as the reference shows them: `{"ipv6": […], "ipv4": […]}`, a key
 /// only for a family that has some.
 pub fn prefixes_by_family(prefixes: &[String]) -> Json {
-    let mut ipv6 = Vec::new();
-    let mut ipv4 = Vec::new();
-    for prefix in prefixes {
-        if prefix.contains(':') {
-            ipv6.push(json!(prefix));
-        } else {
-            ipv4.push(json!(prefix));
-        }
-    }
-    let mut out = Map::new();
-    if !ipv6.is_empty() {
-        out.insert("ipv6".into(), Json::Array(ipv6));
-    }
-    if !ipv4.is_empty() {
-        out.insert("ipv4".into(), Json::Array(ipv4));
-    }
-    Json::Object(out)
+    serde_json::to_value(crate::bodies::ExchangePrefixes::of(prefixes))
+        .expect("two lists of strings serialise")
 }
 
 /// A value for an optional input (`null` for none).
@@ -128,6 +113,7 @@ pub fn optional_id(id: Option<i64>) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn network(name: &str, irr: &str, v6: Option<i64>, v4: Option<i64>) -> Record {
         let mut values = vec![Value::Null; PDB_NETWORK.fields.len()];

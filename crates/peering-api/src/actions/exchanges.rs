@@ -4,12 +4,12 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use peering_app::exchanges;
-use peering_domain::peeringdb_rules::prefixes_by_family;
+use peering_domain::bodies::ExchangePrefixes;
 use peering_domain::resources::{INTERNET_EXCHANGE, PDB_NETWORK_IXLAN};
 use peering_domain::{Record, ResourceSpec};
 use peering_store::Related;
 
-use super::{json_response, Call};
+use super::{typed_response, Call};
 use crate::error::ApiError;
 use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
@@ -96,7 +96,7 @@ pub async fn prefixes(call: Call) -> Result<HttpResponse, ApiError> {
     let prefixes = web::block(move || exchanges::lan_prefixes(&store, id))
         .await??
         .ok_or(ApiError::NotFound)?;
-    Ok(json_response(&req, prefixes_by_family(&prefixes)))
+    typed_response(&req, &ExchangePrefixes::of(&prefixes))
 }
 
 /// Objects in their complete form: a list, or the first alone.

@@ -31,7 +31,7 @@ use peering_app::WorkError;
 
 pub use handlers::{handler, Handler, Served, HANDLERS};
 pub use peering_openapi::actions::{
-    find, find_under, Action, Answer, Grant, Needs, Scope, ACTIONS, CACHE_COUNTS,
+    find, find_under, Action, Answer, Grant, Needs, Scope, ACTIONS,
 };
 
 /// What a handler is given.

@@ -2,12 +2,12 @@
 //! (a job) and emptying it, for staff, as the reference's cache management.
 
 use actix_web::{web, HttpResponse};
-use serde_json::{json, Map, Value as Json};
+use serde_json::json;
 
-use super::{json_response, typed_response, Call, CACHE_COUNTS};
+use super::{typed_response, Call};
 use crate::error::ApiError;
 use peering_app::jobs::SYNCHRONISE_PEERINGDB;
-use peering_domain::bodies::CacheCleared;
+use peering_domain::bodies::{CacheCleared, CacheStatistics};
 
 /// `GET cache/statistics/`: how many objects of each type the copy holds (`net-count`, …)
 /// and how many synchronisations it has had (`sync-count`). Types the copy does not keep
@@ -15,16 +15,7 @@ use peering_domain::bodies::CacheCleared;
 pub async fn statistics(call: Call) -> Result<HttpResponse, ApiError> {
     let store = call.state.store.clone();
     let counts = web::block(move || store.peeringdb_counts()).await??;
-    let mut body = Map::new();
-    for key in CACHE_COUNTS {
-        let namespace = key.trim_end_matches("-count");
-        let count = counts
-            .iter()
-            .find(|(n, _)| *n == namespace)
-            .map_or(0, |(_, c)| *c);
-        body.insert((*key).to_string(), json!(count));
-    }
-    Ok(json_response(&call.req, Json::Object(body)))
+    typed_response(&call.req, &CacheStatistics::from_counts(&counts))
 }
 
 /// `POST cache/update-local/`: a job that synchronises the copy, then updates the peering

@@ -69,24 +69,6 @@ impl Action {
     }
 }
 
-/// The members of `cache/statistics/`, as the reference names them.
-pub const CACHE_COUNTS: &[&str] = &[
-    "campus-count",
-    "carrier-count",
-    "carrierfac-count",
-    "fac-count",
-    "ix-count",
-    "ixfac-count",
-    "ixlan-count",
-    "ixpfx-count",
-    "net-count",
-    "poc-count",
-    "netfac-count",
-    "netixlan-count",
-    "org-count",
-    "sync-count",
-];
-
 /// The action of a resource by name and scope.
 pub fn find(spec: &ResourceSpec, name: &str, scope: Scope) -> Option<&'static Action> {
     ACTIONS.iter().find(|a| a.is(spec, name, scope))

@@ -340,14 +340,11 @@ fn yaml_is_the_same_document() {
     assert_eq!(yaml, doc());
 }
 
-/// The typed bodies of `peering_domain::bodies` have exactly their components' members, so
-/// that the handlers that write them, the clients that read them and the document agree.
-#[test]
-fn typed_bodies_have_their_components_members() {
+/// A value of each typed body of `peering_domain::bodies`, by its component's name.
+fn typed_bodies() -> Vec<(&'static str, Value)> {
     use peering_domain::bodies::*;
-    let doc = doc();
     let text = || String::from("x");
-    let samples = [
+    vec![
         ("EmailToRender", json!(EmailToRender { email: 1 })),
         (
             "NetworkEmailToRender",
@@ -384,9 +381,24 @@ fn typed_bodies_have_their_components_members() {
             }),
         ),
         ("CacheCleared", json!(CacheCleared { status: text() })),
+        (
+            "ExchangePrefixes",
+            json!(ExchangePrefixes {
+                ipv6: vec![text()],
+                ipv4: vec![text()]
+            }),
+        ),
+        ("CacheStatistics", json!(CacheStatistics::default())),
         ("Detail", json!(Detail { detail: text() })),
-    ];
-    for (name, sample) in samples {
+    ]
+}
+
+/// The typed bodies of `peering_domain::bodies` have exactly their components' members, so
+/// that the handlers that write them, the clients that read them and the document agree.
+#[test]
+fn typed_bodies_have_their_components_members() {
+    let doc = doc();
+    for (name, sample) in typed_bodies() {
         let schema = &doc["components"]["schemas"][name];
         let described: BTreeSet<&str> = schema["properties"]
             .as_object()
