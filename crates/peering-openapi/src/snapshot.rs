@@ -5,6 +5,11 @@
 //! 1.10. The served text is compact; these are the same values indented, keys in the
 //! document's order. `cargo xtask openapi` writes them, `--check` and the test below fail
 //! when they are stale.
+//!
+//! A plain comparison, as `cargo xtask codegen --check` does, rather than an insta
+//! snapshot: the committed file is the document itself, which client generators and
+//! validators read as it is (an insta file carries a header), and updating it needs only
+//! the xtask, not `cargo insta`.
 
 use peering_domain::names::FieldNames;
 
