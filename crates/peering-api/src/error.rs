@@ -126,7 +126,8 @@ impl From<peering_store::Error> for ApiError {
                 )
             }
             S::Config(m) => ApiError::Detail400(m),
-            S::Backend(m) | S::Aborted(m) => ApiError::Internal(m),
+            S::Backend(cause) => ApiError::Internal(cause.into()),
+            S::Aborted(m) => ApiError::Internal(m),
         }
     }
 }

@@ -92,8 +92,8 @@ pub fn admit(spec: &ResourceSpec, draft: &mut Draft, rules: &WriteRules) -> Resu
         if let Some(Input::Value(Value::Text(plain))) = input {
             check_password(plain, rules)
                 .map_err(|message| Error::invalid(FieldErrors::single(field.name, message)))?;
-            *plain =
-                peering_auth::password::hash(plain).map_err(|e| Error::Backend(e.to_string()))?;
+            *plain = peering_auth::password::hash(plain)
+                .map_err(|e| Error::Backend(e.to_string().into()))?;
         }
     }
     Ok(())

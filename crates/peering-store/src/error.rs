@@ -1,40 +1,144 @@
-//! The store's errors: what a caller can act on, never a diesel type.
+//! The store's errors: what a caller can act on, never a diesel type. An error that came
+//! from another (diesel's, a migration's) keeps it as its source, while what it shows stays
+//! the words the store chose.
+
+use std::sync::Arc;
 
 use peering_domain::FieldErrors;
 
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone)]
 pub enum Error {
-    #[error("configuration: {0}")]
     Config(String),
-    #[error("database unavailable: {0}")]
     Unavailable(String),
     /// The database cannot take writes: its disk is full, or it is read-only.
-    #[error("{0}")]
     Storage(StorageProblem),
     /// Other writes held what this one needed for too long (a lock wait past its limit, a
     /// deadlock, a serialization failure), and retrying did not help: nothing was written.
-    #[error("database busy: {0}")]
-    Busy(String),
+    Busy(Cause),
     /// Validation of one object failed; `index` is its position in a list body.
-    #[error("invalid object")]
     Invalid {
         index: Option<usize>,
         errors: FieldErrors,
     },
     /// A delete refused because other objects depend on the object (409).
-    #[error("{0}")]
     Protected(String),
-    #[error("not found")]
     NotFound,
     /// The caller may not make this change (403).
-    #[error("{0}")]
     Forbidden(String),
-    #[error("database error: {0}")]
-    Backend(String),
+    Backend(Cause),
     /// The caller's own work inside a transaction failed (a malformed file being read into
     /// it): nothing was written.
-    #[error("{0}")]
     Aborted(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Config(m) => write!(f, "configuration: {m}"),
+            Error::Unavailable(m) => write!(f, "database unavailable: {m}"),
+            Error::Storage(problem) => write!(f, "{problem}"),
+            Error::Busy(cause) => write!(f, "database busy: {cause}"),
+            Error::Invalid { .. } => f.write_str("invalid object"),
+            Error::NotFound => f.write_str("not found"),
+            Error::Backend(cause) => write!(f, "database error: {cause}"),
+            Error::Protected(m) | Error::Forbidden(m) | Error::Aborted(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Busy(cause) | Error::Backend(cause) => cause.source(),
+            Error::Config(_)
+            | Error::Unavailable(_)
+            | Error::Storage(_)
+            | Error::Invalid { .. }
+            | Error::Protected(_)
+            | Error::NotFound
+            | Error::Forbidden(_)
+            | Error::Aborted(_) => None,
+        }
+    }
+}
+
+/// What went wrong, in the words an [`Error`] shows, with the error that said so where
+/// there was one (diesel's, a migration's), which the [`Error`] gives as its source.
+#[derive(Debug, Clone)]
+pub struct Cause {
+    message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Cause {
+    /// `message`, said by `source`.
+    pub fn from_error(
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Cause {
+        Cause {
+            message: message.into(),
+            source: Some(Arc::new(source)),
+        }
+    }
+
+    /// `message`, said by the boxed error `source`.
+    pub(crate) fn from_boxed(
+        message: impl Into<String>,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    ) -> Cause {
+        Cause {
+            message: message.into(),
+            source: Some(Arc::from(source)),
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The error that said so, if any.
+    pub fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let source: &(dyn std::error::Error + 'static) = self.source.as_deref()?;
+        Some(source)
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Read as its words (`cause.contains(…)`).
+impl std::ops::Deref for Cause {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Words of the store's own, with no error behind them.
+impl From<String> for Cause {
+    fn from(message: String) -> Cause {
+        Cause {
+            message,
+            source: None,
+        }
+    }
+}
+
+impl From<&str> for Cause {
+    fn from(message: &str) -> Cause {
+        Cause::from(message.to_owned())
+    }
+}
+
+impl From<Cause> for String {
+    fn from(cause: Cause) -> String {
+        cause.message
+    }
 }
 
 /// Why the database cannot take writes.
@@ -53,9 +157,19 @@ impl std::fmt::Display for StorageProblem {
     }
 }
 
+/// What a database's message says, where diesel has no kind for it.
+#[derive(Debug, PartialEq)]
+enum Said {
+    /// The statement lost a race with other writers.
+    Contention,
+    /// The connection is gone.
+    Lost,
+    Storage(StorageProblem),
+}
+
 /// What a database's message says of the connection or the storage, where diesel has no
 /// kind for it.
-fn classify(message: &str) -> Option<Error> {
+fn classify(message: &str) -> Option<Said> {
     const LOST: &[&str] = &[
         "server closed the connection",
         "terminating connection",
@@ -66,13 +180,13 @@ fn classify(message: &str) -> Option<Error> {
         "the database system is",
     ];
     if is_contention(message) {
-        Some(Error::Busy(message.to_string()))
+        Some(Said::Contention)
     } else if LOST.iter().any(|m| message.contains(m)) {
-        Some(Error::Unavailable(message.to_string()))
+        Some(Said::Lost)
     } else if message.starts_with("database or disk is full") {
-        Some(Error::Storage(StorageProblem::DiskFull))
+        Some(Said::Storage(StorageProblem::DiskFull))
     } else if message.starts_with("attempt to write a readonly database") {
-        Some(Error::Storage(StorageProblem::ReadOnly))
+        Some(Said::Storage(StorageProblem::ReadOnly))
     } else {
         None
     }
@@ -101,34 +215,36 @@ impl Error {
 impl From<diesel::result::Error> for Error {
     fn from(e: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error as D};
-        match e {
-            D::NotFound => Error::NotFound,
+        let message = match &e {
+            D::NotFound => return Error::NotFound,
             D::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => {
-                Error::Protected(format!(
+                return Error::Protected(format!(
                     "unable to delete object: other objects depend on it ({})",
                     info.message()
-                ))
+                ));
             }
             D::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                Error::invalid(FieldErrors::single(
+                return Error::invalid(FieldErrors::single(
                     "__all__",
                     format!(
                         "An object with these values already exists ({}).",
                         info.message()
                     ),
-                ))
+                ));
             }
-            D::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
-                Error::Unavailable(info.message().to_string())
-            }
-            D::DatabaseError(DatabaseErrorKind::SerializationFailure, info) => {
-                Error::Busy(info.message().to_string())
-            }
-            D::DatabaseError(kind, info) => classify(info.message())
-                .unwrap_or_else(|| Error::Backend(D::DatabaseError(kind, info).to_string())),
-            other => {
-                classify(&other.to_string()).unwrap_or_else(|| Error::Backend(other.to_string()))
-            }
+            D::DatabaseError(_, info) => info.message().to_owned(),
+            other => other.to_string(),
+        };
+        let said = match &e {
+            D::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => Some(Said::Lost),
+            D::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => Some(Said::Contention),
+            _ => classify(&message),
+        };
+        match said {
+            Some(Said::Contention) => Error::Busy(Cause::from_error(message, e)),
+            Some(Said::Lost) => Error::Unavailable(message),
+            Some(Said::Storage(problem)) => Error::Storage(problem),
+            None => Error::Backend(Cause::from_error(e.to_string(), e)),
         }
     }
 }
@@ -183,16 +299,30 @@ mod tests {
         );
     }
 
+    /// A statement's failure shows as it did, and keeps diesel's error as its source.
+    #[test]
+    fn a_database_error_keeps_diesels_error_as_its_source() {
+        use std::error::Error as _;
+        let mut c = diesel::sqlite::SqliteConnection::establish(":memory:").unwrap();
+        let failed = c.batch_execute("SELECT * FROM nowhere").unwrap_err();
+        let shown = format!("database error: {failed}");
+        let error = Error::from(failed);
+        assert_eq!(error.to_string(), shown);
+        let source = error.source().expect("a source");
+        assert!(source.downcast_ref::<diesel::result::Error>().is_some());
+        assert_eq!(format!("database error: {source}"), shown);
+        let own = Error::Backend("the new job has no id".into());
+        assert!(own.source().is_none());
+        assert_eq!(own.to_string(), "database error: the new job has no id");
+    }
+
     #[test]
     fn lost_connections_and_lost_races_are_classified() {
-        assert!(matches!(
+        assert_eq!(
             classify("terminating connection due to administrator command"),
-            Some(Error::Unavailable(_))
-        ));
-        assert!(matches!(
-            classify("deadlock detected"),
-            Some(Error::Busy(_))
-        ));
+            Some(Said::Lost)
+        );
+        assert_eq!(classify("deadlock detected"), Some(Said::Contention));
         assert!(classify("syntax error at or near").is_none());
     }
 }

@@ -55,7 +55,7 @@ use peering_filter::Catalog;
 
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
-pub use error::{Error, StorageProblem};
+pub use error::{Cause, Error, StorageProblem};
 pub use gate::Writing;
 pub use import::ImportWriter;
 pub use jobs::{ClaimedJob, JobEnd, NewJob};

@@ -12,7 +12,7 @@ use diesel::Connection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness};
 
 use crate::connection::Target;
-use crate::error::Error;
+use crate::error::{Cause, Error};
 
 /// The key of the advisory lock migrations hold on PostgreSQL ("peeringd" in ASCII).
 const ADVISORY_LOCK_KEY: i64 = 0x7065_6572_696e_6764;
@@ -23,7 +23,7 @@ const SQLITE_WAIT_MS: u32 = 120_000;
 type Boxed = Box<dyn std::error::Error + Send + Sync>;
 
 fn failed(e: Boxed) -> Error {
-    Error::Backend(format!("migration failed: {e}"))
+    Error::Backend(Cause::from_boxed(format!("migration failed: {e}"), e))
 }
 
 pub(crate) fn migrate(

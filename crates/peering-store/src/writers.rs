@@ -64,10 +64,13 @@ impl WriterQueue {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 turns.abandoned.insert(ticket);
-                return Err(Error::Busy(format!(
-                    "waited {} s for the writes queued before this one",
-                    patience.as_secs()
-                )));
+                return Err(Error::Busy(
+                    format!(
+                        "waited {} s for the writes queued before this one",
+                        patience.as_secs()
+                    )
+                    .into(),
+                ));
             }
             turns = self
                 .changed

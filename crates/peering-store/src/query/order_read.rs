@@ -72,9 +72,9 @@ fn ids_as_rows(
             versions = Some(row.take(1).into_text().unwrap_or_default());
             Ok(())
         }
-        (cell, _) => Err(Error::Backend(format!(
-            "a row of an order is neither an id nor its versions: {cell:?}"
-        ))),
+        (cell, _) => Err(Error::Backend(
+            format!("a row of an order is neither an id nor its versions: {cell:?}").into(),
+        )),
     })?;
     Ok((ids.finish(), versions.unwrap_or_default()))
 }
@@ -121,19 +121,21 @@ fn ids_in_texts(
                 }
                 Ok(())
             }
-            (start, _) => Err(Error::Backend(format!(
-                "a row of an order starts at {start:?}, after {read} ids"
-            ))),
+            (start, _) => Err(Error::Backend(
+                format!("a row of an order starts at {start:?}, after {read} ids").into(),
+            )),
         }
     })?;
     if read != all {
-        return Err(Error::Backend(format!("an order of {all} ids gave {read}")));
+        return Err(Error::Backend(
+            format!("an order of {all} ids gave {read}").into(),
+        ));
     }
     Ok((ids.finish(), versions.unwrap_or_default()))
 }
 
 fn not_an_id(text: &str) -> Error {
-    Error::Backend(format!("an order's id is not a number: {text:?}"))
+    Error::Backend(format!("an order's id is not a number: {text:?}").into())
 }
 
 #[cfg(test)]
