@@ -2,8 +2,9 @@
 //! they hold by construction rather than by review: the domain, filter, client and OpenAPI
 //! crates build without a database or web framework, the API crate never names diesel, the
 //! store never names actix, the application layer and the OpenAPI crate name neither, every
-//! module says what it is for, no library code panics on `unwrap()`, files and functions
-//! stay short enough to read (`lengths.rs`), and so do commit subjects (`subjects.rs`).
+//! module says what it is for, every module of the API crate does HTTP work
+//! (`http_only.rs`), no library code panics on `unwrap()`, files and functions stay short
+//! enough to read (`lengths.rs`), and so do commit subjects (`subjects.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use std::process::Command;
 
 use crate::{cargo, project_root};
 
+mod http_only;
 mod lengths;
 mod subjects;
 
@@ -20,6 +22,7 @@ const STANDALONE: &[&str] = &[
     "peering-filter",
     "peering-client",
     "peering-openapi",
+    "peering-represent",
 ];
 /// Packages those crates must not pull in, even indirectly.
 const HEAVY: &[&str] = &["diesel", "libsqlite3-sys", "pq-sys", "actix"];
@@ -33,6 +36,10 @@ const NEVER_NAMED: &[(&str, &str)] = &[
     // What the API serves, said apart from HTTP: the document builds without a server.
     ("peering-openapi", "actix"),
     ("peering-openapi", "diesel"),
+    // Objects as the API shows them know the domain alone: related objects come through
+    // the domain's `RelatedLookup`, not the store's types.
+    ("peering-represent", "peering_store"),
+    ("peering-represent", "peering-store"),
 ];
 
 pub fn run() -> Result<(), String> {
@@ -56,6 +63,9 @@ pub fn run() -> Result<(), String> {
             problems.extend(lengths::problems(&shown, &text, true));
         }
     }
+    problems.extend(http_only::problems(
+        &root.join("crates").join("peering-api").join("src"),
+    )?);
     problems.extend(subjects::problems());
     if problems.is_empty() {
         println!("tidy: the architecture invariants hold");

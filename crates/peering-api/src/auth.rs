@@ -69,6 +69,15 @@ impl User {
     }
 }
 
+/// Which of `spec`'s secrets the caller sees (those of what they may change, or own).
+pub fn secret_view(caller: &Caller, spec: &ResourceSpec) -> peering_represent::SecretView {
+    peering_represent::SecretView::of(
+        caller.may(Action::Change, spec),
+        caller.user.as_ref().map(|u| u.id),
+        spec,
+    )
+}
+
 impl Caller {
     pub fn anonymous() -> Caller {
         Caller { user: None }

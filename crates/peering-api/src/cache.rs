@@ -18,12 +18,13 @@ use peering_store::TableVersions;
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
-use crate::admission::Admission;
-use crate::cache_payoff::CachePayoff;
-pub use crate::cache_payoff::Lookup;
+use peering_app::answers::admission::Admission;
+use peering_app::answers::payoff::CachePayoff;
+pub use peering_app::answers::payoff::Lookup;
 
 /// The thread that reads the tables' versions for every request waiting on them.
-pub type VersionsProbe = crate::version::VersionProbe<Arc<TableVersions>, peering_store::Error>;
+pub type VersionsProbe =
+    peering_app::answers::versions::VersionProbe<Arc<TableVersions>, peering_store::Error>;
 
 /// The tables `spec`'s answers read, worked out once per resource; `None` for a resource
 /// outside `resources::ALL` (none is), whose answers are then keyed by every write.
@@ -85,7 +86,7 @@ impl Key {
     pub fn new(
         (depends_on, version): (DependsOn, i64),
         req: &HttpRequest,
-        secrets: crate::render::SecretView,
+        secrets: peering_represent::SecretView,
     ) -> Key {
         let shown = secrets.cache_tag();
         Key {
@@ -287,7 +288,7 @@ mod tests {
         Key::new(
             (DependsOn(None), version),
             &TestRequest::get().uri(uri).to_http_request(),
-            crate::render::SecretView::Hidden,
+            peering_represent::SecretView::Hidden,
         )
     }
 
@@ -344,7 +345,7 @@ mod tests {
             let key = Key::new(
                 (depends_on, depends_on.version(&before)),
                 &TestRequest::get().uri(uri).to_http_request(),
-                crate::render::SecretView::Hidden,
+                peering_represent::SecretView::Hidden,
             );
             for _ in 0..2 {
                 cache.put(key.clone(), Bytes::from_static(b"{}"));

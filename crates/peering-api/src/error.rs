@@ -132,11 +132,11 @@ impl From<peering_store::Error> for ApiError {
     }
 }
 
-impl From<crate::version::ProbeError<peering_store::Error>> for ApiError {
-    fn from(e: crate::version::ProbeError<peering_store::Error>) -> Self {
+impl From<peering_app::answers::versions::ProbeError<peering_store::Error>> for ApiError {
+    fn from(e: peering_app::answers::versions::ProbeError<peering_store::Error>) -> Self {
         match e {
-            crate::version::ProbeError::Read(e) => e.into(),
-            crate::version::ProbeError::Stopped => {
+            peering_app::answers::versions::ProbeError::Read(e) => e.into(),
+            peering_app::answers::versions::ProbeError::Stopped => {
                 ApiError::Internal("the data version thread stopped".into())
             }
         }

@@ -4,16 +4,13 @@
 
 pub mod access;
 pub mod actions;
-mod admission;
 mod api_path;
 pub mod auth;
 pub mod body;
 pub mod cache;
-mod cache_payoff;
 pub mod client;
 pub mod compression;
 pub mod conditional;
-pub mod counts;
 pub mod error;
 pub mod headers;
 pub mod health;
@@ -21,16 +18,12 @@ pub mod inline_renders;
 pub mod list;
 pub mod metrics;
 pub mod openapi;
-pub mod options;
-pub mod page;
 mod page_texts;
 pub mod pages;
-pub mod render;
 pub mod resource;
 pub mod respond;
 pub mod root;
 pub mod tokens;
-pub mod version;
 
 pub mod write_lane;
 
@@ -90,6 +83,16 @@ pub struct Settings {
     /// Whether answers name the external database's fields as the spec does
     /// (`*_extdb_*`) or as the reference does (`*_peeringdb_*`).
     pub field_names: peering_domain::names::FieldNames,
+}
+
+impl Settings {
+    /// The bounds on a list's pages.
+    pub fn page_limits(&self) -> peering_represent::page::PageLimits {
+        peering_represent::page::PageLimits {
+            max_page_size: self.max_page_size,
+            paginate_count: self.paginate_count,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -169,7 +172,7 @@ pub struct AppState {
     pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
     /// List counts, kept with the answers (`counts.rs`).
-    pub counts: std::sync::Arc<counts::Counts>,
+    pub counts: std::sync::Arc<peering_app::answers::counts::Counts>,
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Turns to read and parse large bodies (`body.rs`).
     pub large_bodies: std::sync::Arc<tokio::sync::Semaphore>,
@@ -214,7 +217,7 @@ impl AppState {
                 let store = store.clone();
                 // The last versions read, given again while no write lands.
                 let last = std::sync::Mutex::new(None);
-                version::VersionProbe::spawn(move || {
+                peering_app::answers::versions::VersionProbe::spawn(move || {
                     let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
                     let versions = store.table_versions_since(last.as_ref())?;
                     *last = Some(std::sync::Arc::clone(&versions));
@@ -235,7 +238,9 @@ impl AppState {
             work: std::sync::Arc::new(peering_app::Work::new(store.clone(), Default::default())),
             jobs: peering_jobs::Queue::new(store.clone()),
             inline_renders: inline_renders::InlineRenders::new(settings.max_inline_renders),
-            counts: std::sync::Arc::new(counts::Counts::new(responses.enabled())),
+            counts: std::sync::Arc::new(peering_app::answers::counts::Counts::new(
+                responses.enabled(),
+            )),
             responses: std::sync::Arc::new(responses),
             versions,
             store,

@@ -18,13 +18,13 @@ use peering_store::{Error as StoreError, Related, Store, Window};
 use serde_json::json;
 
 use crate::cache::{DependsOn, Lookup};
-use crate::counts::ListKey;
 use crate::error::ApiError;
-use crate::page::PageRequest;
-use crate::render::{write_str, Renderer, SecretView};
 use crate::resource::query_pairs;
 use crate::respond::base_url;
 use crate::AppState;
+use peering_app::answers::counts::ListKey;
+use peering_represent::page::PageRequest;
+use peering_represent::{write_str, Renderer, SecretView};
 
 /// Pages larger than this are streamed.
 pub const STREAMED_ABOVE: i64 = 1000;
@@ -93,7 +93,7 @@ impl ListRequest {
         let pairs = query_pairs(req)?;
         let sees_secrets = show_secrets == SecretView::Shown;
         let filter = peering_filter::parse(&pairs, &Store::catalog_for(spec, sees_secrets))?;
-        let page = PageRequest::from_query(&pairs, &state.settings);
+        let page = PageRequest::from_query(&pairs, state.settings.page_limits());
         let brief = is_brief(&pairs);
         Ok(ListRequest {
             filter,

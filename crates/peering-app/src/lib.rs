@@ -7,6 +7,7 @@
 //! for requests; `peeringd worker` runs its jobs with no HTTP at all.
 
 pub mod accounts;
+pub mod answers;
 pub mod autonomous_systems;
 pub mod edits;
 pub mod exchanges;

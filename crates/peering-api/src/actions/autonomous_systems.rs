@@ -11,8 +11,8 @@ use peering_store::Related;
 
 use super::{json_response, Call};
 use crate::error::ApiError;
-use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
+use peering_represent::{Renderer, SecretView};
 
 /// `GET autonomous-systems/{id}/as-set-prefixes/`: `{"ipv6": […], "ipv4": […]}` as stored
 /// (peeringd does not query IRR databases itself: stored prefixes come from an import).

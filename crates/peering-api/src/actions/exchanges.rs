@@ -11,9 +11,9 @@ use peering_store::Related;
 
 use super::{typed_response, Call};
 use crate::error::ApiError;
-use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
 use peering_app::jobs::{new_job, IMPORT_SESSIONS};
+use peering_represent::{Renderer, SecretView};
 
 /// `POST internet-exchanges/{id}/link-to-peeringdb/`: links the exchange's connections to
 /// the PeeringDB records listing their addresses, then the exchange to their LAN; the

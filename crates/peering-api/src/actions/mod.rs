@@ -24,10 +24,10 @@ use peering_auth::Access;
 
 use crate::auth::{Caller, NOT_PROVIDED, NO_PERMISSION};
 use crate::error::ApiError;
-use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond, respond_text};
 use crate::AppState;
 use peering_app::WorkError;
+use peering_represent::{Renderer, SecretView};
 
 pub use handlers::{handler, Handler, Served, HANDLERS};
 pub use peering_openapi::actions::{

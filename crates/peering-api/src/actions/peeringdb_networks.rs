@@ -13,8 +13,8 @@ use super::viewer_of;
 use super::{typed_response, Call};
 use crate::body::read_json;
 use crate::error::ApiError;
-use crate::render::{Renderer, SecretView};
 use crate::respond::base_url;
+use peering_represent::{Renderer, SecretView};
 
 pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
     let Call {

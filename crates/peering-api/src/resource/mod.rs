@@ -18,9 +18,9 @@ use crate::auth::{authenticate, Caller};
 use crate::body::{read_json, read_listed};
 use crate::error::ApiError;
 use crate::headers::RequestId;
-use crate::options;
 use crate::respond::respond;
 use crate::AppState;
+use peering_represent::options;
 
 pub(crate) use read::{data_version, table_versions};
 
@@ -198,7 +198,12 @@ fn options_answer(
     detail: bool,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let description = options::describe(spec, caller, detail, state.settings.field_names);
+    let description = options::describe(
+        spec,
+        |action| caller.may(action, spec),
+        detail,
+        state.settings.field_names,
+    );
     let mut res = respond(req, StatusCode::OK, &description);
     set_allow(&mut res, spec, caller, detail);
     Ok(res)

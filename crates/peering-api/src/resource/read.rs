@@ -17,9 +17,9 @@ use crate::compression;
 use crate::conditional;
 use crate::error::ApiError;
 use crate::list::ListRequest;
-use crate::render::{Renderer, SecretView};
 use crate::respond::{self, base_url};
 use crate::AppState;
+use peering_represent::{Renderer, SecretView};
 
 /// One object, with its `ETag`; a 304 when the client holds that version.
 pub(super) async fn read_one(
@@ -30,7 +30,7 @@ pub(super) async fn read_one(
     id: i64,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let secrets = SecretView::for_caller(caller, spec);
+    let secrets = crate::auth::secret_view(caller, spec);
     let render = render_detail(req, state, spec, id, secrets);
     let (body, key) = cached(req, state, (spec, Lookup::Detail), secrets, render).await?;
     let etag = conditional::etag(&body);
@@ -239,7 +239,7 @@ pub(super) async fn list(
     spec: &'static ResourceSpec,
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
-    let view = SecretView::for_caller(caller, spec);
+    let view = crate::auth::secret_view(caller, spec);
     if let Some((name, filter)) = export_asked(req, spec, view)? {
         return crate::actions::export::list(state, caller, spec, name, filter).await;
     }

@@ -16,9 +16,9 @@ use super::items::{item_ids, listed, ItemErrors};
 use crate::auth::Caller;
 use crate::body::{item, Items};
 use crate::error::ApiError;
-use crate::render::{Renderer, SecretView};
 use crate::respond::{base_url, respond_text};
 use crate::AppState;
+use peering_represent::{Renderer, SecretView};
 
 /// After a write to users or groups, permissions and statuses kept with tokens are stale.
 fn forget_cached_principals(state: &AppState, spec: &ResourceSpec) {

@@ -1,6 +1,13 @@
 //! Pagination parameters and the `next` / `previous` links of a list.
 
-use crate::Settings;
+/// The server's bounds on a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageLimits {
+    /// The most objects a page holds; 0 for no maximum.
+    pub max_page_size: i64,
+    /// The objects a page holds when the request does not say.
+    pub paginate_count: i64,
+}
 
 /// The page a request asks for, after the server's limits are applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +28,7 @@ fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
 impl PageRequest {
     /// Reads `limit` and `offset`: a garbage or negative limit means the default,
     /// `limit=0` means the maximum (all objects only when there is no maximum).
-    pub fn from_query(pairs: &[(String, String)], settings: &Settings) -> PageRequest {
+    pub fn from_query(pairs: &[(String, String)], settings: PageLimits) -> PageRequest {
         let max = settings.max_page_size;
         let default = settings.paginate_count.max(1);
         let limit = match param(pairs, "limit").map(|v| v.trim().parse::<i64>()) {
@@ -104,11 +111,10 @@ fn with_window(base: &str, pairs: &[(String, String)], limit: i64, offset: Optio
 mod tests {
     use super::*;
 
-    fn settings(max: i64) -> Settings {
-        Settings {
+    fn settings(max: i64) -> PageLimits {
+        PageLimits {
             paginate_count: 50,
             max_page_size: max,
-            ..Settings::default()
         }
     }
 
@@ -119,19 +125,19 @@ mod tests {
     #[test]
     fn limits() {
         let s = settings(1000);
-        assert_eq!(PageRequest::from_query(&q(""), &s).limit, Some(50));
+        assert_eq!(PageRequest::from_query(&q(""), s).limit, Some(50));
         assert_eq!(
-            PageRequest::from_query(&q("limit=5000"), &s).limit,
+            PageRequest::from_query(&q("limit=5000"), s).limit,
             Some(1000)
         );
-        assert_eq!(PageRequest::from_query(&q("limit=0"), &s).limit, Some(1000));
-        assert_eq!(PageRequest::from_query(&q("limit=-3"), &s).limit, Some(50));
-        assert_eq!(PageRequest::from_query(&q("limit=abc"), &s).limit, Some(50));
+        assert_eq!(PageRequest::from_query(&q("limit=0"), s).limit, Some(1000));
+        assert_eq!(PageRequest::from_query(&q("limit=-3"), s).limit, Some(50));
+        assert_eq!(PageRequest::from_query(&q("limit=abc"), s).limit, Some(50));
         assert_eq!(
-            PageRequest::from_query(&q("limit=0"), &settings(0)).limit,
+            PageRequest::from_query(&q("limit=0"), settings(0)).limit,
             None
         );
-        assert_eq!(PageRequest::from_query(&q("offset=-1"), &s).offset, 0);
+        assert_eq!(PageRequest::from_query(&q("offset=-1"), s).offset, 0);
     }
 
     #[test]

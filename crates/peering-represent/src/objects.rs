@@ -5,14 +5,14 @@ use peering_domain::names::FieldNames;
 use std::fmt::Write;
 
 use peering_domain::resources::TAG;
+use peering_domain::spec::RelatedLookup;
 use peering_domain::spec::{ChoiceRender, Kind};
 use peering_domain::value::Iso8601;
 use peering_domain::{Record, ResourceSpec, Value};
-use peering_store::Related;
 
 /// Everything rendering needs besides the record: related objects and the base URL.
 pub struct Renderer<'a> {
-    pub related: &'a Related,
+    pub related: &'a dyn RelatedLookup,
     /// `scheme://host` of the request, so that URLs are absolute.
     pub base: &'a str,
     /// To whom secret fields are shown; others see them as null.
@@ -31,11 +31,12 @@ pub enum SecretView {
 }
 
 impl SecretView {
-    pub fn for_caller(caller: &crate::auth::Caller, spec: &ResourceSpec) -> SecretView {
-        use peering_domain::permission::Action;
-        match (&caller.user, spec.owner) {
-            _ if caller.may(Action::Change, spec) => SecretView::Shown,
-            (Some(user), Some(_)) => SecretView::OwnedBy(user.id),
+    /// What a caller sees of `spec`'s secrets: all when they may change its objects, else
+    /// those of the objects they own, if the resource has owners.
+    pub fn of(may_change: bool, user: Option<i64>, spec: &ResourceSpec) -> SecretView {
+        match (user, spec.owner) {
+            _ if may_change => SecretView::Shown,
+            (Some(user), Some(_)) => SecretView::OwnedBy(user),
             _ => SecretView::Hidden,
         }
     }
@@ -259,7 +260,7 @@ impl Renderer<'_> {
     }
 
     fn nested(&self, out: &mut String, spec: &'static ResourceSpec, id: i64) {
-        match self.related.get(spec, id) {
+        match self.related.related(spec, id) {
             Some(r) => self.subset(out, spec, r, spec.nested),
             None => {
                 let _ = write!(out, "{{\"id\":{id},\"url\":");
@@ -272,7 +273,7 @@ impl Renderer<'_> {
     /// The nested form of the object a generic relation names, or null when it is gone.
     fn generic(&self, out: &mut String, spec: &ResourceSpec, record: &Record) {
         match record.generic_target(spec) {
-            Some((target, id)) if self.related.get(target, id).is_some() => {
+            Some((target, id)) if self.related.related(target, id).is_some() => {
                 self.nested(out, target, id)
             }
             _ => out.push_str("null"),

@@ -2,7 +2,7 @@
 //! off). Every page of one list (the same filter at another offset, size or ordering) has
 //! the same count, which the database would otherwise compute again for each page: the
 //! whole list is walked. A count is kept under the version of the tables its resource reads
-//! ([`crate::cache::DependsOn`]), or, for a list neither filtered nor searched, of its
+//! ((the API cache's `DependsOn`)), or, for a list neither filtered nor searched, of its
 //! table's set of rows (which only adding or removing rows changes), read before the count
 //! was, and used only under versions read after the request arrived: a write to those
 //! tables makes it unused, and a page never shows a count older than the data it was asked
