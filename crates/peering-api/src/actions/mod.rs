@@ -60,6 +60,8 @@ pub async fn dispatch(
     if !allowed {
         return Err(ApiError::MethodNotAllowed(method.to_string()));
     }
+    // Every declared action has a handler (`handlers.rs`'s test); were one missing, the
+    // action would not be served rather than the server fail.
     let handler = handler(action).ok_or(ApiError::NotFound)?;
     let caller = crate::auth::authenticate(&req, &state).await?;
     check(action.needs, &caller, &state, action.spec)?;

@@ -1,5 +1,5 @@
-//! The parts of the document served by their own handlers (peering-api's `tokens.rs`): API tokens,
-//! provisioning a token with a password, and the caller's preferences.
+//! The parts of the document served by their own handlers (peering-api's `tokens.rs`): API
+//! tokens, provisioning a token with a password, and the caller's preferences.
 
 use openapiv3 as v3;
 use paperclip::v2::models::{

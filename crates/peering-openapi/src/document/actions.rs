@@ -1,5 +1,6 @@
-//! The declared actions (`crate::actions`) in the document: each one's path, method, body and
-//! answers, from its declaration; and the bodies they take and give.
+//! The declared actions (`crate::actions`) in the document: each one's path, method, body
+//! and answers, from its declaration; and the bodies they take and give, which
+//! `peering_domain::bodies` types (a test holds each type to its component).
 
 use paperclip::v2::models::{
     DataType, DefaultApiRaw, DefaultPathItemRaw, DefaultSchemaRaw, Either, HttpMethod,

@@ -89,8 +89,8 @@ fn filter_parameter(name: &str, kind: FilterKind, lookup: Lookup) -> DefaultPara
 }
 
 /// Every parameter of a list: one per filter and lookup of the resource's catalog (the
-/// store's, which the filter crate derives from the declaration), then
-/// paging, ordering, search and `brief`.
+/// store's, which the filter crate derives from the declaration), then paging, ordering,
+/// search and `brief`.
 pub(super) fn list_parameters(spec: &ResourceSpec) -> Vec<DefaultParameterRaw> {
     let catalog = ResourceCatalog::of(spec).catalog();
     let mut params: Vec<DefaultParameterRaw> = catalog

@@ -1,8 +1,8 @@
 //! Path items and operations: a resource's collection (list, create, bulk update and delete,
 //! OPTIONS) and detail (retrieve, update, delete, OPTIONS), the API and application roots,
 //! `/api/status/` and `/api/schema/`, each with every status the server answers and its body
-//! (peering-api's `error.rs` is the table of errors to statuses; its `resource/` says which can occur
-//! where).
+//! (peering-api's `error.rs` is the table of errors to statuses; its `resource/` says which
+//! can occur where).
 
 use std::collections::BTreeMap;
 

@@ -243,8 +243,8 @@ pub(super) fn links_schema<'a>(names: impl IntoIterator<Item = &'a str>) -> Defa
     object(&properties, true)
 }
 
-/// The body of OPTIONS (peering-api's `options.rs`): `actions` only for a caller allowed to write, with
-/// the fields of a `POST` (collection) or `PUT` (detail).
+/// The body of OPTIONS (peering-api's `options.rs`): `actions` only for a caller allowed to
+/// write, with the fields of a `POST` (collection) or `PUT` (detail).
 pub(super) fn metadata_schema() -> DefaultSchemaRaw {
     let fields = DefaultSchemaRaw {
         description: Some("The fields a write accepts, by name.".into()),
