@@ -169,7 +169,7 @@ pub struct AppState {
     pub store: Store,
     pub settings: Settings,
     pub tokens: std::sync::Arc<auth::TokenCache>,
-    pub login_limiter: std::sync::Arc<tokens::LoginLimiter>,
+    pub login_limiter: std::sync::Arc<peering_app::logins::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
     /// List counts, kept with the answers (`counts.rs`).
     pub counts: std::sync::Arc<peering_app::answers::counts::Counts>,

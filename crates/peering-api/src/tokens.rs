@@ -3,14 +3,13 @@
 //! token. A key is shown once, in the response that creates it; only its hash is stored.
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 
 use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use peering_app::logins::{self, TokenRequest};
 use peering_auth::{Access, TokenKey};
-use peering_store::{NewToken, TokenInfo};
+use peering_store::TokenInfo;
 use serde_json::{json, Map, Value as Json};
 
 use crate::auth::{authenticate, Caller, User, NO_PERMISSION};
@@ -19,51 +18,11 @@ use crate::error::ApiError;
 use crate::respond::{base_url, respond};
 use crate::AppState;
 
-/// Password attempts (login page and provisioning), per client address and per account:
-/// a burst of ten, then one every six seconds. Counting per account too stops a guesser
-/// who spreads their attempts over many addresses.
-pub struct LoginLimiter {
-    by_address: DefaultKeyedRateLimiter<IpAddr>,
-    by_account: DefaultKeyedRateLimiter<String>,
-}
-
-impl Default for LoginLimiter {
-    fn default() -> Self {
-        let per_minute = NonZeroU32::new(10).unwrap_or(NonZeroU32::MIN);
-        LoginLimiter {
-            by_address: RateLimiter::keyed(Quota::per_minute(per_minute)),
-            by_account: RateLimiter::keyed(Quota::per_minute(per_minute)),
-        }
-    }
-}
-
-impl std::fmt::Debug for LoginLimiter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LoginLimiter")
-    }
-}
-
-/// Keys of a limiter are forgotten once there are this many (they refill within a minute).
-const MAX_LIMITER_KEYS: usize = 100_000;
-
-impl LoginLimiter {
-    /// Takes one attempt for the request's address; `false` when it has none left. Called
-    /// before the request's body is read.
-    pub fn allow(&self, req: &HttpRequest) -> bool {
-        let ip = crate::client::address(req).unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        if self.by_address.len() > MAX_LIMITER_KEYS {
-            self.by_address.retain_recent();
-        }
-        self.by_address.check_key(&ip).is_ok()
-    }
-
-    /// Takes one attempt for the account named `username`.
-    pub fn allow_account(&self, username: &str) -> bool {
-        if self.by_account.len() > MAX_LIMITER_KEYS {
-            self.by_account.retain_recent();
-        }
-        self.by_account.check_key(&username.to_lowercase()).is_ok()
-    }
+/// Takes one password attempt for the request's client address; `false` when it has none
+/// left. Called before the request's body is read.
+pub fn allow_attempt(state: &AppState, req: &HttpRequest) -> bool {
+    let address = crate::client::address(req).unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    state.login_limiter.allow_address(address)
 }
 
 /// The message of a text field holding a NUL character, which no database column takes.
@@ -81,29 +40,11 @@ pub async fn verify_password(
     password: String,
 ) -> Result<Option<i64>, ApiError> {
     let store = state.store.clone();
-    let found = web::block(move || -> Result<_, peering_store::Error> {
-        let Some(login) = store.login_record(&username)? else {
-            // Spend the same time as a real check, so timing does not tell names apart.
-            let _ = peering_auth::password::verify(&password, dummy_hash());
-            return Ok(None);
-        };
-        let ok = login.is_active && peering_auth::password::verify(&password, &login.password_hash);
-        Ok(ok.then_some(login.user_id))
-    })
-    .await??;
-    Ok(found)
-}
-
-/// A hash of a random password, checked against when the username is unknown.
-fn dummy_hash() -> &'static str {
-    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HASH.get_or_init(|| {
-        peering_auth::password::hash(TokenKey::generate().as_str()).unwrap_or_default()
-    })
+    Ok(web::block(move || logins::check_password(&store, &username, &password)).await??)
 }
 
 /// What a new token is made of, from a request body.
-fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError> {
+fn token_request(body: &Map<String, Json>) -> Result<TokenRequest, ApiError> {
     let mut errors = Map::new();
     let expires = member(body, &mut errors, "expires", parse_expires);
     let write_enabled = member(body, &mut errors, "write_enabled", |v| {
@@ -120,7 +61,7 @@ fn token_request(body: &Map<String, Json>) -> Result<TokenRequestParts, ApiError
     if !errors.is_empty() {
         return Err(ApiError::BadRequest(Json::Object(errors)));
     }
-    Ok(TokenRequestParts {
+    Ok(TokenRequest {
         expires,
         write_enabled,
         description,
@@ -166,39 +107,19 @@ fn parse_description(value: &Json) -> Result<String, Json> {
 pub async fn issue(
     state: &AppState,
     user_id: i64,
-    request: TokenRequestParts,
+    request: TokenRequest,
 ) -> Result<(TokenInfo, TokenKey), ApiError> {
-    let key = request.key.unwrap_or_else(TokenKey::generate);
-    let new = NewToken {
-        user_id,
-        key_hash: key.hash(),
-        key_suffix: key.suffix().to_string(),
-        expires: request.expires,
-        write_enabled: request.write_enabled,
-        description: request.description,
-    };
     let store = state.store.clone();
-    let info = web::block(move || -> Result<_, peering_store::Error> {
-        let id = store.create_token(&new)?;
-        store.token(id)?.ok_or(peering_store::Error::NotFound)
-    })
-    .await?
-    .map_err(|e| match e {
-        peering_store::Error::Config(message) => ApiError::BadRequest(json!({ "key": [message] })),
-        other => other.into(),
-    })?;
-    Ok((info, key))
+    web::block(move || logins::issue_token(&store, user_id, request))
+        .await?
+        .map_err(|e| match e {
+            peering_store::Error::Config(message) => {
+                ApiError::BadRequest(json!({ "key": [message] }))
+            }
+            other => other.into(),
+        })
 }
 
-/// The parts of a token a web form or an API body may set.
-pub struct TokenRequestParts {
-    pub expires: Option<DateTime<Utc>>,
-    pub write_enabled: bool,
-    pub description: String,
-    pub key: Option<TokenKey>,
-}
-
-/// A time as every representation writes it: microseconds, `Z`.
 fn time_json(t: Option<DateTime<Utc>>) -> Json {
     t.map_or(Json::Null, |t| {
         json!(t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
@@ -349,7 +270,7 @@ pub async fn provision(
         return Err(ApiError::MethodNotAllowed(req.method().to_string()));
     }
     // Before anything is read: a caller out of attempts costs nothing more.
-    if !state.login_limiter.allow(&req) {
+    if !allow_attempt(&state, &req) {
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
     let (body, _turn) = read_json(&req, payload, &state, CREDENTIALS_BODY_BYTES).await?;
@@ -452,11 +373,5 @@ mod tests {
             prefs,
             json!({"context": {"as": 2, "keep": true}, "x": [2], "new": null})
         );
-    }
-
-    #[test]
-    fn the_dummy_hash_is_a_real_hash_of_nothing_guessable() {
-        assert!(dummy_hash().starts_with("$argon2"));
-        assert!(!peering_auth::password::verify("", dummy_hash()));
     }
 }

@@ -13,6 +13,7 @@ pub mod edits;
 pub mod exchanges;
 pub mod imports;
 pub mod jobs;
+pub mod logins;
 mod peeringdb;
 mod renders;
 pub mod router;

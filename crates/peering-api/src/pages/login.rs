@@ -95,7 +95,7 @@ pub async fn submit(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     // Before the body is read: a caller out of attempts costs nothing more.
-    if !state.login_limiter.allow(&req) {
+    if !crate::tokens::allow_attempt(&state, &req) {
         return Ok(form_page(
             &req,
             StatusCode::TOO_MANY_REQUESTS,

@@ -12,8 +12,9 @@ use serde::Deserialize;
 use super::{csrf_ok, html_response, layout, CSRF_FIELD};
 use crate::auth::{session_user, Caller, CSRF_FAILED};
 use crate::error::ApiError;
-use crate::tokens::{issue, TokenRequestParts};
+use crate::tokens::issue;
 use crate::AppState;
+use peering_app::logins::TokenRequest;
 
 const PAGE: &str = "/user/api-tokens/";
 
@@ -182,11 +183,11 @@ pub async fn create(
 }
 
 /// The token the form asks for, or what is wrong with the form.
-fn requested(form: &CreateForm) -> Result<TokenRequestParts, String> {
+fn requested(form: &CreateForm) -> Result<TokenRequest, String> {
     if form.description.contains('\0') {
         return Err(crate::tokens::NULL_CHARACTERS.to_string());
     }
-    Ok(TokenRequestParts {
+    Ok(TokenRequest {
         expires: parse_expiry(&form.expires)?,
         write_enabled: form.write_enabled.is_some(),
         description: form.description.chars().take(200).collect(),
