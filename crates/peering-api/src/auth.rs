@@ -208,11 +208,11 @@ async fn token_caller(
                 let store = state.store.on_write_connections();
                 state
                     .writes
-                    .run(move || store.token_by_hash(&lookup))
+                    .run(move || store.users().token_by_hash(&lookup))
                     .await??
             } else {
                 let store = state.store.clone();
-                web::block(move || store.token_by_hash(&lookup)).await??
+                web::block(move || store.users().token_by_hash(&lookup)).await??
             };
             if let Some(t) = &found {
                 state.tokens.put(t.clone());
@@ -243,7 +243,7 @@ async fn token_caller(
         let store = state.store.clone();
         let id = token.id;
         actix_web::rt::spawn(async move {
-            let _ = web::block(move || store.touch_token(id)).await;
+            let _ = web::block(move || store.users().touch_token(id)).await;
         });
     }
     Ok(Caller {
@@ -266,7 +266,7 @@ async fn session_caller(
     };
     let hash = key.hash();
     let store = state.store.clone();
-    let found = web::block(move || store.session_by_hash(&hash)).await??;
+    let found = web::block(move || store.users().session_by_hash(&hash)).await??;
     let Some(session) = found.filter(|s| s.expires > Utc::now() && s.principal.is_active) else {
         return Ok(Caller::anonymous());
     };

@@ -181,7 +181,7 @@ pub async fn collection(
             let user = caller.require_user()?;
             let owner = (!user.superuser).then_some(user.id);
             let store = state.store.clone();
-            let tokens = web::block(move || store.list_tokens(owner)).await??;
+            let tokens = web::block(move || store.users().list_tokens(owner)).await??;
             let results: Vec<Json> = tokens.iter().map(|t| token_json(&base, t, None)).collect();
             Ok(respond(
                 &req,
@@ -209,7 +209,10 @@ pub async fn collection(
             let request = token_request(&fields)?;
             if owner != user.id {
                 let store = state.store.clone();
-                if web::block(move || store.principal(owner)).await??.is_none() {
+                if web::block(move || store.users().principal(owner))
+                    .await??
+                    .is_none()
+                {
                     return Err(ApiError::BadRequest(json!({"user": [format!(
                         "Related object not found using the provided numeric ID: {owner}"
                     )]})));
@@ -236,7 +239,7 @@ pub async fn detail(
     let id: i64 = path.into_inner().parse().map_err(|_| ApiError::NotFound)?;
     let user = caller.require_user()?.clone();
     let store = state.store.clone();
-    let token = web::block(move || store.token(id))
+    let token = web::block(move || store.users().token(id))
         .await??
         // Someone else's token does not exist, as far as this caller can tell.
         .filter(|t| user.superuser || t.user_id == user.id)
@@ -250,7 +253,7 @@ pub async fn detail(
         Method::DELETE => {
             require_token_writer(&caller)?;
             let store = state.store.clone();
-            web::block(move || store.delete_token(id)).await??;
+            web::block(move || store.users().delete_token(id)).await??;
             // The revoked token stops working at once here (other instances within the
             // cache's few seconds).
             state.tokens.clear();
@@ -321,7 +324,7 @@ pub async fn preferences(
     let store = state.store.clone();
     match *req.method() {
         Method::GET | Method::HEAD => {
-            let prefs = web::block(move || store.preferences(user.id)).await??;
+            let prefs = web::block(move || store.users().preferences(user.id)).await??;
             Ok(respond(&req, StatusCode::OK, &prefs))
         }
         Method::PATCH => {
@@ -334,9 +337,9 @@ pub async fn preferences(
                 ));
             }
             let merged = web::block(move || -> Result<Json, peering_store::Error> {
-                let mut prefs = store.preferences(user.id)?;
+                let mut prefs = store.users().preferences(user.id)?;
                 merge(&mut prefs, body);
-                store.set_preferences(user.id, &prefs)?;
+                store.users().set_preferences(user.id, &prefs)?;
                 Ok(prefs)
             })
             .await??;

@@ -30,7 +30,7 @@ pub fn create_user(
         Some(plain) => password_hash(plain, rules).map_err(AccountError::Password)?,
         None => String::new(),
     };
-    Ok(store.create_user(username, &hash, superuser)?)
+    Ok(store.users().create_user(username, &hash, superuser)?)
 }
 
 /// Sets a user's password. Blocks while the password is hashed.
@@ -41,7 +41,7 @@ pub fn set_password(
     password: &str,
 ) -> Result<(), AccountError> {
     let hash = password_hash(password, rules).map_err(AccountError::Password)?;
-    if store.set_password(username, &hash)? {
+    if store.users().set_password(username, &hash)? {
         Ok(())
     } else {
         Err(AccountError::NoSuchUser(username.to_string()))

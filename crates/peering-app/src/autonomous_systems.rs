@@ -27,7 +27,7 @@ pub fn stored_prefixes(store: &Store, id: i64) -> Result<Option<Json>, Error> {
 /// The user's affiliated autonomous system (preference `context.as`), if they chose one
 /// that exists.
 pub fn affiliated(store: &Store, user: i64) -> Result<Option<Record>, Error> {
-    let preferences = store.preferences(user)?;
+    let preferences = store.users().preferences(user)?;
     match preferences["context"]["as"].as_i64() {
         Some(id) => Ok(store.get(&AUTONOMOUS_SYSTEM, id)?.map(|(r, _)| r)),
         None => Ok(None),

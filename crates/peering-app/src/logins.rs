@@ -59,7 +59,7 @@ impl LoginLimiter {
 /// The id of the active user whose password this is. Blocks for the hash check, which an
 /// unknown name spends too, so that timing does not tell names apart.
 pub fn check_password(store: &Store, username: &str, password: &str) -> Result<Option<i64>, Error> {
-    let Some(login) = store.login_record(username)? else {
+    let Some(login) = store.users().login_record(username)? else {
         let _ = peering_auth::password::verify(password, dummy_hash());
         return Ok(None);
     };
@@ -93,7 +93,7 @@ pub fn issue_token(
     request: TokenRequest,
 ) -> Result<(TokenInfo, TokenKey), Error> {
     let key = request.key.unwrap_or_else(TokenKey::generate);
-    let id = store.create_token(&NewToken {
+    let id = store.users().create_token(&NewToken {
         user_id,
         key_hash: key.hash(),
         key_suffix: key.suffix().to_string(),
@@ -101,7 +101,7 @@ pub fn issue_token(
         write_enabled: request.write_enabled,
         description: request.description,
     })?;
-    let info = store.token(id)?.ok_or(Error::NotFound)?;
+    let info = store.users().token(id)?.ok_or(Error::NotFound)?;
     Ok((info, key))
 }
 

@@ -57,6 +57,7 @@ impl App {
 
     fn stored_hash(&self, username: &str) -> String {
         self.store
+            .users()
             .login_record(username)
             .expect("read")
             .expect("the user exists")
@@ -79,7 +80,7 @@ fn a_password_written_through_the_application_is_checked_and_hashed() {
     assert!(refused(short)["password"][0]
         .as_str()
         .is_some_and(|m| m.contains("at least 10 characters")));
-    assert!(app.store.user_id("ann").expect("read").is_none());
+    assert!(app.store.users().user_id("ann").expect("read").is_none());
 
     app.create(
         &USER,
@@ -161,7 +162,7 @@ fn accounts_made_outside_the_api_obey_the_password_rule() {
     let app = app();
     let short = accounts::create_user(&app.store, &RULES, "cid", Some("short"), false);
     assert!(matches!(short, Err(AccountError::Password(_))), "{short:?}");
-    assert!(app.store.user_id("cid").expect("read").is_none());
+    assert!(app.store.users().user_id("cid").expect("read").is_none());
 
     accounts::create_user(&app.store, &RULES, "cid", Some("a fine secret"), false)
         .expect("created");

@@ -117,7 +117,7 @@ fn group_permissions(
 }
 
 fn permission_set(row: &mut DbRow, column: usize) -> BTreeSet<String> {
-    crate::users::permission_list(row.take(column).into_text())
+    crate::repositories::users::permission_list(row.take(column).into_text())
         .into_iter()
         .collect()
 }

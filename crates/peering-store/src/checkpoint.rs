@@ -91,6 +91,7 @@ mod tests {
         let filler = "x".repeat(2000);
         for i in 0..200 {
             store
+                .users()
                 .create_user(&format!("user{i}"), &filler, false)
                 .unwrap();
         }

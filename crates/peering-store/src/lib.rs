@@ -28,16 +28,15 @@ mod query;
 #[cfg(test)]
 mod reads_check;
 mod removals;
+mod repositories;
 mod schema;
 mod sql;
 #[cfg(test)]
 mod sql_snapshots;
 mod store_resources;
 mod store_upkeep;
-mod store_users;
 pub mod testing;
 mod together;
-mod users;
 mod vacuum;
 mod versions;
 mod write;
@@ -62,9 +61,11 @@ pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
+pub use repositories::users::{
+    LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,
+};
 pub use store_resources::{leaving_out_refused, LeftOut};
 pub use together::{Answer, Detail, Run};
-pub use users::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
 pub use versions::TableVersions;
 pub use write::ImportedObject;
 

@@ -151,6 +151,7 @@ mod tests {
         };
         assert_eq!(vacuums_of_users().unwrap(), Some(0));
         store
+            .users()
             .create_user("someone", "a long password", false)
             .unwrap();
         if postgres_url().is_none() {

@@ -255,7 +255,10 @@ mod read_again {
         for name in ["first", "second"] {
             let again = store.table_versions_since(Some(&previous)).unwrap();
             assert!(Arc::ptr_eq(&previous, &again), "nothing written since");
-            store.create_user(name, "a long password", false).unwrap();
+            store
+                .users()
+                .create_user(name, "a long password", false)
+                .unwrap();
             let after = store.table_versions_since(Some(&previous)).unwrap();
             assert_ne!(after.whole(), previous.whole(), "{name} written");
             assert_ne!(after.of(&["users"]), previous.of(&["users"]));

@@ -92,6 +92,7 @@ fn open(settings: &Settings) -> Result<Store, String> {
 
 fn user_id(store: &Store, name: &str) -> Result<i64, String> {
     store
+        .users()
         .user_id(name)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no user named {name:?}"))
@@ -151,6 +152,7 @@ fn create_token(
         None => TokenKey::generate(),
     };
     store
+        .users()
         .create_token(&NewToken {
             user_id,
             key_hash: key.hash(),
@@ -173,7 +175,11 @@ fn list_tokens(settings: &Settings, user: Option<String>) -> Result<(), String> 
             t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         })
     };
-    for t in store.list_tokens(user_id).map_err(|e| e.to_string())? {
+    for t in store
+        .users()
+        .list_tokens(user_id)
+        .map_err(|e| e.to_string())?
+    {
         println!(
             "{}\t{}\t…{}\t{}\texpires {}\tlast used {}\t{}",
             t.id,
@@ -194,7 +200,7 @@ fn list_tokens(settings: &Settings, user: Option<String>) -> Result<(), String> 
 
 fn revoke_token(settings: &Settings, id: i64) -> Result<(), String> {
     let store = open(settings)?;
-    if !store.delete_token(id).map_err(|e| e.to_string())? {
+    if !store.users().delete_token(id).map_err(|e| e.to_string())? {
         return Err(format!("no token with id {id}"));
     }
     eprintln!("token {id} revoked");

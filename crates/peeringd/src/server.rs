@@ -46,12 +46,12 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
 /// On an empty database, creates an `admin` superuser and a write-enabled token, and
 /// prints the key once so that a new user can call the API at once.
 fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
-    if store.count_users()? > 0 {
+    if store.users().count_users()? > 0 {
         return Ok(());
     }
-    let user_id = store.create_user("admin", "", true)?;
+    let user_id = store.users().create_user("admin", "", true)?;
     let key = TokenKey::generate();
-    store.create_token(&NewToken {
+    store.users().create_token(&NewToken {
         user_id,
         key_hash: key.hash(),
         key_suffix: key.suffix().to_string(),

@@ -173,7 +173,12 @@ async fn start_session(
     let store = state.store.clone();
     let (hash, session_csrf) = (key.hash(), csrf.clone());
     let expires = Utc::now() + Duration::days(SESSION_DAYS);
-    web::block(move || store.create_session(&hash, user_id, &session_csrf, expires)).await??;
+    web::block(move || {
+        store
+            .users()
+            .create_session(&hash, user_id, &session_csrf, expires)
+    })
+    .await??;
     let mut res = redirect(next);
     let mut session = cookie(req, SESSION_COOKIE, key.as_str().to_string());
     session.set_max_age(actix_web::cookie::time::Duration::days(SESSION_DAYS));
@@ -230,7 +235,7 @@ pub async fn logout(
     {
         let store = state.store.clone();
         let hash = key.hash();
-        web::block(move || store.delete_session(&hash)).await??;
+        web::block(move || store.users().delete_session(&hash)).await??;
     }
     let mut res = redirect(&format!("{}/login/", crate::respond::base_path(&req)));
     let _ = res.add_cookie(&expired_cookie(&req, SESSION_COOKIE));

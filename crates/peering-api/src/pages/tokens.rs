@@ -94,7 +94,7 @@ fn render(
 
 async fn tokens_of(state: &AppState, user_id: i64) -> Result<Vec<TokenInfo>, ApiError> {
     let store = state.store.clone();
-    Ok(web::block(move || store.list_tokens(Some(user_id))).await??)
+    Ok(web::block(move || store.users().list_tokens(Some(user_id))).await??)
 }
 
 pub async fn page(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
@@ -218,8 +218,8 @@ pub async fn revoke(
     let store = state.store.clone();
     let revoked = web::block(move || -> Result<bool, peering_store::Error> {
         // Only one's own tokens, whoever one is.
-        match store.token(id)? {
-            Some(t) if t.user_id == user_id => store.delete_token(id),
+        match store.users().token(id)? {
+            Some(t) if t.user_id == user_id => store.users().delete_token(id),
             _ => Ok(false),
         }
     })

@@ -86,7 +86,7 @@ fn status(s: &TestServer, action: &Action, path: &str, key: Option<&str>) -> (u1
 }
 
 fn make_staff(s: &TestServer, username: &str) {
-    let id = s.store.user_id(username).unwrap().unwrap();
+    let id = s.store.users().user_id(username).unwrap().unwrap();
     let r = s.patch(
         &format!("/api/users/users/{id}/"),
         json!({"is_staff": true}),

@@ -157,6 +157,7 @@ fn users_and_tokens_from_the_command_line() {
     // The stored token works and is read-only.
     let store = peering_store::Store::open(&db.url, 1).unwrap();
     let token = store
+        .users()
         .token_by_hash(&peering_auth::TokenKey::parse(explicit).unwrap().hash())
         .unwrap()
         .expect("stored by hash");
@@ -240,7 +241,7 @@ fn tokens_are_listed_and_revoked_and_passwords_set_from_the_command_line() {
         .0
     );
     let store = peering_store::Store::open(&db.url, 1).unwrap();
-    let login = store.login_record("kim").unwrap().unwrap();
+    let login = store.users().login_record("kim").unwrap().unwrap();
     assert!(peering_auth::password::verify(
         "new secret",
         &login.password_hash

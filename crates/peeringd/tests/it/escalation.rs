@@ -15,7 +15,7 @@ fn user_path(id: i64) -> String {
 /// A user holding `permissions` (granted by the superuser), and a fresh token of theirs.
 fn user_with(s: &TestServer, name: &str, permissions: &[&str]) -> (i64, String) {
     s.token(name, false, true, None);
-    let id = s.store.user_id(name).unwrap().unwrap();
+    let id = s.store.users().user_id(name).unwrap().unwrap();
     let r = s.patch(&user_path(id), json!({ "permissions": permissions }));
     assert_eq!(r.status, 200, "{}", r.text);
     (id, s.token(name, false, true, None))
@@ -40,7 +40,7 @@ fn stored(s: &TestServer, id: i64) -> Json {
 #[test]
 fn a_user_manager_cannot_take_over_the_superuser() {
     let s = TestServer::start();
-    let admin = s.store.user_id("admin").unwrap().unwrap();
+    let admin = s.store.users().user_id("admin").unwrap().unwrap();
     let (_, key) = user_with(&s, "alice", &["users.change_user", "users.delete_user"]);
     let before = stored(&s, admin);
     for body in [

@@ -132,7 +132,7 @@ fn short_passwords_and_guessable_keys_are_refused() {
 /// `instance` so that instance keeps it in its token cache.
 fn cached_writer(s: &TestServer, base: &str) -> (i64, String) {
     s.token("wendy", false, true, None);
-    let id = s.store.user_id("wendy").unwrap().unwrap();
+    let id = s.store.users().user_id("wendy").unwrap().unwrap();
     let r = s.patch(
         &format!("/api/users/users/{id}/"),
         json!({"permissions": ["peering.add_autonomoussystem"]}),

@@ -13,7 +13,7 @@ const GROUPS: &str = "/api/peering/bgp-groups/";
 /// A user without any permission, and a write-enabled token of theirs.
 fn plain_user(s: &TestServer, name: &str) -> (i64, String) {
     let key = s.token(name, false, true, None);
-    (s.store.user_id(name).unwrap().unwrap(), key)
+    (s.store.users().user_id(name).unwrap().unwrap(), key)
 }
 
 fn grant(s: &TestServer, user_id: i64, permissions: &[&str]) {
@@ -370,7 +370,7 @@ fn users_are_managed_through_the_api_with_hashed_passwords() {
     assert_eq!(status, 201, "{user}");
     assert_eq!(user["display"], "gina (Gina Lopez)");
     // The password is stored hashed and works for provisioning a token.
-    let login = s.store.login_record("gina").unwrap().unwrap();
+    let login = s.store.users().login_record("gina").unwrap().unwrap();
     assert!(
         login.password_hash.starts_with("$argon2"),
         "{}",
@@ -397,7 +397,7 @@ fn users_are_managed_through_the_api_with_hashed_passwords() {
         .0,
         200
     );
-    let login = s.store.login_record("gina").unwrap().unwrap();
+    let login = s.store.users().login_record("gina").unwrap().unwrap();
     assert!(peering_auth::password::verify(
         "another one",
         &login.password_hash

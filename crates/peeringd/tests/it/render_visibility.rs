@@ -18,7 +18,7 @@ fn template_author(s: &TestServer) -> String {
 }
 
 fn admin_password_hash(s: &TestServer) -> String {
-    let id = s.store.user_id("admin").unwrap().unwrap();
+    let id = s.store.users().user_id("admin").unwrap().unwrap();
     let (user, _) = s.store.get(&USER, id).unwrap().unwrap();
     user.text(&USER, "password").to_string()
 }
@@ -27,7 +27,7 @@ fn admin_password_hash(s: &TestServer) -> String {
 fn an_export_over_users_shows_nothing_to_whoever_may_not_view_them() {
     let s = TestServer::start();
     // A password, so that there is a hash to look for.
-    let admin = s.store.user_id("admin").unwrap().unwrap();
+    let admin = s.store.users().user_id("admin").unwrap().unwrap();
     let r = s.patch(
         &format!("/api/users/users/{admin}/"),
         json!({"password": "correct horse battery staple"}),

@@ -119,7 +119,7 @@ fn a_change_permission_shows_that_resources_secrets_only() {
     let s = TestServer::start();
     let objects = objects_with_secrets(&s);
     s.token("operator", false, true, None);
-    let id = s.store.user_id("operator").unwrap().unwrap();
+    let id = s.store.users().user_id("operator").unwrap().unwrap();
     let r = s.patch(
         &format!("/api/users/users/{id}/"),
         json!({"permissions": ["peering.change_router"]}),

@@ -12,7 +12,7 @@ const PROVISION: &str = "/api/users/tokens/provision/";
 
 fn set_password(s: &TestServer, username: &str, password: &str) {
     let hash = peering_auth::password::hash(password).unwrap();
-    assert!(s.store.set_password(username, &hash).unwrap());
+    assert!(s.store.users().set_password(username, &hash).unwrap());
 }
 
 #[test]
@@ -52,6 +52,7 @@ fn tokens_are_listed_created_and_revoked_by_their_owner() {
     assert_eq!(created["display"], format!("{} (alice)", &key[34..]));
     let stored = s
         .store
+        .users()
         .token_by_hash(&peering_auth::TokenKey::parse(&key).unwrap().hash())
         .unwrap()
         .unwrap();
@@ -123,7 +124,7 @@ fn tokens_are_listed_created_and_revoked_by_their_owner() {
     assert_eq!(s.request("GET", TOKENS, None, None, &[]).status, 403);
 
     // A superuser may make a token for another user, who must exist.
-    let alice_id = s.store.user_id("alice").unwrap().unwrap();
+    let alice_id = s.store.users().user_id("alice").unwrap().unwrap();
     let r = s.post(
         TOKENS,
         json!({"user": alice_id, "description": "for alice"}),
@@ -444,7 +445,7 @@ fn logging_in_uses_a_csrf_protected_form_and_a_safe_session_cookie() {
     let csrf = b.cookies["csrftoken"].clone();
     let refused = b.send("POST", AS, None, &[("X-CSRFToken", &csrf)], Some(&body));
     assert_eq!(refused.status, 403, "fay holds no add permission");
-    let fay = s.store.user_id("fay").unwrap().unwrap();
+    let fay = s.store.users().user_id("fay").unwrap().unwrap();
     s.patch(
         &format!("/api/users/users/{fay}/"),
         json!({"permissions": ["peering.add_autonomoussystem"]}),
@@ -687,7 +688,7 @@ fn a_new_password_ends_the_users_browser_sessions() {
     let mut b = Browser::new(&s);
     assert_eq!(log_in(&mut b, "max", "correct horse").status, 302);
     assert_eq!(b.get("/user/api-tokens/").status, 200);
-    let id = s.store.user_id("max").unwrap().unwrap();
+    let id = s.store.users().user_id("max").unwrap().unwrap();
     let r = s.patch(
         &format!("/api/users/users/{id}/"),
         json!({"password": "battery staple"}),

@@ -43,11 +43,15 @@ fn the_command_line_checks_passwords_and_stores_only_hashes() {
         output_text(&short)
     );
     let store = Store::open(&db.url, 1).expect("store opens");
-    assert!(store.user_id("dana").expect("read").is_none());
+    assert!(store.users().user_id("dana").expect("read").is_none());
 
     let made = peeringd(&db.url, &create, "twelve chars!\n");
     assert!(made.status.success(), "{}", output_text(&made));
-    let stored = store.login_record("dana").expect("read").expect("dana");
+    let stored = store
+        .users()
+        .login_record("dana")
+        .expect("read")
+        .expect("dana");
     assert!(stored.password_hash.starts_with("$argon2"));
     assert!(peering_auth::password::verify(
         "twelve chars!",
@@ -60,7 +64,11 @@ fn the_command_line_checks_passwords_and_stores_only_hashes() {
         "too short\n",
     );
     assert!(!set.status.success(), "{}", output_text(&set));
-    let kept = store.login_record("dana").expect("read").expect("dana");
+    let kept = store
+        .users()
+        .login_record("dana")
+        .expect("read")
+        .expect("dana");
     assert_eq!(kept.password_hash, stored.password_hash);
 }
 
@@ -115,7 +123,11 @@ fn an_import_leaves_out_a_template_that_does_not_parse_and_takes_no_password() {
         .map(|r| r.text(&CONFIGURATION, "name").to_string())
         .collect();
     assert_eq!(names, ["fine"]);
-    let erin = store.login_record("erin").expect("read").expect("erin");
+    let erin = store
+        .users()
+        .login_record("erin")
+        .expect("read")
+        .expect("erin");
     assert!(!erin.password_hash.starts_with("$argon2"));
     assert!(!peering_auth::password::verify(
         "erin's long password",

@@ -115,9 +115,10 @@ impl TestServer {
     /// A server over an existing test database (e.g. one `peeringd demo-data` filled).
     pub fn start_on(db: TestDatabase, settings: Settings) -> TestServer {
         let store = Store::open(&db.url, 4).expect("open store");
-        let user = store.create_user("admin", "", true).expect("user");
+        let user = store.users().create_user("admin", "", true).expect("user");
         let key = TokenKey::generate();
         store
+            .users()
             .create_token(&NewToken {
                 user_id: user,
                 key_hash: key.hash(),
@@ -188,12 +189,17 @@ impl TestServer {
         write: bool,
         expires: Option<chrono::DateTime<chrono::Utc>>,
     ) -> String {
-        let user = match self.store.user_id(username).unwrap() {
+        let user = match self.store.users().user_id(username).unwrap() {
             Some(id) => id,
-            None => self.store.create_user(username, "", superuser).unwrap(),
+            None => self
+                .store
+                .users()
+                .create_user(username, "", superuser)
+                .unwrap(),
         };
         let key = TokenKey::generate();
         self.store
+            .users()
             .create_token(&NewToken {
                 user_id: user,
                 key_hash: key.hash(),
@@ -209,7 +215,7 @@ impl TestServer {
     /// A token of a user holding `permissions` (granted by the superuser through the API).
     pub fn user_with(&self, username: &str, permissions: &[&str], write: bool) -> String {
         let key = self.token(username, false, write, None);
-        let id = self.store.user_id(username).unwrap().unwrap();
+        let id = self.store.users().user_id(username).unwrap().unwrap();
         let body = serde_json::json!({ "permissions": permissions });
         let r = self.patch(&format!("/api/users/users/{id}/"), body);
         assert_eq!(r.status, 200, "{}", r.text);

@@ -1,16 +1,33 @@
-//! The store's face for users, API tokens, browser sessions and preferences: each a read
-//! or a write of `users.rs`.
+//! The store's users, API tokens, browser sessions and preferences, reached through
+//! [`Store::users`]: each a read or a write of `rows.rs`.
 
-use crate::users::{self, LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
+mod rows;
+
 use crate::{Error, Store};
+use rows as users;
+pub(crate) use rows::permission_list;
+pub use rows::{LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord};
+
+/// The users, tokens, sessions and preferences of a store: `store.users().token_by_hash(…)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Users<'s> {
+    store: &'s Store,
+}
 
 impl Store {
+    /// The users, their API tokens, browser sessions and preferences.
+    pub fn users(&self) -> Users<'_> {
+        Users { store: self }
+    }
+}
+
+impl Users<'_> {
     pub fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRecord>, Error> {
-        self.read(|db| users::token_by_hash(db, hash))
+        self.store.read(|db| users::token_by_hash(db, hash))
     }
 
     pub fn touch_token(&self, id: i64) -> Result<(), Error> {
-        self.read(|db| users::touch_token(db, id))
+        self.store.read(|db| users::touch_token(db, id))
     }
 
     pub fn create_user(
@@ -19,46 +36,48 @@ impl Store {
         password_hash: &str,
         superuser: bool,
     ) -> Result<i64, Error> {
-        self.write(|db| users::create_user(db, username, password_hash, superuser))
+        self.store
+            .write(|db| users::create_user(db, username, password_hash, superuser))
     }
 
     pub fn user_id(&self, username: &str) -> Result<Option<i64>, Error> {
-        self.read(|db| users::user_id(db, username))
+        self.store.read(|db| users::user_id(db, username))
     }
 
     pub fn count_users(&self) -> Result<i64, Error> {
-        self.read(users::count_users)
+        self.store.read(users::count_users)
     }
 
     pub fn create_token(&self, token: &NewToken) -> Result<i64, Error> {
-        self.write(|db| users::create_token(db, token))
+        self.store.write(|db| users::create_token(db, token))
     }
 
     /// Tokens of one user (`Some`) or of everyone, newest first.
     pub fn list_tokens(&self, user_id: Option<i64>) -> Result<Vec<TokenInfo>, Error> {
-        self.read(|db| users::list_tokens(db, user_id))
+        self.store.read(|db| users::list_tokens(db, user_id))
     }
 
     pub fn token(&self, id: i64) -> Result<Option<TokenInfo>, Error> {
-        self.read(|db| users::token(db, id))
+        self.store.read(|db| users::token(db, id))
     }
 
     /// Deletes a token; whether it existed.
     pub fn delete_token(&self, id: i64) -> Result<bool, Error> {
-        self.write(|db| users::delete_token(db, id))
+        self.store.write(|db| users::delete_token(db, id))
     }
 
     pub fn login_record(&self, username: &str) -> Result<Option<LoginRecord>, Error> {
-        self.read(|db| users::login_record(db, username))
+        self.store.read(|db| users::login_record(db, username))
     }
 
     pub fn principal(&self, user_id: i64) -> Result<Option<Principal>, Error> {
-        self.read(|db| users::principal(db, user_id))
+        self.store.read(|db| users::principal(db, user_id))
     }
 
     /// Sets a user's password hash; whether the user exists.
     pub fn set_password(&self, username: &str, hash: &str) -> Result<bool, Error> {
-        self.write(|db| users::set_password(db, username, hash))
+        self.store
+            .write(|db| users::set_password(db, username, hash))
     }
 
     pub fn create_session(
@@ -68,23 +87,25 @@ impl Store {
         csrf_token: &str,
         expires: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), Error> {
-        self.write(|db| users::create_session(db, key_hash, user_id, csrf_token, expires))
+        self.store
+            .write(|db| users::create_session(db, key_hash, user_id, csrf_token, expires))
     }
 
     pub fn session_by_hash(&self, key_hash: &str) -> Result<Option<SessionRecord>, Error> {
-        self.read(|db| users::session_by_hash(db, key_hash))
+        self.store.read(|db| users::session_by_hash(db, key_hash))
     }
 
     pub fn delete_session(&self, key_hash: &str) -> Result<(), Error> {
-        self.write(|db| users::delete_session(db, key_hash))
+        self.store.write(|db| users::delete_session(db, key_hash))
     }
 
     /// A user's preferences (a JSON object).
     pub fn preferences(&self, user_id: i64) -> Result<serde_json::Value, Error> {
-        self.read(|db| users::preferences(db, user_id))
+        self.store.read(|db| users::preferences(db, user_id))
     }
 
     pub fn set_preferences(&self, user_id: i64, value: &serde_json::Value) -> Result<(), Error> {
-        self.write(|db| users::set_preferences(db, user_id, value))
+        self.store
+            .write(|db| users::set_preferences(db, user_id, value))
     }
 }
