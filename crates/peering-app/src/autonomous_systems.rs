@@ -5,7 +5,7 @@
 use peering_domain::peeringdb_rules::is_private_asn;
 use peering_domain::resources::{AUTONOMOUS_SYSTEM, INTERNET_EXCHANGE};
 use peering_domain::Record;
-use peering_store::{Error, Related, Store};
+use peering_store::{Error, Related, Store, Window};
 use serde_json::{json, Value as Json};
 
 /// The prefixes stored for a system, `{"ipv6": […], "ipv4": […]}`; `None` when there is
@@ -52,21 +52,25 @@ pub fn shared_exchanges(store: &Store, asn: i64, ours: &Record) -> Result<Vec<Re
     if lans.is_empty() {
         return Ok(Vec::new());
     }
-    let ours_at = |x: &Record| {
-        x.get(&INTERNET_EXCHANGE, "local_autonomous_system")
-            .as_int()
-            == Some(ours.id)
+    // Our exchanges, chosen by the database rather than by reading every exchange; then
+    // those on a shared LAN.
+    let pairs = [(
+        "local_autonomous_system_id".to_string(),
+        ours.id.to_string(),
+    )];
+    let filter = peering_filter::parse(&pairs, &Store::catalog(&INTERNET_EXCHANGE))
+        .map_err(|e| Error::Backend(format!("shared exchanges: {e:?}").into()))?;
+    let everything = Window {
+        limit: None,
+        offset: 0,
     };
     let on_shared_lan = |x: &Record| {
         x.get(&INTERNET_EXCHANGE, "extdb_ixlan")
             .as_int()
             .is_some_and(|lan| lans.contains(&lan))
     };
-    Ok(store
-        .everything(&INTERNET_EXCHANGE)?
-        .into_iter()
-        .filter(|x| ours_at(x) && on_shared_lan(x))
-        .collect())
+    let ours = store.list(&INTERNET_EXCHANGE, &filter, everything, false, None)?;
+    Ok(ours.records.into_iter().filter(on_shared_lan).collect())
 }
 
 /// The PeeringDB facilities where both networks are; none when either number is private.
