@@ -186,7 +186,7 @@ impl Metrics {
 
 async fn exposition(state: &AppState) -> HttpResponse {
     let store = state.store.clone();
-    let waiting = web::block(move || store.jobs_waiting())
+    let waiting = web::block(move || store.jobs().waiting())
         .await
         .ok()
         .and_then(Result::ok);

@@ -121,14 +121,14 @@ mod tests {
         // Reads on another thread while the lane runs a write: the page read waits for the
         // write; the version read, which the answer cache needs at once, does not.
         let during = lane.run(move || {
-            std::thread::spawn(move || reader.data_version().and(reader.jobs_waiting()))
+            std::thread::spawn(move || reader.data_version().and(reader.jobs().waiting()))
                 .join()
                 .map(|read| read.is_ok())
         });
         assert_eq!(during.await.ok().map(Result::ok), Some(Some(true)));
         assert_eq!(store.pool_state().reads_gave_way, 1);
         // With no write under way, reads go at once.
-        store.jobs_waiting().expect("a read");
+        store.jobs().waiting().expect("a read");
         assert_eq!(store.pool_state().reads_gave_way, 1);
     }
 }

@@ -130,7 +130,7 @@ impl Queue {
 
     /// Adds a job; its id.
     pub fn enqueue(&self, job: &NewJob) -> Result<i64, peering_store::Error> {
-        let id = self.store.enqueue_job(job)?;
+        let id = self.store.jobs().enqueue(job)?;
         self.wake_all();
         Ok(id)
     }
@@ -204,7 +204,7 @@ impl Worker {
     fn work(&self) {
         while !self.queue.stopping.load(Ordering::SeqCst) {
             let seen = self.queue.wakes();
-            match self.queue.store.claim_job(&self.id, self.settings.lease) {
+            match self.queue.store.jobs().claim(&self.id, self.settings.lease) {
                 Ok(Some(job)) => self.run(&job),
                 Ok(None) => self.queue.idle(seen, self.settings.poll),
                 Err(e) => {
@@ -262,7 +262,7 @@ impl Worker {
 
     /// Records how a job ended, if it is still this worker's.
     fn record(&self, job: &ClaimedJob, outcome: &Outcome) {
-        let stored = self.queue.store.finish_job(
+        let stored = self.queue.store.jobs().finish(
             job.id,
             &self.id,
             outcome.end,
@@ -289,7 +289,8 @@ impl Worker {
                 if let Err(e) = self
                     .queue
                     .store
-                    .renew_job(id, &self.id, self.settings.lease)
+                    .jobs()
+                    .renew(id, &self.id, self.settings.lease)
                 {
                     log::warn!("job {id}: lease not renewed: {e}");
                 }

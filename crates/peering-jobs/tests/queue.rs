@@ -145,12 +145,16 @@ fn a_job_whose_worker_died_runs_again_after_its_lease() {
     let id = queue.enqueue(&job("work", 7)).unwrap();
     // A worker claims it with a short lease, then dies without a word.
     let claimed = store
-        .claim_job("dead-worker", Duration::from_millis(200))
+        .jobs()
+        .claim("dead-worker", Duration::from_millis(200))
         .unwrap()
         .unwrap();
     assert_eq!(claimed.id, id);
     assert_eq!(
-        store.claim_job("other", Duration::from_secs(30)).unwrap(),
+        store
+            .jobs()
+            .claim("other", Duration::from_secs(30))
+            .unwrap(),
         None
     );
     std::thread::sleep(Duration::from_millis(300));
@@ -160,7 +164,8 @@ fn a_job_whose_worker_died_runs_again_after_its_lease() {
     assert_eq!(ends, vec![("completed".to_string(), "ran 7".to_string())]);
     // The dead worker's late word changes nothing.
     assert!(!store
-        .finish_job(
+        .jobs()
+        .finish(
             id,
             "dead-worker",
             JobEnd::Failed,
@@ -193,7 +198,7 @@ fn idle_workers_leave_the_data_version_alone() {
 fn taken_up_by_dead_workers(store: &Store, id: i64, times: u32) {
     let lease = Duration::from_millis(200);
     for n in 0..times {
-        let claimed = store.claim_job(&format!("dead-{n}"), lease).unwrap();
+        let claimed = store.jobs().claim(&format!("dead-{n}"), lease).unwrap();
         assert_eq!(claimed.map(|c| (c.id, c.attempt)), Some((id, n + 1)));
         std::thread::sleep(lease + Duration::from_millis(100));
     }

@@ -13,7 +13,6 @@ mod delete;
 mod error;
 mod gate;
 mod import;
-mod jobs;
 mod kept;
 #[cfg(test)]
 mod list_plans;
@@ -57,10 +56,10 @@ pub use connection::{Backend, Target};
 pub use error::{Cause, Error, StorageProblem};
 pub use gate::Writing;
 pub use import::ImportWriter;
-pub use jobs::{ClaimedJob, JobEnd, NewJob};
 pub use peeringdb::{Applied, CopyWriter, Counts};
 pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
+pub use repositories::jobs::{ClaimedJob, JobEnd, Jobs, NewJob};
 pub use repositories::users::{
     LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,
 };

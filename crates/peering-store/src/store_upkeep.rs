@@ -5,7 +5,7 @@ use peering_domain::spec::CHANGE_RECORDS;
 
 use crate::connection::AnyConnection;
 use crate::written::Writes;
-use crate::{jobs, migrations, sql, Backend, ClaimedJob, Error, JobEnd, NewJob, PoolState, Store};
+use crate::{migrations, sql, Backend, Error, PoolState, Store};
 use crate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 
 impl Store {
@@ -34,63 +34,6 @@ impl Store {
             sql.bind(sql::Bind::Int(cutoff));
             db.execute(&sql)
         })
-    }
-
-    /// Adds a job to the queue; its id.
-    pub fn enqueue_job(&self, job: &NewJob) -> Result<i64, Error> {
-        self.write(|db| jobs::enqueue(db, job))
-    }
-
-    /// The oldest job waiting, claimed for `worker` for `lease` (none waits: `None`).
-    pub fn claim_job(
-        &self,
-        worker: &str,
-        lease: std::time::Duration,
-    ) -> Result<Option<ClaimedJob>, Error> {
-        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
-        // Most polls find nothing: a read says so without taking the write lock.
-        if !self.read(jobs::any_waiting)? {
-            return Ok(None);
-        }
-        self.write_changing(|db| {
-            let claimed = jobs::claim(db, worker, lease)?;
-            let changed = claimed.is_some();
-            Ok((claimed, changed))
-        })
-    }
-
-    /// Keeps a running job `worker`'s for `lease` more; false if it is not theirs any more.
-    pub fn renew_job(
-        &self,
-        id: i64,
-        worker: &str,
-        lease: std::time::Duration,
-    ) -> Result<bool, Error> {
-        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
-        // The lease is not shown: renewing it leaves cached answers valid.
-        self.write_changing(|db| Ok((jobs::renew(db, id, worker, lease)?, false)))
-    }
-
-    /// Records how `worker`'s job ended; false if it is not theirs any more.
-    pub fn finish_job(
-        &self,
-        id: i64,
-        worker: &str,
-        end: JobEnd,
-        output: &str,
-        data: &serde_json::Value,
-    ) -> Result<bool, Error> {
-        self.write(|db| jobs::finish(db, id, worker, end, output, data))
-    }
-
-    /// Deletes jobs created more than `days` days ago; how many went.
-    pub fn purge_jobs(&self, days: u32) -> Result<usize, Error> {
-        self.write(|db| jobs::purge(db, days))
-    }
-
-    /// How many jobs wait to run.
-    pub fn jobs_waiting(&self) -> Result<i64, Error> {
-        self.read(jobs::waiting)
     }
 
     /// Writes a consistent copy of a SQLite database to `path` while it is in use

@@ -87,7 +87,7 @@ fn purge_hourly(store: Store, changes_days: u32, jobs_days: u32) {
                 }
             }
             if jobs_days > 0 {
-                match store.purge_jobs(jobs_days) {
+                match store.jobs().purge(jobs_days) {
                     Ok(0) => {}
                     Ok(n) => log::info!("deleted {n} jobs older than {jobs_days} days"),
                     Err(e) => log::warn!("job retention: {e}"),

@@ -237,12 +237,13 @@ fn past_jobs(store: &Store) -> Result<(), String> {
             params: serde_json::json!({}),
         };
         let e = |e: peering_store::Error| e.to_string();
-        store.enqueue_job(&job).map_err(e)?;
+        store.jobs().enqueue(&job).map_err(e)?;
         let lease = Duration::from_secs(60);
-        if let Some(claimed) = store.claim_job("demo-data", lease).map_err(e)? {
+        if let Some(claimed) = store.jobs().claim("demo-data", lease).map_err(e)? {
             let data = serde_json::json!({"log": [{"status": "info", "message": output}]});
             store
-                .finish_job(claimed.id, "demo-data", end, output, &data)
+                .jobs()
+                .finish(claimed.id, "demo-data", end, output, &data)
                 .map_err(e)?;
         }
     }

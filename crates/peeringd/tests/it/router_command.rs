@@ -442,7 +442,7 @@ fn taken_up_by_dead_workers(s: &TestServer, jobs: &[(&str, i64)], times: u32) ->
         .iter()
         .map(|(name, router)| {
             let job = new_job(name, ("peering.router", *router), None, &reader_of_all());
-            s.store.enqueue_job(&job).unwrap()
+            s.store.jobs().enqueue(&job).unwrap()
         })
         .collect();
     // Long enough that every job of a round is claimed before the first lease ends, even
@@ -450,7 +450,11 @@ fn taken_up_by_dead_workers(s: &TestServer, jobs: &[(&str, i64)], times: u32) ->
     let lease = Duration::from_secs(1);
     for round in 0..times {
         for expected in &ids {
-            let claimed = s.store.claim_job(&format!("dead-{round}"), lease).unwrap();
+            let claimed = s
+                .store
+                .jobs()
+                .claim(&format!("dead-{round}"), lease)
+                .unwrap();
             assert_eq!(claimed.map(|c| c.id), Some(*expected));
         }
         std::thread::sleep(lease + Duration::from_millis(100));

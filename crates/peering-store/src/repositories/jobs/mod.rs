@@ -1,0 +1,78 @@
+//! The job queue, reached through [`Store::jobs`]: jobs enqueued, claimed by workers under
+//! a lease, renewed, finished and purged (the statements in `rows.rs`).
+
+mod rows;
+
+pub use rows::{ClaimedJob, JobEnd, NewJob};
+
+use crate::{Error, Store};
+use rows as jobs;
+
+/// The job queue of a store: `store.jobs().claim(…)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Jobs<'s> {
+    store: &'s Store,
+}
+
+impl Store {
+    /// The job queue.
+    pub fn jobs(&self) -> Jobs<'_> {
+        Jobs { store: self }
+    }
+}
+
+impl Jobs<'_> {
+    /// Adds a job to the queue; its id.
+    pub fn enqueue(&self, job: &NewJob) -> Result<i64, Error> {
+        self.store.write(|db| jobs::enqueue(db, job))
+    }
+
+    /// The oldest job waiting, claimed for `worker` for `lease` (none waits: `None`).
+    pub fn claim(
+        &self,
+        worker: &str,
+        lease: std::time::Duration,
+    ) -> Result<Option<ClaimedJob>, Error> {
+        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
+        // Most polls find nothing: a read says so without taking the write lock.
+        if !self.store.read(jobs::any_waiting)? {
+            return Ok(None);
+        }
+        self.store.write_changing(|db| {
+            let claimed = jobs::claim(db, worker, lease)?;
+            let changed = claimed.is_some();
+            Ok((claimed, changed))
+        })
+    }
+
+    /// Keeps a running job `worker`'s for `lease` more; false if it is not theirs any more.
+    pub fn renew(&self, id: i64, worker: &str, lease: std::time::Duration) -> Result<bool, Error> {
+        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
+        // The lease is not shown: renewing it leaves cached answers valid.
+        self.store
+            .write_changing(|db| Ok((jobs::renew(db, id, worker, lease)?, false)))
+    }
+
+    /// Records how `worker`'s job ended; false if it is not theirs any more.
+    pub fn finish(
+        &self,
+        id: i64,
+        worker: &str,
+        end: JobEnd,
+        output: &str,
+        data: &serde_json::Value,
+    ) -> Result<bool, Error> {
+        self.store
+            .write(|db| jobs::finish(db, id, worker, end, output, data))
+    }
+
+    /// Deletes jobs created more than `days` days ago; how many went.
+    pub fn purge(&self, days: u32) -> Result<usize, Error> {
+        self.store.write(|db| jobs::purge(db, days))
+    }
+
+    /// How many jobs wait to run.
+    pub fn waiting(&self) -> Result<i64, Error> {
+        self.store.read(jobs::waiting)
+    }
+}
