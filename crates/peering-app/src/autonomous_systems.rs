@@ -48,7 +48,7 @@ pub fn shared_exchanges(store: &Store, asn: i64, ours: &Record) -> Result<Vec<Re
     if is_private_asn(asn) || is_private_asn(our_asn) {
         return Ok(Vec::new());
     }
-    let lans = store.shared_ixlans(asn, our_asn)?;
+    let lans = store.peeringdb().shared_ixlans(asn, our_asn)?;
     if lans.is_empty() {
         return Ok(Vec::new());
     }
@@ -82,5 +82,5 @@ pub fn shared_facilities(
     if is_private_asn(asn) || is_private_asn(our_asn) {
         return Ok((Vec::new(), Related::default()));
     }
-    store.shared_facilities(asn, our_asn)
+    store.peeringdb().shared_facilities(asn, our_asn)
 }

@@ -25,7 +25,7 @@ pub fn available_peers(store: &Store, id: i64) -> Result<Option<(Vec<Record>, Re
         return Ok(None);
     };
     Ok(Some(match lan {
-        Some(lan) => store.available_peers(id, lan, local_asn)?,
+        Some(lan) => store.peeringdb().available_peers(id, lan, local_asn)?,
         None => (Vec::new(), Related::default()),
     }))
 }
@@ -37,7 +37,7 @@ pub fn lan_prefixes(store: &Store, id: i64) -> Result<Option<Vec<String>>, Error
         return Ok(None);
     };
     Ok(Some(match lan {
-        Some(lan) => store.ixlan_prefixes(lan)?,
+        Some(lan) => store.peeringdb().ixlan_prefixes(lan)?,
         None => Vec::new(),
     }))
 }

@@ -61,18 +61,23 @@ impl DataSource for StoreSource {
 
     fn shared_lans(&self, asn: i64, other: i64) -> Result<Vec<i64>, String> {
         self.store
+            .peeringdb()
             .shared_ixlans(asn, other)
             .map_err(|e| e.to_string())
     }
 
     fn shared_facilities(&self, asn: i64, other: i64) -> Result<Vec<Record>, String> {
         self.store
+            .peeringdb()
             .shared_facilities(asn, other)
             .map(|(records, _)| records)
             .map_err(|e| e.to_string())
     }
 
     fn lan_records(&self, asn: i64, lans: &[i64]) -> Result<Vec<Record>, String> {
-        self.store.lan_records(asn, lans).map_err(|e| e.to_string())
+        self.store
+            .peeringdb()
+            .lan_records(asn, lans)
+            .map_err(|e| e.to_string())
     }
 }

@@ -26,7 +26,7 @@ pub(crate) fn directory(
     progress: &dyn Fn(Event<'_>),
 ) -> Result<(Applied, Vec<&'static str>), crate::SyncError> {
     let mut missing = Vec::new();
-    let applied = store.synchronise_peeringdb(started, |writer| {
+    let applied = store.peeringdb().synchronise(started, |writer| {
         missing.clear();
         for (namespace, _) in PEERINGDB_NAMESPACES {
             let path = dir.join(format!("{namespace}.json"));

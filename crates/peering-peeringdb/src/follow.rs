@@ -59,7 +59,7 @@ pub fn after_synchronisation(store: &Store, ctx: &ChangeContext) -> Result<Follo
         .collect();
     // The first network of each number, as `peeringdb_network` finds it.
     let mut networks = std::collections::HashMap::new();
-    for network in store.peeringdb_networks(&public)? {
+    for network in store.peeringdb().networks(&public)? {
         networks
             .entry(network.int(&PDB_NETWORK, "asn"))
             .or_insert(network);
@@ -134,7 +134,7 @@ pub fn link_connections(
         .iter()
         .flat_map(|(a, b)| a.iter().chain(b.iter()).cloned())
         .collect();
-    let presences: Vec<LanPresence> = store.lan_presences(&all_keys)?;
+    let presences: Vec<LanPresence> = store.peeringdb().lan_presences(&all_keys)?;
     let listed: Vec<Listed<'_>> = presences
         .iter()
         .map(|p| Listed {
@@ -201,7 +201,7 @@ fn link_exchange_record(
         .by_exchange
         .get(&exchange.id)
         .map_or(&[][..], Vec::as_slice);
-    let lans = store.ixlans_of_records(records)?;
+    let lans = store.peeringdb().ixlans_of_records(records)?;
     let agreed = match lans.as_slice() {
         [one] => Some(*one),
         _ => None,
@@ -212,7 +212,7 @@ fn link_exchange_record(
     };
     let lan = agreed.or(still_there);
     let prefixes = match lan {
-        Some(lan) => prefixes_by_family(&store.ixlan_prefixes(lan)?),
+        Some(lan) => prefixes_by_family(&store.peeringdb().ixlan_prefixes(lan)?),
         None => serde_json::json!({}),
     };
     let shown = exchange.get(spec, "extdb_prefixes");
@@ -240,7 +240,7 @@ pub fn synchronise_autonomous_system(
     if is_private_asn(asn) {
         return Ok(SystemSync::Private);
     }
-    let Some(network) = store.peeringdb_network(asn)? else {
+    let Some(network) = store.peeringdb().network(asn)? else {
         return Ok(SystemSync::NotInPeeringDb);
     };
     match autonomous_system_update(system, &network) {

@@ -52,7 +52,9 @@ pub fn import_sessions(
     let local_asn = record
         .follow(&INTERNET_EXCHANGE, "local_autonomous_system", &related)
         .map_or(0, |a| a.int(&AUTONOMOUS_SYSTEM, "asn"));
-    let (peers, _) = store.available_peers(exchange, lan, local_asn)?;
+    let (peers, _) = store
+        .peeringdb()
+        .available_peers(exchange, lan, local_asn)?;
     let connections: Vec<Record> = store
         .everything(&CONNECTION)?
         .into_iter()
@@ -60,7 +62,11 @@ pub fn import_sessions(
         .collect();
     let mut imported = Imported::default();
     let systems = systems_for(store, &peers, ctx, &mut imported)?;
-    let taken: HashSet<(i64, String)> = store.session_addresses_at(exchange)?.into_iter().collect();
+    let taken: HashSet<(i64, String)> = store
+        .peeringdb()
+        .session_addresses_at(exchange)?
+        .into_iter()
+        .collect();
     let mut drafts = Vec::new();
     for peer in &peers {
         let Some(&system) = systems.get(&peer.int(&PDB_NETWORK_IXLAN, "asn")) else {
@@ -128,7 +134,7 @@ fn systems_for(
     missing.dedup();
     let mut drafts = Vec::new();
     for asn in missing {
-        match store.peeringdb_network(asn)? {
+        match store.peeringdb().network(asn)? {
             Some(network) => drafts.push(autonomous_system_from_network(&network)),
             None => imported
                 .problems

@@ -254,7 +254,8 @@ fn from_api(
     }
     let deadline = clock + limits.deadline;
     let since = store
-        .last_peeringdb_synchronisation()?
+        .peeringdb()
+        .last_synchronisation()?
         .map_or(0, |t| t.timestamp());
     let temporary = std::env::temp_dir();
     for folder in downloads::remove_abandoned(&temporary) {

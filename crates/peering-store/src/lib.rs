@@ -19,8 +19,6 @@ mod list_plans;
 mod migrations;
 mod order_ids;
 mod orders;
-mod peeringdb;
-mod peeringdb_reads;
 mod pg_tls;
 mod pool_manager;
 mod query;
@@ -56,10 +54,9 @@ pub use connection::{Backend, Target};
 pub use error::{Cause, Error, StorageProblem};
 pub use gate::Writing;
 pub use import::ImportWriter;
-pub use peeringdb::{Applied, CopyWriter, Counts};
-pub use peeringdb_reads::LanPresence;
 pub use query::{Page, Related, Window};
 pub use repositories::jobs::{ClaimedJob, JobEnd, Jobs, NewJob};
+pub use repositories::peeringdb::{Applied, CopyWriter, Counts, LanPresence, PeeringDb};
 pub use repositories::users::{
     LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,
 };

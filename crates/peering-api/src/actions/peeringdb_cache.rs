@@ -14,7 +14,7 @@ use peering_domain::bodies::{CacheCleared, CacheStatistics};
 /// (carriers) count 0.
 pub async fn statistics(call: Call) -> Result<HttpResponse, ApiError> {
     let store = call.state.store.clone();
-    let counts = web::block(move || store.peeringdb_counts()).await??;
+    let counts = web::block(move || store.peeringdb().counts()).await??;
     typed_response(&call.req, &CacheStatistics::from_counts(&counts))
 }
 
@@ -34,7 +34,7 @@ pub async fn update_local(call: Call) -> Result<HttpResponse, ApiError> {
 /// `POST cache/clear-local/`: empties the copy (exchanges and connections unlinked first).
 pub async fn clear_local(call: Call) -> Result<HttpResponse, ApiError> {
     let store = call.state.store.clone();
-    web::block(move || store.clear_peeringdb()).await??;
+    web::block(move || store.peeringdb().clear()).await??;
     let cleared = CacheCleared {
         status: "success".into(),
     };

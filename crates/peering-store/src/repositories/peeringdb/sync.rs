@@ -303,18 +303,18 @@ fn record_synchronisation(
     db.insert(PDB_SYNCHRONISATION.table, &columns, vec![row])
 }
 
-impl crate::Store {
+impl super::PeeringDb<'_> {
     /// Runs a synchronisation of the PeeringDB copy: `feed` applies PeeringDB's objects
     /// through the writer, parents first. Everything lands, with the record of the
     /// synchronisation (at `started`, the time the next one asks for changes since), or
     /// nothing does (a failure of `feed`, `Error::Aborted`, included). `feed` runs again
     /// if the transaction lost a race with other writers.
-    pub fn synchronise_peeringdb(
+    pub fn synchronise(
         &self,
         started: chrono::DateTime<chrono::Utc>,
         mut feed: impl FnMut(&mut CopyWriter<'_, '_>) -> Result<(), Error>,
     ) -> Result<Applied, Error> {
-        self.write(|db| {
+        self.store.write(|db| {
             let mut writer = CopyWriter::new(db, started);
             feed(&mut writer)?;
             writer.finish()
@@ -322,10 +322,8 @@ impl crate::Store {
     }
 
     /// When the last synchronisation that changed something happened.
-    pub fn last_peeringdb_synchronisation(
-        &self,
-    ) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
-        self.read(|db| {
+    pub fn last_synchronisation(&self) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
+        self.store.read(|db| {
             let sql = Sql::new(&format!(
                 "SELECT MAX(time) FROM {}",
                 PDB_SYNCHRONISATION.table
@@ -341,8 +339,8 @@ impl crate::Store {
 
     /// How many objects each table of the copy holds, by PeeringDB name, and the number of
     /// synchronisations (`sync`).
-    pub fn peeringdb_counts(&self) -> Result<Vec<(&'static str, i64)>, Error> {
-        self.read(|db| {
+    pub fn counts(&self) -> Result<Vec<(&'static str, i64)>, Error> {
+        self.store.read(|db| {
             let tables = PEERINGDB_NAMESPACES
                 .iter()
                 .copied()
@@ -358,8 +356,8 @@ impl crate::Store {
 
     /// Empties the copy and its synchronisation records, unlinking exchanges and
     /// connections first.
-    pub fn clear_peeringdb(&self) -> Result<(), Error> {
-        self.write(|db| {
+    pub fn clear(&self) -> Result<(), Error> {
+        self.store.write(|db| {
             db.execute(&Sql::writing(
                 Writes::updates("internet_exchanges").setting(&["extdb_ixlan", "extdb_prefixes"]),
                 "UPDATE internet_exchanges SET extdb_ixlan = NULL, extdb_prefixes = '{}' \

@@ -40,7 +40,7 @@ fn objects_in_order(
     Ok((ordered, related))
 }
 
-impl crate::Store {
+impl super::PeeringDb<'_> {
     /// PeeringDB's network-LAN records on `ixlan` of networks other than `local_asn` with an
     /// address no session at `exchange` uses yet, by AS number (the reference's available
     /// peers: a dual-stack network stays listed until both its addresses have sessions).
@@ -50,7 +50,7 @@ impl crate::Store {
         ixlan: i64,
         local_asn: i64,
     ) -> Result<(Vec<Record>, Related), Error> {
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!(
                 "SELECT n.id FROM {} n WHERE n.ixlan_id = ",
                 PDB_NETWORK_IXLAN.table
@@ -73,7 +73,7 @@ impl crate::Store {
 
     /// The prefixes PeeringDB lists for a LAN, in address order.
     pub fn ixlan_prefixes(&self, ixlan: i64) -> Result<Vec<String>, Error> {
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!(
                 "SELECT prefix FROM {} WHERE ixlan_id = ",
                 PDB_IXLAN_PREFIX.table
@@ -88,13 +88,13 @@ impl crate::Store {
     }
 
     /// PeeringDB's network with this AS number, if the copy has it (the first by id).
-    pub fn peeringdb_network(&self, asn: i64) -> Result<Option<Record>, Error> {
-        Ok(self.peeringdb_networks(&[asn])?.into_iter().next())
+    pub fn network(&self, asn: i64) -> Result<Option<Record>, Error> {
+        Ok(self.networks(&[asn])?.into_iter().next())
     }
 
     /// The (connection, address) pairs of the sessions at an exchange.
     pub fn session_addresses_at(&self, exchange: i64) -> Result<Vec<(i64, String)>, Error> {
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(
                 "SELECT s.ixp_connection_id, s.ip_address FROM internet_exchange_peering_sessions s \
                  JOIN connections c ON c.id = s.ixp_connection_id WHERE c.internet_exchange_point_id = ",
@@ -109,11 +109,11 @@ impl crate::Store {
     }
 
     /// PeeringDB's networks with these AS numbers (one query), in id order.
-    pub fn peeringdb_networks(&self, asns: &[i64]) -> Result<Vec<Record>, Error> {
+    pub fn networks(&self, asns: &[i64]) -> Result<Vec<Record>, Error> {
         if asns.is_empty() {
             return Ok(Vec::new());
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!("SELECT id FROM {} WHERE ", PDB_NETWORK.table));
             sql.in_ids(db.backend(), "asn", asns).push(" ORDER BY id");
             Ok(objects_in_order(db, &PDB_NETWORK, &sql)?.0)
@@ -125,7 +125,7 @@ impl crate::Store {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!(
                 "SELECT id, ixlan_id, ipaddr4_key, ipaddr6_key FROM {} WHERE ipaddr4_key IN ",
                 PDB_NETWORK_IXLAN.table
@@ -152,7 +152,7 @@ impl crate::Store {
         if asn == other {
             return Ok(Vec::new());
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let table = PDB_NETWORK_IXLAN.table;
             let mut sql = Sql::new(&format!(
                 "SELECT DISTINCT a.ixlan_id FROM {table} a JOIN {table} b ON b.ixlan_id = a.ixlan_id \
@@ -171,7 +171,7 @@ impl crate::Store {
         if asn == other {
             return Ok((Vec::new(), Related::default()));
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(
                 "SELECT DISTINCT a.fac_id FROM peeringdb_network_facilities a \
                  JOIN peeringdb_networks an ON an.id = a.net_id \
@@ -191,7 +191,7 @@ impl crate::Store {
         if records.is_empty() {
             return Ok(Vec::new());
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!(
                 "SELECT DISTINCT ixlan_id FROM {} WHERE ",
                 PDB_NETWORK_IXLAN.table
@@ -207,7 +207,7 @@ impl crate::Store {
         if lans.is_empty() {
             return Ok(Vec::new());
         }
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = Sql::new(&format!(
                 "SELECT id FROM {} WHERE asn = ",
                 PDB_NETWORK_IXLAN.table
