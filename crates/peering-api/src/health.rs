@@ -14,7 +14,7 @@ pub async fn healthz() -> HttpResponse {
 
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     let store = state.store.clone();
-    let ready = web::block(move || store.ready()).await;
+    let ready = web::block(move || store.upkeep().ready()).await;
     let (status, body) = match ready {
         Ok(Ok(true)) => (StatusCode::OK, json!({"status": "ready"})),
         Ok(Ok(false)) => (

@@ -168,7 +168,7 @@ impl Metrics {
         if let Some(waiting) = jobs_waiting {
             self.jobs_waiting.set(waiting);
         }
-        let pool = state.store.pool_state();
+        let pool = state.store.upkeep().pool_state();
         self.connections.set(i64::from(pool.connections));
         self.idle_connections.set(i64::from(pool.idle));
         // The store counts; the counter follows (never backwards, whoever renders first).

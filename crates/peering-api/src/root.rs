@@ -51,7 +51,7 @@ pub async fn status(
         .await?
         .require_read(&state, None)?;
     let store = state.store.clone();
-    let healthy = web::block(move || store.ping()).await?;
+    let healthy = web::block(move || store.upkeep().ping()).await?;
     let body = json!({
         "peeringd-version": env!("CARGO_PKG_VERSION"),
         "api-version": crate::api_version(),

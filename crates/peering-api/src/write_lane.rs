@@ -126,9 +126,9 @@ mod tests {
                 .map(|read| read.is_ok())
         });
         assert_eq!(during.await.ok().map(Result::ok), Some(Some(true)));
-        assert_eq!(store.pool_state().reads_gave_way, 1);
+        assert_eq!(store.upkeep().pool_state().reads_gave_way, 1);
         // With no write under way, reads go at once.
         store.jobs().waiting().expect("a read");
-        assert_eq!(store.pool_state().reads_gave_way, 1);
+        assert_eq!(store.upkeep().pool_state().reads_gave_way, 1);
     }
 }

@@ -61,6 +61,7 @@ pub use repositories::users::{
     LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,
 };
 pub use store_resources::{leaving_out_refused, LeftOut};
+pub use store_upkeep::Upkeep;
 pub use together::{Answer, Detail, Run};
 pub use versions::TableVersions;
 pub use write::ImportedObject;

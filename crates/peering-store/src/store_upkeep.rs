@@ -1,5 +1,5 @@
-//! The store's job queue and housekeeping: purges, backups, the log checkpoint on exit,
-//! the pool's state and health checks.
+//! The store's housekeeping, reached through [`Store::upkeep`]: purges, backups, the log
+//! checkpoint on exit, the pool's state and health checks.
 
 use peering_domain::spec::CHANGE_RECORDS;
 
@@ -8,13 +8,26 @@ use crate::written::Writes;
 use crate::{migrations, sql, Backend, Error, PoolState, Store};
 use crate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 
+/// The housekeeping of a store: `store.upkeep().ready()`.
+#[derive(Debug, Clone, Copy)]
+pub struct Upkeep<'s> {
+    store: &'s Store,
+}
+
 impl Store {
+    /// Purges, backups, the checkpoint on exit, the pool's state and health checks.
+    pub fn upkeep(&self) -> Upkeep<'_> {
+        Upkeep { store: self }
+    }
+}
+
+impl Upkeep<'_> {
     /// Copies SQLite's write-ahead log into the database file and empties it, for a server
     /// that is stopping: the next start then has no log to read back (after a day of bulk
     /// writes, tens of megabytes and of milliseconds). Nothing to do on PostgreSQL.
     pub fn checkpoint_on_exit(&self) -> Result<(), Error> {
         use diesel::connection::SimpleConnection;
-        let mut conn = self.pool.get()?;
+        let mut conn = self.store.pool.get()?;
         if let AnyConnection::Sqlite(c) = &mut *conn {
             c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE);")?;
         }
@@ -26,7 +39,7 @@ impl Store {
     pub fn purge_changes(&self, days: u32) -> Result<usize, Error> {
         let cutoff = chrono::Utc::now() - chrono::Duration::days(i64::from(days));
         let cutoff = peering_domain::value::time_to_micros(cutoff);
-        self.write(|db| {
+        self.store.write(|db| {
             let mut sql = sql::Sql::writing(
                 Writes::removes(CHANGE_RECORDS),
                 "DELETE FROM object_changes WHERE time < ",
@@ -39,7 +52,7 @@ impl Store {
     /// Writes a consistent copy of a SQLite database to `path` while it is in use
     /// (`VACUUM INTO`: a snapshot, compacted); PostgreSQL has its own tools (`pg_dump`).
     pub fn backup_to(&self, path: &std::path::Path) -> Result<(), Error> {
-        if self.backend != Backend::Sqlite {
+        if self.store.backend != Backend::Sqlite {
             return Err(Error::Config(
                 "peeringd backup copies SQLite databases; for PostgreSQL use pg_dump".into(),
             ));
@@ -50,7 +63,7 @@ impl Store {
         let target = path
             .to_str()
             .ok_or_else(|| Error::Config("the backup path is not UTF-8".into()))?;
-        self.read(|db| {
+        self.store.read(|db| {
             let mut sql = sql::Sql::new("VACUUM INTO ");
             sql.bind(sql::Bind::Text(target.to_string()));
             db.execute(&sql).map(|_| ())
@@ -59,22 +72,23 @@ impl Store {
 
     /// The pool's connections: open, and open but unused.
     pub fn pool_state(&self) -> PoolState {
-        let state = self.pool.state();
+        let state = self.store.pool.state();
         PoolState {
             connections: state.connections,
             idle: state.idle_connections,
-            reads_gave_way: self.write_gate.reads_gave_way(),
+            reads_gave_way: self.store.write_gate.reads_gave_way(),
         }
     }
 
     /// Whether the database answers and every migration of this binary is applied.
     pub fn ready(&self) -> Result<bool, Error> {
-        let mut conn = self.pool.get()?;
+        let mut conn = self.store.pool.get()?;
         migrations::current(&mut conn, SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS)
     }
 
     pub fn ping(&self) -> bool {
-        self.read(|db| db.scalar(&sql::Sql::new("SELECT 1")))
+        self.store
+            .read(|db| db.scalar(&sql::Sql::new("SELECT 1")))
             .is_ok()
     }
 }

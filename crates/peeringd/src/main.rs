@@ -135,7 +135,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Worker => worker_command::run(settings),
         Command::Backup { file } => {
             let store = Store::open(&settings.database_url, 1).map_err(|e| e.to_string())?;
-            store.backup_to(&file).map_err(|e| e.to_string())?;
+            store.upkeep().backup_to(&file).map_err(|e| e.to_string())?;
             eprintln!("copied the database to {}", file.display());
             Ok(())
         }

@@ -78,7 +78,7 @@ fn purge_hourly(store: Store, changes_days: u32, jobs_days: u32) {
         .name("retention".into())
         .spawn(move || loop {
             if changes_days > 0 {
-                match store.purge_changes(changes_days) {
+                match store.upkeep().purge_changes(changes_days) {
                     Ok(0) => {}
                     Ok(n) => {
                         log::info!("deleted {n} change records older than {changes_days} days")
@@ -185,7 +185,7 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
         .await
     })?;
     // Stopped (SIGTERM, SIGINT): requests have finished; leave no log for the next start.
-    if let Err(e) = store.checkpoint_on_exit() {
+    if let Err(e) = store.upkeep().checkpoint_on_exit() {
         log::warn!("final checkpoint: {e}");
     }
     Ok(())

@@ -307,10 +307,10 @@ fn old_change_records_are_purged() {
     let changes = "/api/extras/object-changes/";
     assert_eq!(s.get(changes).json()["count"], 1);
     // Records younger than the retention stay; older ones go, and lists see it at once.
-    assert_eq!(s.store.purge_changes(90).unwrap(), 0);
+    assert_eq!(s.store.upkeep().purge_changes(90).unwrap(), 0);
     assert_eq!(s.get(changes).json()["count"], 1);
     std::thread::sleep(std::time::Duration::from_millis(5));
-    assert_eq!(s.store.purge_changes(0).unwrap(), 1);
+    assert_eq!(s.store.upkeep().purge_changes(0).unwrap(), 1);
     assert_eq!(s.get(changes).json()["count"], 0);
 }
 
