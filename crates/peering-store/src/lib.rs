@@ -4,6 +4,7 @@
 
 mod accounts;
 mod background;
+mod caches;
 mod changes;
 mod checkpoint;
 mod computed;
@@ -13,12 +14,9 @@ mod delete;
 mod error;
 mod gate;
 mod import;
-mod kept;
 #[cfg(test)]
 mod list_plans;
 mod migrations;
-mod order_ids;
-mod orders;
 mod pg_tls;
 mod pool_manager;
 mod query;
@@ -35,7 +33,6 @@ mod store_upkeep;
 pub mod testing;
 mod together;
 mod vacuum;
-mod versions;
 mod write;
 mod writers;
 mod written;
@@ -66,6 +63,7 @@ pub use together::{Answer, Detail, Run};
 pub use versions::TableVersions;
 pub use write::ImportedObject;
 
+use caches::{kept, order_ids, orders, versions};
 use connection::{AnyConnection, Db, Mode, Pool};
 use written::Written;
 
