@@ -5,12 +5,8 @@
 mod accounts;
 mod background;
 mod caches;
-mod changes;
 mod checkpoint;
-mod computed;
-mod connection;
-mod copy;
-mod delete;
+mod engine;
 mod error;
 mod gate;
 mod import;
@@ -19,13 +15,9 @@ mod list_plans;
 mod migrations;
 mod pg_tls;
 mod pool_manager;
-mod query;
 #[cfg(test)]
 mod reads_check;
-mod removals;
 mod repositories;
-mod schema;
-mod sql;
 #[cfg(test)]
 mod sql_snapshots;
 mod store_resources;
@@ -33,9 +25,7 @@ mod store_upkeep;
 pub mod testing;
 mod together;
 mod vacuum;
-mod write;
 mod writers;
-mod written;
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,6 +55,9 @@ pub use write::ImportedObject;
 
 use caches::{kept, order_ids, orders, versions};
 use connection::{AnyConnection, Db, Mode, Pool};
+use engine::{
+    changes, computed, connection, copy, delete, query, removals, schema, sql, write, written,
+};
 use written::Written;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
