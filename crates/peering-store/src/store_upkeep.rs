@@ -1,12 +1,23 @@
 //! The store's housekeeping, reached through [`Store::upkeep`]: purges, backups, the log
 //! checkpoint on exit, the pool's state and health checks.
 
+use diesel::RunQueryDsl;
 use peering_domain::spec::CHANGE_RECORDS;
 
 use crate::connection::AnyConnection;
 use crate::written::Writes;
 use crate::{migrations, sql, Backend, Error, PoolState, Store};
 use crate::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
+
+/// How many times a stopping server tries to empty the write-ahead log, 100 ms apart.
+const EXIT_CHECKPOINT_TRIES: usize = 50;
+
+/// The first column of `PRAGMA wal_checkpoint`'s answer: 1 when it could not finish.
+#[derive(diesel::QueryableByName)]
+struct CheckpointAnswer {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    busy: i32,
+}
 
 /// The housekeeping of a store: `store.upkeep().ready()`.
 #[derive(Debug, Clone, Copy)]
@@ -26,12 +37,25 @@ impl Upkeep<'_> {
     /// that is stopping: the next start then has no log to read back (after a day of bulk
     /// writes, tens of megabytes and of milliseconds). Nothing to do on PostgreSQL.
     pub fn checkpoint_on_exit(&self) -> Result<(), Error> {
-        use diesel::connection::SimpleConnection;
         let mut conn = self.store.pool.get()?;
-        if let AnyConnection::Sqlite(c) = &mut *conn {
-            c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE);")?;
+        let AnyConnection::Sqlite(c) = &mut *conn else {
+            return Ok(());
+        };
+        // The checkpoint answers "busy" rather than failing when another is running (the
+        // background thread's) or a reader still holds the log: tried again, for a while.
+        for _ in 0..EXIT_CHECKPOINT_TRIES {
+            let answer: Vec<CheckpointAnswer> =
+                RunQueryDsl::load(diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)"), c)?;
+            if answer.first().is_none_or(|a| a.busy == 0) {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        Ok(())
+        Err(Error::Busy(
+            "the write-ahead log stayed in use: not emptied on exit"
+                .to_string()
+                .into(),
+        ))
     }
 
     /// Deletes the change records older than `days` days; how many went. Run as a write,
