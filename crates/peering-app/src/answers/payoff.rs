@@ -4,7 +4,7 @@
 //! answers are asked for again before their data is written. Traffic in which every
 //! request differs (random offsets, ids, filter values), or whose data is written faster
 //! than its answers are reused, finds nothing kept: there, a kind of lookup whose recent
-//! lookups rarely hit is made by one request in [`SAMPLE`] only, which keeps measuring,
+//! lookups rarely hit is made by one request in `SAMPLE` only, which keeps measuring,
 //! and the others render at once as a server without a cache does. Answers asked for again
 //! soon raise its score back. Every kind starts out consulting.
 
