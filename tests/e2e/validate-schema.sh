@@ -2,7 +2,7 @@
 # Validates the OpenAPI document with a standard validator (openapi-spec-validator, PyPI):
 #  1. the document as a live server serves it, at /api/schema/ and /api/docs/?format=openapi
 #     (both must be the same document);
-#  2. the unit test `passes_openapi_spec_validator` of peering-api, which is skipped unless
+#  2. the unit test `passes_openapi_spec_validator` of peering-openapi, which is skipped unless
 #     OPENAPI_SPEC_VALIDATOR names the validator: run here with it set, and checked to have
 #     run. Skip this part with E2E_VALIDATE_UNIT=0.
 # The served document is kept as target/e2e-artifacts/openapi.json.
@@ -33,7 +33,7 @@ if [ "${E2E_VALIDATE_UNIT:-1}" != "0" ]; then
     if ! (cd "$E2E_ROOT" &&
         OPENAPI_SPEC_VALIDATOR="$E2E_BIN_DIR/openapi-spec-validator" \
             cargo test --quiet --workspace --lib -- --exact \
-            openapi::tests::passes_openapi_spec_validator --nocapture) >"$out" 2>&1; then
+            document::tests::passes_openapi_spec_validator --nocapture) >"$out" 2>&1; then
         cat "$out" >&2
         e2e_die "unit test passes_openapi_spec_validator failed"
     fi
