@@ -5,7 +5,6 @@ use std::io::Read;
 
 use clap::Subcommand;
 use peering_app::accounts::{self, AccountError};
-use peering_app::edits::WriteRules;
 use peering_auth::TokenKey;
 use peering_store::{NewToken, Store};
 
@@ -112,7 +111,7 @@ fn create_user(
     };
     accounts::create_user(
         &store,
-        &rules(settings),
+        &settings.write_rules(),
         username,
         password.as_deref(),
         superuser,
@@ -125,7 +124,8 @@ fn create_user(
 fn set_password(settings: &Settings, username: &str) -> Result<(), String> {
     let store = open(settings)?;
     let password = password_from_stdin()?;
-    accounts::set_password(&store, &rules(settings), username, &password).map_err(explained)?;
+    accounts::set_password(&store, &settings.write_rules(), username, &password)
+        .map_err(explained)?;
     eprintln!("password of {username} set");
     Ok(())
 }
@@ -218,12 +218,6 @@ fn password_from_stdin() -> Result<String, String> {
         return Err("empty password".into());
     }
     Ok(password.to_string())
-}
-
-fn rules(settings: &Settings) -> WriteRules {
-    WriteRules {
-        min_password_length: settings.min_password_length,
-    }
 }
 
 /// An account error as the command line says it: a refused password names the setting

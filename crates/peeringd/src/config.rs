@@ -389,6 +389,15 @@ fn check(settings: &Settings) -> Result<(), String> {
     Ok(())
 }
 
+impl Settings {
+    /// The write rules these settings set, for the commands that write objects.
+    pub fn write_rules(&self) -> peering_app::edits::WriteRules {
+        peering_app::edits::WriteRules {
+            min_password_length: self.min_password_length,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,9 +25,7 @@ pub fn peering_manager(
         Event::Reading(spec) => eprintln!("reading {}", spec.path),
         Event::Writing(spec, n) => eprintln!("writing {n} {}", spec.path),
     };
-    let rules = peering_app::edits::WriteRules {
-        min_password_length: settings.min_password_length,
-    };
+    let rules = settings.write_rules();
     let report = peering_app::imports::import(&store, &source, dry_run, &progress, rules)
         .map_err(|e| format!("import failed, nothing was written: {e}"))?;
     print!("{}", summary(&report, clock.elapsed().as_secs_f64()));

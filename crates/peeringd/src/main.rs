@@ -147,9 +147,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::User { command } => accounts_command::user(&settings, command),
         Command::Token { command } => accounts_command::token(&settings, command),
         Command::DemoData { scale, seed } => {
-            let rules = peering_app::edits::WriteRules {
-                min_password_length: settings.min_password_length,
-            };
+            let rules = settings.write_rules();
             demo_data::run(&settings.database_url, rules, scale, seed)
         }
         Command::Peeringdb {
