@@ -23,6 +23,9 @@ const STANDALONE: &[&str] = &[
     "peering-client",
     "peering-openapi",
     "peering-represent",
+    // Children and routers: usable by a tool of its own, with no database or HTTP.
+    "peering-exec",
+    "peering-routers",
 ];
 /// Packages those crates must not pull in, even indirectly.
 const HEAVY: &[&str] = &["diesel", "libsqlite3-sys", "pq-sys", "actix"];

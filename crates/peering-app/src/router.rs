@@ -3,7 +3,6 @@
 //! or `test`) with a JSON document on its standard input and answers with one on its
 //! standard output; docs/router-command.md is the contract.
 
-use std::process::Command;
 use std::time::Duration;
 
 use peering_domain::input::{Draft, Input};
@@ -11,14 +10,11 @@ use peering_domain::resources::{
     CONNECTION, DIRECT_PEERING_SESSION, INTERNET_EXCHANGE_PEERING_SESSION, PLATFORM, ROUTER,
 };
 use peering_domain::{Record, ResourceSpec, Value};
-use peering_jobs::process::{run_bounded, ProcessError};
+use peering_exec::{ExecError, Local, Transport};
 use peering_store::ChangeContext;
 use serde_json::{json, Value as Json};
 
 use super::{Work, WorkError};
-
-/// The most a command may write on its standard output or error.
-const MAX_ANSWER: u64 = 16 << 20;
 
 /// What is asked of a router.
 #[derive(Debug, Clone)]
@@ -38,31 +34,11 @@ impl Ask {
     }
 }
 
-/// The variables of the server's environment the command receives, when set
-/// (docs/router-command.md); nothing else, as the server's environment holds secrets (the
-/// database URL and its password, the PeeringDB API key).
-const PASSED_VARIABLES: [&str; 7] = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
-
-/// The command's `PATH` when the server has none.
-const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
-
-/// The command's whole environment: the [`PASSED_VARIABLES`] the server has, and a `PATH`.
-fn command_environment() -> Vec<(&'static str, std::ffi::OsString)> {
-    let mut environment: Vec<_> = PASSED_VARIABLES
-        .iter()
-        .filter_map(|name| std::env::var_os(name).map(|value| (*name, value)))
-        .collect();
-    if !environment.iter().any(|(name, _)| *name == "PATH") {
-        environment.push(("PATH", DEFAULT_PATH.into()));
-    }
-    environment
-}
-
 /// Runs `command ACTION` with `input` on its standard input; its standard output as JSON.
-/// It must end within `timeout`, and so does the job: the command runs in a process group
-/// of its own, killed at the deadline and once the command exits, and dies with the server
-/// (`peering_jobs::process`). A failure names the exit status and the end of its standard
-/// error.
+/// It must end within `timeout`, and so does the job: the command runs on this host in a
+/// process group of its own, with a clean environment, killed at the deadline and once the
+/// command exits, and dies with the server (`peering_exec`). A failure names the exit
+/// status and the end of its standard error.
 pub fn run_command(
     command: &[String],
     action: &str,
@@ -72,48 +48,40 @@ pub fn run_command(
     let (program, args) = command
         .split_first()
         .ok_or("no router command is configured")?;
-    let mut process = Command::new(program);
-    process
-        .args(args)
-        .arg(action)
-        .env_clear()
-        .envs(command_environment());
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    args.push(action);
     let input = input.to_string().into_bytes();
-    let finished = run_bounded(&mut process, input, timeout, MAX_ANSWER)
-        .map_err(|e| why_no_answer(e, program, timeout))?;
-    if !finished.status.success() {
+    let ran = Local
+        .run(program, &args, &input, timeout)
+        .map_err(|e| why_no_answer(e, timeout))?;
+    if !ran.success() {
+        let status = match ran.code {
+            Some(code) => format!("exit status: {code}"),
+            None => "killed by a signal".to_string(),
+        };
         return Err(format!(
-            "the router command failed ({}): {}",
-            finished.status,
-            last_lines(&finished.stderr, 5)
+            "the router command failed ({status}): {}",
+            ran.stderr_tail(5)
         ));
     }
-    serde_json::from_slice(&finished.stdout)
+    serde_json::from_slice(&ran.stdout)
         .map_err(|e| format!("the router command's answer is not JSON: {e}"))
 }
 
 /// What the job's output says when the command gave no answer.
-fn why_no_answer(error: ProcessError, program: &str, timeout: Duration) -> String {
+fn why_no_answer(error: ExecError, timeout: Duration) -> String {
     match error {
-        ProcessError::Start(e) => format!("cannot run {program}: {e}"),
-        ProcessError::TimedOut => format!(
+        ExecError::TimedOut { .. } => format!(
             "the router command did not answer within {} s",
             timeout.as_secs()
         ),
-        ProcessError::OutputHeld => format!(
+        ExecError::OutputHeld { .. } => format!(
             "the router command exited, but a process it started outside its process group \
              still held its output open after {} s",
             timeout.as_secs()
         ),
-        ProcessError::Wait(e) => format!("the router command: {e}"),
+        other => other.to_string(),
     }
-}
-
-/// The last `count` lines of a text, such as a command's standard error.
-fn last_lines(text: &[u8], count: usize) -> String {
-    let text = String::from_utf8_lossy(text);
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// The router as the command receives it: its fields, NAPALM settings and platform.

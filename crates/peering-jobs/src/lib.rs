@@ -5,10 +5,8 @@
 //! panic's message. A job whose worker died is claimed again when its lease ends; it runs
 //! again only if its runner declares it resumable ([`Runner::resumable`]), otherwise it ends
 //! errored as interrupted, since it may have acted already; and no job is taken up more than
-//! [`Settings::max_attempts`] times. The processes jobs start are run by [`process`].
+//! [`Settings::max_attempts`] times. The processes jobs start are run by `peering-exec`.
 #![doc = include_str!("../README.md")]
-
-pub mod process;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

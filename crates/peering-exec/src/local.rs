@@ -1,4 +1,4 @@
-//! The processes jobs start (the router command): each runs in a process group of its own,
+//! Processes started on this host: each runs in a process group of its own,
 //! which is killed at its deadline and as soon as it exits (what it left behind must not
 //! hold its pipes, nor outlive its job), and dies with the server. The job ends by its
 //! deadline whatever the processes it started do: output still held open by a process
