@@ -134,7 +134,12 @@ mod tests {
     fn a_local_command_gets_its_input_and_no_secret_of_the_server() {
         std::env::set_var("PEERING_EXEC_TEST_SECRET", "hunter2");
         let ran = Local
-            .run("sh", &["-c", "cat; env"], b"hello\n", Duration::from_secs(10))
+            .run(
+                "sh",
+                &["-c", "cat; env"],
+                b"hello\n",
+                Duration::from_secs(10),
+            )
             .expect("sh runs");
         let out = ran.stdout_text();
         assert!(ran.success());
@@ -155,6 +160,9 @@ mod tests {
         let error = Local
             .run("no-such-program-here", &[], b"", Duration::from_secs(5))
             .expect_err("nothing to run");
-        assert!(error.to_string().contains("no-such-program-here"), "{error}");
+        assert!(
+            error.to_string().contains("no-such-program-here"),
+            "{error}"
+        );
     }
 }
