@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The NAPALM adapter (adapters/napalm/, docs/router-command.md "The NAPALM adapter") passes
-# its tests: the installed `peeringd-napalm` run as peeringd runs it, against NAPALM's mock
-# driver and the answer files of tests/mocked/. No router and no other address is contacted.
+# its tests:
+#  1. pytest: the installed `peeringd-napalm` run as peeringd runs it, against NAPALM's mock
+#     driver and the answer files of tests/mocked/;
+#  2. the integration test napalm_adapter of peeringd (crates/peeringd/tests/it/), which
+#     skips itself unless PEERINGD_NAPALM names the adapter: run here with it set, and
+#     checked to have run: the server polls, tests and configures a router through the
+#     adapter. Skip this part with NAPALM_ADAPTER_IT=0.
+# No router and no other address than 127.0.0.1 is contacted.
 #
 # The tests' Python packages (tests/requirements.txt, pinned by tests/constraints.txt) are
 # kept in a virtual environment under $PEERINGD_E2E_CACHE (default ~/.cache/peeringd-e2e),
@@ -12,8 +18,11 @@
 # Environment:
 #   PEERINGD_E2E_CACHE   where the virtual environment is kept
 #   PYTHON               the Python that makes it (default python3)
+#   NAPALM_ADAPTER_IT    0 to leave out the integration test (which needs cargo)
+#   CARGO_TARGET_DIR     as for cargo
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${PEERINGD_E2E_CACHE:-${HOME:-/tmp}/.cache/peeringd-e2e}"
 python="${PYTHON:-python3}"
 
@@ -61,4 +70,23 @@ cd "$HERE"
 PEERINGD_NAPALM="$venv/bin/peeringd-napalm" PYTHONDONTWRITEBYTECODE=1 \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" tests ||
     die "the adapter's tests failed (above)"
+
+if [ "${NAPALM_ADAPTER_IT:-1}" != "0" ]; then
+    test_name="napalm_adapter::the_napalm_adapter_tests_polls_and_configures_a_mock_router"
+    log "integration test $test_name with PEERINGD_NAPALM set"
+    command -v cargo >/dev/null 2>&1 || die "cargo is required (or set NAPALM_ADAPTER_IT=0)"
+    out="$TMP/it.log"
+    # --workspace, as .ci/run's `cargo test --workspace`: the same features, no rebuild.
+    if ! (cd "$ROOT" &&
+        PEERINGD_NAPALM="$venv/bin/peeringd-napalm" \
+            cargo test --quiet --workspace --test it -- --exact "$test_name" --nocapture) \
+        >"$out" 2>&1; then
+        cat "$out" >&2
+        die "the integration test $test_name failed"
+    fi
+    if grep -q "adapter not run" "$out" || ! grep -q "1 passed" "$out"; then
+        cat "$out" >&2
+        die "the integration test $test_name did not run the adapter"
+    fi
+fi
 log "passed"

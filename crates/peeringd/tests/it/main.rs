@@ -62,6 +62,7 @@ mod templates;
 
 // Jobs, workers and routers.
 mod jobs_survive;
+mod napalm_adapter;
 mod router_command;
 mod worker;
 
