@@ -7,12 +7,14 @@
 
 mod environment;
 pub mod local;
+pub mod ssh;
 
 use std::process::Command;
 use std::time::Duration;
 
 pub use environment::{clean_environment, PASSED_VARIABLES};
 pub use local::{run_bounded, Finished, ProcessError};
+pub use ssh::{HostKeyCheck, Ssh, SshKey, SshTarget};
 
 /// The most a command may write on its standard output, and on its standard error.
 pub const MAX_OUTPUT: u64 = 16 << 20;
