@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use russh::client::{self, Handle, Msg};
 use russh::keys::{PrivateKeyWithHashAlg, PublicKeyOrCertificate};
-use russh::{ChannelMsg, ChannelReadHalf, ChannelWriteHalf, Disconnect, Sig};
+use russh::{Channel, ChannelMsg, ChannelReadHalf, ChannelWriteHalf, Disconnect, Sig};
 use tokio::net::TcpStream;
 use tokio::time::{timeout_at, Instant};
 
@@ -47,14 +47,13 @@ pub async fn run(
             ))
         }
     };
-    let channel = handle
-        .channel_open_session()
-        .await
-        .map_err(|e| unreachable(ssh, format!("cannot open a session: {e}")))?;
-    channel
-        .exec(true, command)
-        .await
-        .map_err(|e| unreachable(ssh, format!("cannot start the command: {e}")))?;
+    let channel = match timeout_at(deadline, open_and_exec(ssh, &handle, command)).await {
+        Ok(channel) => channel?,
+        Err(_) => {
+            close(handle).await;
+            return Err(timed_out());
+        }
+    };
     let (mut read, write) = channel.split();
     let write = Arc::new(write);
     let feeder = tokio::spawn(feed(Arc::clone(&write), input.to_vec()));
@@ -65,6 +64,23 @@ pub async fn run(
     }
     close(handle).await;
     outcome.map_err(|_| timed_out())?
+}
+
+/// Opens a session channel and starts `command` in it.
+async fn open_and_exec(
+    ssh: &Ssh,
+    handle: &Handle<Checker>,
+    command: String,
+) -> Result<Channel<Msg>, ExecError> {
+    let channel = handle
+        .channel_open_session()
+        .await
+        .map_err(|e| unreachable(ssh, format!("cannot open a session: {e}")))?;
+    channel
+        .exec(true, command)
+        .await
+        .map_err(|e| unreachable(ssh, format!("cannot start the command: {e}")))?;
+    Ok(channel)
 }
 
 /// Connects, checks the host key and authenticates.

@@ -128,6 +128,16 @@ fn a_hanging_command_ends_at_its_deadline_and_is_killed_on_the_server() {
 }
 
 #[test]
+fn a_large_input_reaches_the_command() {
+    let server = Server::start();
+    let input = vec![b'x'; 3_000_000];
+    let ran = ssh(server.target())
+        .run("wc", &["-c"], &input, TIMEOUT)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ran.stdout_text().trim(), "3000000");
+}
+
+#[test]
 fn output_beyond_the_bound_is_dropped() {
     let server = Server::start();
     let size = (MAX_OUTPUT + 1_000_000).to_string();
@@ -289,24 +299,10 @@ fn a_pinned_host_key_must_match() {
 
 #[test]
 fn nothing_listening_is_unreachable_quickly() {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .expect("a port")
-        .local_addr()
-        .expect("it")
-        .port();
-    let mut target = SshTarget::new(
-        "127.0.0.1",
-        "nobody",
-        SshKey::Text {
-            text: key_text(),
-            passphrase: None,
-        },
-    );
-    target.port = port;
-    target.host_key = HostKeyCheck::Pinned(
-        String::new()
-            + "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIC4p9r5hYqsT5wzCNv3cs3sI5XBq1RChh1kDBiqDdZEb",
-    );
+    let unused = TcpListener::bind("127.0.0.1:0").expect("a port");
+    let mut target = stranger_target();
+    target.port = unused.local_addr().expect("its address").port();
+    drop(unused);
     let started = Instant::now();
     let error = run_err(target);
     assert!(matches!(error, ExecError::Unreachable { .. }), "{error}");
@@ -316,17 +312,9 @@ fn nothing_listening_is_unreachable_quickly() {
 #[test]
 fn a_server_that_never_speaks_is_unreachable_at_the_connect_timeout() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-    let mut target = SshTarget::new(
-        "127.0.0.1",
-        "nobody",
-        SshKey::Text {
-            text: key_text(),
-            passphrase: None,
-        },
-    );
+    let mut target = stranger_target();
     target.port = listener.local_addr().expect("its address").port();
     target.connect_timeout = Duration::from_secs(1);
-    target.host_key = HostKeyCheck::KnownHostsFile("/nonexistent".into());
     let started = Instant::now();
     let error = run_err(target);
     let took = started.elapsed();
@@ -337,11 +325,17 @@ fn a_server_that_never_speaks_is_unreachable_at_the_connect_timeout() {
     );
 }
 
-/// A throwaway private key.
-fn key_text() -> String {
+/// A target with a throwaway key, for servers that are never reached.
+fn stranger_target() -> SshTarget {
     let dir = tempfile::tempdir().expect("a temporary directory");
     keygen(&dir.path().join("k"), "");
-    read(&dir.path().join("k"))
+    let key = SshKey::Text {
+        text: read(&dir.path().join("k")),
+        passphrase: None,
+    };
+    let mut target = SshTarget::new("127.0.0.1", "nobody", key);
+    target.host_key = HostKeyCheck::KnownHostsFile(dir.path().join("known_hosts"));
+    target
 }
 
 #[test]
@@ -372,4 +366,23 @@ fn it_runs_from_threads_and_from_inside_a_tokio_runtime() {
         transport.place(),
         format!("ssh {}@127.0.0.1:{}", server.user, server.port)
     );
+}
+
+#[test]
+fn by_default_the_host_key_is_looked_up_in_home_known_hosts() {
+    let server = Server::start();
+    let home = tempfile::tempdir().expect("a temporary home");
+    std::env::set_var("HOME", home.path());
+    let mut target = server.target();
+    target.host_key = HostKeyCheck::UserKnownHosts;
+    let error = run_err(target.clone());
+    let known = home.path().join(".ssh/known_hosts");
+    assert!(
+        error.to_string().contains(&known.display().to_string()),
+        "{error}"
+    );
+    std::fs::create_dir_all(home.path().join(".ssh")).expect("make ~/.ssh");
+    let line = format!("[127.0.0.1]:{} {}", server.port, server.host_key());
+    std::fs::write(&known, line).expect("write known_hosts");
+    assert!(run(&server, target, "true", &[]).success());
 }
