@@ -203,15 +203,16 @@ fn place(user: &str, host: &str, port: u16) -> String {
 /// The key, decrypted; the reason it cannot be read names neither its text nor its
 /// passphrase.
 fn read_key(key: &SshKey) -> Result<PrivateKey, String> {
+    let read;
     let (text, passphrase) = match key {
-        SshKey::Text { text, passphrase } => (text.clone(), passphrase),
+        SshKey::Text { text, passphrase } => (text.as_str(), passphrase),
         SshKey::File { path, passphrase } => {
-            let text = std::fs::read_to_string(path)
+            read = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read the key file {}: {e}", path.display()))?;
-            (text, passphrase)
+            (read.as_str(), passphrase)
         }
     };
-    russh::keys::decode_secret_key(&text, passphrase.as_deref()).map_err(|e| match e {
+    russh::keys::decode_secret_key(text, passphrase.as_deref()).map_err(|e| match e {
         russh::keys::Error::KeyIsEncrypted => {
             "the private key is encrypted, and no passphrase was given".to_string()
         }

@@ -19,6 +19,10 @@ use crate::{ExecError, Ran, MAX_OUTPUT};
 /// connection to close.
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
+/// How long, after the command's exit status, its output may stay open. Longer than the
+/// local one: the last output and the close may still be on their way over the network.
+const HELD_GRACE: Duration = Duration::from_secs(2);
+
 /// Runs `command` (already quoted) with `input` on its standard input, by `timeout`.
 pub async fn run(
     ssh: &Ssh,
@@ -57,7 +61,7 @@ pub async fn run(
     let (mut read, write) = channel.split();
     let write = Arc::new(write);
     let feeder = tokio::spawn(feed(Arc::clone(&write), input.to_vec()));
-    let outcome = timeout_at(deadline, collect(ssh, &mut read)).await;
+    let outcome = timeout_at(deadline, collect(ssh, program, &mut read)).await;
     feeder.abort();
     if outcome.is_err() {
         stop(&write, &mut read).await;
@@ -148,23 +152,39 @@ async fn feed(write: Arc<ChannelWriteHalf<Msg>>, input: Vec<u8>) -> Result<(), r
     write.eof().await
 }
 
-/// Reads the command's output and exit status until the channel closes.
-async fn collect(ssh: &Ssh, read: &mut ChannelReadHalf) -> Result<Ran, ExecError> {
+/// Reads the command's output and exit status until the channel closes, which sshd does
+/// once the command has exited and its output is closed. Output still held open
+/// [`HELD_GRACE`] after the exit (by a process the command left behind) is
+/// [`ExecError::OutputHeld`]; that process is not killed: sshd forgets the command's
+/// process group once it has exited, and takes no `signal` request for it.
+async fn collect(ssh: &Ssh, program: &str, read: &mut ChannelReadHalf) -> Result<Ran, ExecError> {
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
     let mut status = None;
-    while let Some(message) = read.wait().await {
+    let mut held_by = None;
+    loop {
+        let message = match held_by {
+            None => read.wait().await,
+            Some(by) => timeout_at(by, read.wait())
+                .await
+                .map_err(|_| ExecError::OutputHeld {
+                    program: program.to_string(),
+                })?,
+        };
         match message {
-            ChannelMsg::Data { data } => keep(&mut stdout, &data),
-            ChannelMsg::ExtendedData { data, ext: 1 } => keep(&mut stderr, &data),
-            ChannelMsg::ExitStatus { exit_status } => {
+            Some(ChannelMsg::Data { data }) => keep(&mut stdout, &data),
+            Some(ChannelMsg::ExtendedData { data, ext: 1 }) => keep(&mut stderr, &data),
+            Some(ChannelMsg::ExitStatus { exit_status }) => {
                 status = Some(i32::try_from(exit_status).ok());
             }
-            ChannelMsg::ExitSignal { .. } => status = Some(None),
-            ChannelMsg::Failure => {
+            Some(ChannelMsg::ExitSignal { .. }) => status = Some(None),
+            Some(ChannelMsg::Failure) => {
                 return Err(refused(ssh, "the server refused to run the command".into()))
             }
-            ChannelMsg::Close => break,
-            _ => {}
+            Some(ChannelMsg::Close) | None => break,
+            Some(_) => {}
+        }
+        if status.is_some() && held_by.is_none() {
+            held_by = Some(Instant::now() + HELD_GRACE);
         }
     }
     let Some(code) = status else {

@@ -97,12 +97,6 @@ fn a_hanging_command_ends_at_its_deadline_and_is_killed_on_the_server() {
     // OpenSSH refuses the kill (a `signal` request) in sessions of root: see the README.
     let server = Server::start_unprivileged();
     let marker = "30.4242917";
-    let alive = || {
-        let found = Command::new("pgrep")
-            .args(["-f", &format!("sleep {marker}")])
-            .output();
-        found.expect("pgrep runs").status.success()
-    };
     let started = Instant::now();
     let error = ssh(server.target())
         .run(
@@ -116,15 +110,7 @@ fn a_hanging_command_ends_at_its_deadline_and_is_killed_on_the_server() {
     assert!(matches!(error, ExecError::TimedOut { .. }), "{error}");
     assert!(took >= Duration::from_secs(2), "{took:?}");
     assert!(took < Duration::from_secs(7), "{took:?}");
-    let gone_by = Instant::now() + Duration::from_secs(5);
-    while alive() && Instant::now() < gone_by {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(
-        !alive(),
-        "`sleep {marker}` still runs on the server\n{}",
-        server.log()
-    );
+    assert_gone(marker, &server);
 }
 
 #[test]
@@ -135,6 +121,50 @@ fn a_large_input_reaches_the_command() {
         .run("wc", &["-c"], &input, TIMEOUT)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(ran.stdout_text().trim(), "3000000");
+}
+
+#[test]
+fn output_held_open_after_the_exit_is_reported() {
+    let server = Server::start_unprivileged();
+    let marker = "30.5151733";
+    let started = Instant::now();
+    let error = ssh(server.target())
+        .run(
+            "sh",
+            &["-c", &format!("sleep {marker} & echo started")],
+            b"",
+            TIMEOUT,
+        )
+        .expect_err("the leftover sleep holds the output");
+    let took = started.elapsed();
+    // sshd takes no signal for a command that has exited: the leftover is ours to end.
+    let leftovers = Command::new("pgrep")
+        .args(["-f", &format!("sleep {marker}")])
+        .output();
+    for pid in String::from_utf8_lossy(&leftovers.expect("pgrep runs").stdout).lines() {
+        let _ = Command::new("kill").arg(pid.trim()).status();
+    }
+    assert!(matches!(error, ExecError::OutputHeld { .. }), "{error}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
+}
+
+/// Waits up to 5 s for no `sleep <marker>` to run.
+fn assert_gone(marker: &str, server: &Server) {
+    let alive = || {
+        let found = Command::new("pgrep")
+            .args(["-f", &format!("sleep {marker}")])
+            .output();
+        found.expect("pgrep runs").status.success()
+    };
+    let gone_by = Instant::now() + Duration::from_secs(5);
+    while alive() && Instant::now() < gone_by {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        !alive(),
+        "`sleep {marker}` still runs on the server\n{}",
+        server.log()
+    );
 }
 
 #[test]
