@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use peering_exec::{ExecError, HostKeyCheck, Ran, Ssh, SshKey, SshTarget, Transport, MAX_OUTPUT};
-use server::{keygen, read, Server};
+use server::{keygen, keygen_of, read, Server};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -198,6 +198,28 @@ fn a_key_given_as_text_works() {
 }
 
 #[test]
+fn rsa_and_ecdsa_keys_work() {
+    let server = Server::start();
+    let mut authorized = read(&server.path("authorized_keys"));
+    for kind in ["rsa", "ecdsa"] {
+        keygen_of(kind, &server.path(kind), "");
+        authorized += &read(&server.path(&format!("{kind}.pub")));
+    }
+    std::fs::write(server.path("authorized_keys"), authorized).expect("authorize the keys");
+    for kind in ["rsa", "ecdsa"] {
+        let mut target = server.target();
+        target.key = SshKey::File {
+            path: server.path(kind),
+            passphrase: None,
+        };
+        assert_eq!(
+            run(&server, target, "echo", &[kind]).stdout_text(),
+            format!("{kind}\n")
+        );
+    }
+}
+
+#[test]
 fn a_key_with_a_passphrase_works_and_a_wrong_one_is_not_shown() {
     let server = Server::start();
     let key = server.path("locked");
@@ -262,6 +284,9 @@ fn an_unknown_host_key_is_refused_with_its_fingerprint() {
     let message = error.to_string();
     assert!(message.contains(&server.host_fingerprint()), "{message}");
     assert!(message.contains("not known"), "{message}");
+    // Refused before authenticating: the server never heard of the user or the key.
+    let log = server.log();
+    assert!(!log.contains("publickey"), "{log}");
 }
 
 #[test]

@@ -139,11 +139,16 @@ impl Drop for Server {
 
 /// Makes an ed25519 key pair at `path` and `path.pub`.
 pub fn keygen(path: &Path, passphrase: &str) {
+    keygen_of("ed25519", path, passphrase);
+}
+
+/// Makes a key pair of type `kind` (`ssh-keygen -t`) at `path` and `path.pub`.
+pub fn keygen_of(kind: &str, path: &Path, passphrase: &str) {
     let status = Command::new("ssh-keygen")
         .args([
             "-q",
             "-t",
-            "ed25519",
+            kind,
             "-N",
             passphrase,
             "-C",
