@@ -40,16 +40,7 @@ impl Server {
         if user != "root" {
             return Server::start_for(user);
         }
-        let exists = Command::new("id").arg(UNPRIVILEGED).output();
-        if !exists.expect("id runs").status.success() {
-            // `*`: no password, but not locked (sshd refuses locked accounts).
-            let made = Command::new("useradd")
-                .args(["--system", "--no-create-home", "--shell", "/bin/sh"])
-                .args(["--password", "*", UNPRIVILEGED])
-                .status()
-                .expect("useradd runs");
-            assert!(made.success(), "cannot add the test user {UNPRIVILEGED}");
-        }
+        ensure_user(UNPRIVILEGED);
         Server::start_for(UNPRIVILEGED.to_string())
     }
 
@@ -135,6 +126,30 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Adds the system account `name` (no password but not locked, since sshd refuses locked
+/// accounts; no home; `/bin/sh`) unless it exists. Tests running at the same time may both
+/// try: a failed `useradd` is retried while the account is still missing.
+fn ensure_user(name: &str) {
+    for _ in 0..20 {
+        if Command::new("id")
+            .arg(name)
+            .output()
+            .expect("id runs")
+            .status
+            .success()
+        {
+            return;
+        }
+        let _ = Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/bin/sh"])
+            .args(["--password", "*", name])
+            .status()
+            .expect("useradd runs");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("cannot add the test user {name} with useradd");
 }
 
 /// Makes an ed25519 key pair at `path` and `path.pub`.
