@@ -4,6 +4,12 @@
 //! router's host over SSH. Nothing here knows the database or HTTP: the application layer
 //! builds a [`Target`] from a stored router and records what the router answers.
 
+pub mod bird;
+mod bird_parse;
+mod files;
+pub mod frr;
+mod frr_parse;
+
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -25,6 +31,17 @@ impl Daemon {
             "frr" => Some(Daemon::Frr),
             _ => None,
         }
+    }
+}
+
+pub use bird::Bird;
+pub use frr::Frr;
+
+/// The driver of `target`'s daemon, reaching it through `transport`.
+pub fn connect(target: Target, transport: Box<dyn peering_exec::Transport>) -> Box<dyn Router> {
+    match target.daemon {
+        Daemon::Bird => Box::new(Bird::new(target, transport)),
+        Daemon::Frr => Box::new(Frr::new(target, transport)),
     }
 }
 
@@ -136,7 +153,7 @@ pub enum RouterError {
 }
 
 /// A BGP daemon driven by peeringd.
-pub trait Router {
+pub trait Router: Send + Sync {
     /// The daemon's name and version.
     fn identify(&self) -> Result<Identity, RouterError>;
 

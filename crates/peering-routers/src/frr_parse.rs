@@ -1,0 +1,110 @@
+//! What `vtysh` answers, read: the banner of `show version`, and the JSON of `show bgp
+//! neighbors json` (FRR 8.4's field names: `remoteAs`, `nbrDesc`, `bgpState`,
+//! `bgpTimerUpMsec`, and per address family `acceptedPrefixCounter` and
+//! `sentPrefixCounter`).
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::{BgpState, ConfiguredNeighbour, Identity, NeighbourState};
+
+/// `show version`: `FRRouting 8.4.4 (edge1) on Linux(6.1.0).`, then the build options.
+pub(crate) fn version(output: &str) -> Option<Identity> {
+    let line = output.lines().find(|l| !l.trim().is_empty())?;
+    let mut words = line.split_whitespace();
+    let daemon = words.next()?.to_string();
+    let version = words.next()?.to_string();
+    let name = words
+        .next()
+        .and_then(|w| w.strip_prefix('('))
+        .and_then(|w| w.strip_suffix(')'))
+        .map(str::to_string);
+    Some(Identity {
+        daemon,
+        version,
+        name,
+    })
+}
+
+/// The neighbours of `show bgp neighbors json` by address, in FRR's order. Neighbours
+/// named by an interface (BGP unnumbered) have no address and are left out.
+pub(crate) fn neighbours(json: &str) -> Result<Vec<(IpAddr, Map<String, Value>)>, String> {
+    let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let Value::Object(all) = value else {
+        return Err("not a JSON object".into());
+    };
+    Ok(all
+        .into_iter()
+        .filter_map(|(key, value)| match value {
+            Value::Object(fields) => Some((key.parse().ok()?, fields)),
+            _ => None,
+        })
+        .collect())
+}
+
+fn asn(fields: &Map<String, Value>) -> Option<u32> {
+    fields.get("remoteAs")?.as_u64()?.try_into().ok()
+}
+
+/// FRR's `bgpState`; `Clearing` and `Deleted` (a session being torn down) are idle.
+fn state(fields: &Map<String, Value>) -> BgpState {
+    match fields.get("bgpState").and_then(Value::as_str).unwrap_or("") {
+        "Established" => BgpState::Established,
+        "Connect" => BgpState::Connect,
+        "Active" => BgpState::Active,
+        "OpenSent" => BgpState::OpenSent,
+        "OpenConfirm" => BgpState::OpenConfirm,
+        _ => BgpState::Idle,
+    }
+}
+
+/// A counter summed over the neighbour's address families (`addressFamilyInfo`).
+fn counter(fields: &Map<String, Value>, name: &str) -> Option<i64> {
+    let families = fields.get("addressFamilyInfo")?.as_object()?;
+    let counts: Vec<i64> = families
+        .values()
+        .filter_map(|family| family.get(name)?.as_i64())
+        .collect();
+    (!counts.is_empty()).then(|| counts.iter().sum())
+}
+
+/// A neighbour's state. FRR keeps no count of what a neighbour sent before the import
+/// policy unless `soft-reconfiguration inbound` is set, so received is what was accepted.
+pub(crate) fn neighbour_state(address: IpAddr, fields: &Map<String, Value>) -> NeighbourState {
+    let state = state(fields);
+    let accepted = counter(fields, "acceptedPrefixCounter");
+    let established_for = match state {
+        BgpState::Established => fields
+            .get("bgpTimerUpMsec")
+            .and_then(Value::as_u64)
+            .map(Duration::from_millis),
+        _ => None,
+    };
+    NeighbourState {
+        address,
+        remote_asn: asn(fields),
+        state,
+        received_prefix_count: accepted,
+        accepted_prefix_count: accepted,
+        advertised_prefix_count: counter(fields, "sentPrefixCounter"),
+        established_for,
+    }
+}
+
+/// A configured neighbour: its address, its AS (a neighbour without one, only in a peer
+/// group without `remote-as`, is left out) and its description.
+pub(crate) fn configured(
+    address: IpAddr,
+    fields: &Map<String, Value>,
+) -> Option<ConfiguredNeighbour> {
+    Some(ConfiguredNeighbour {
+        address,
+        remote_asn: asn(fields)?,
+        description: fields
+            .get("nbrDesc")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+}

@@ -1,0 +1,126 @@
+//! A BIRD router and an FRR router peering on loopback (BIRD on 127.0.1.1 port 11301,
+//! FRR on 127.0.1.2 port 11302): both reach Established, and each reports the other's
+//! AS and exactly the prefixes the other announces.
+
+mod common;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use common::{eventually, Daemon};
+use peering_routers::{BgpState, NeighbourState, Router};
+
+const BIRD_CONFIG: &str = r#"router id 127.0.1.1;
+protocol device {}
+protocol static announced {
+  ipv4;
+  route 10.101.1.0/24 blackhole;
+  route 10.101.2.0/24 blackhole;
+  route 10.101.3.0/24 blackhole;
+}
+protocol bgp frr {
+  description "FRR on 127.0.1.2";
+  local 127.0.1.1 port 11301 as 65101;
+  neighbor 127.0.1.2 port 11302 as 65102;
+  strict bind yes;
+  multihop 2;
+  connect delay time 1;
+  connect retry time 1;
+  error wait time 1, 2;
+  ipv4 { import all; export where proto = "announced"; next hop address 192.0.2.1; };
+}
+"#;
+
+const FRR_CONFIG: &str = "frr defaults traditional
+hostname frr-peering
+bgp no-rib
+!
+router bgp 65102
+ bgp router-id 127.0.1.2
+ no bgp ebgp-requires-policy
+ no bgp network import-check
+ neighbor 127.0.1.1 remote-as 65101
+ neighbor 127.0.1.1 port 11301
+ neighbor 127.0.1.1 update-source 127.0.1.2
+ neighbor 127.0.1.1 ebgp-multihop 2
+ neighbor 127.0.1.1 timers connect 1
+ !
+ address-family ipv4 unicast
+  network 10.102.1.0/24
+  network 10.102.2.0/24
+  neighbor 127.0.1.1 route-map NEXT-HOP out
+ exit-address-family
+exit
+!
+route-map NEXT-HOP permit 10
+ set ip next-hop 192.0.2.2
+exit
+!
+";
+
+/// The one neighbour `router` reports at `address`, once it is established and has
+/// received `prefixes` prefixes.
+fn established(router: &dyn Router, address: &str, prefixes: i64) -> NeighbourState {
+    let address: IpAddr = address.parse().expect("an address");
+    eventually(
+        Duration::from_secs(25),
+        "the session is established",
+        || {
+            let neighbours = router.neighbours().expect("neighbours");
+            let neighbour = neighbours.into_iter().find(|n| n.address == address)?;
+            let ready = neighbour.state == BgpState::Established
+                && neighbour.accepted_prefix_count == Some(prefixes);
+            ready.then_some(neighbour)
+        },
+    )
+}
+
+#[test]
+fn bird_and_frr_peer_and_count_each_others_prefixes() {
+    let frr = Daemon::frr(FRR_CONFIG, "127.0.1.2", 11302);
+    let bird = Daemon::bird(BIRD_CONFIG);
+    let (bird_router, frr_router) = (bird.router(), frr.router());
+
+    let seen_by_bird = established(bird_router.as_ref(), "127.0.1.2", 2);
+    assert_eq!(seen_by_bird.remote_asn, Some(65102));
+    assert_eq!(seen_by_bird.received_prefix_count, Some(2));
+    assert_eq!(seen_by_bird.advertised_prefix_count, Some(3));
+    let up = seen_by_bird.established_for.expect("BIRD says since when");
+    assert!(up < Duration::from_secs(60), "{up:?}");
+
+    let seen_by_frr = established(frr_router.as_ref(), "127.0.1.1", 3);
+    assert_eq!(seen_by_frr.remote_asn, Some(65101));
+    assert_eq!(seen_by_frr.received_prefix_count, Some(3));
+    // FRR counts what it sent the neighbour, its own two networks and BIRD's three
+    // (which BIRD drops on receipt: its own AS is in their path).
+    assert!(seen_by_frr.advertised_prefix_count >= Some(2));
+    let up = seen_by_frr.established_for.expect("FRR says since when");
+    assert!(up < Duration::from_secs(60), "{up:?}");
+}
+
+#[test]
+fn each_daemon_says_what_it_is() {
+    let bird = Daemon::bird(
+        &BIRD_CONFIG
+            .replace("11301", "11311")
+            .replace("11302", "11312"),
+    );
+    let frr = Daemon::frr(FRR_CONFIG, "127.0.1.12", 11313);
+
+    let identity = bird.router().identify().expect("BIRD identifies itself");
+    assert_eq!(identity.daemon, "BIRD");
+    assert!(identity.version.starts_with("2."), "{identity:?}");
+    assert_eq!(identity.name.as_deref(), Some("127.0.1.1"));
+
+    let identity = frr.router().identify().expect("FRR identifies itself");
+    assert_eq!(identity.daemon, "FRRouting");
+    assert!(
+        identity
+            .version
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit()),
+        "{identity:?}"
+    );
+    assert!(identity.name.is_some(), "{identity:?}");
+}
