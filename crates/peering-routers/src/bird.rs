@@ -238,3 +238,34 @@ impl Router for Bird {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn received_counts_the_filtered_routes_kept_and_accepted_does_not() {
+        let lines = bird_parse::lines(include_str!("../tests/data/bird-protocols-all.txt"));
+        let protocols = bird_parse::protocols(&lines);
+        let frr = protocols
+            .iter()
+            .find(|p| p.name == "peer_frr")
+            .expect("peer_frr");
+        let now = chrono::NaiveDateTime::parse_from_str(
+            "2026-12-06 18:07:54.510",
+            "%Y-%m-%d %H:%M:%S%.f",
+        )
+        .ok();
+        let state = neighbour(frr, now).expect("a neighbour");
+        assert_eq!(state.received_prefix_count, Some(2));
+        assert_eq!(state.accepted_prefix_count, Some(1));
+        assert_eq!(state.advertised_prefix_count, Some(3));
+        assert_eq!(state.established_for, Some(Duration::from_millis(273_409)));
+    }
+
+    #[test]
+    fn file_names_are_quoted_for_birds_command_language() {
+        assert_eq!(quote("/etc/bird/bird.conf"), "\"/etc/bird/bird.conf\"");
+        assert_eq!(quote("/a \"b\".conf"), "\"/a \\\"b\\\".conf\"");
+    }
+}

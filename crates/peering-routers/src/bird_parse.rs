@@ -240,3 +240,7 @@ pub(crate) fn bgp_state(protocol: &Protocol) -> BgpState {
         _ => BgpState::Idle,
     }
 }
+
+#[cfg(test)]
+#[path = "bird_parse_tests.rs"]
+mod tests;

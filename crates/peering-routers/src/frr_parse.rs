@@ -108,3 +108,85 @@ pub(crate) fn configured(
             .map(str::to_string),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! Answers captured from FRR 8.4.4 (tests/data): sessions up with BIRD (IPv4, and
+    //! IPv6 on `::1`), a neighbour shut down; the same with BIRD stopped.
+
+    use super::*;
+
+    const UP: &str = include_str!("../tests/data/frr-neighbors.json");
+    const DOWN: &str = include_str!("../tests/data/frr-neighbors-down.json");
+
+    fn states(json: &str) -> Vec<NeighbourState> {
+        let all = neighbours(json).expect("FRR's JSON");
+        all.iter().map(|(a, f)| neighbour_state(*a, f)).collect()
+    }
+
+    #[test]
+    fn the_version_banner() {
+        let identity = version(include_str!("../tests/data/frr-version.txt")).expect("a banner");
+        assert_eq!(identity.daemon, "FRRouting");
+        assert_eq!(identity.version, "8.4.4");
+        assert_eq!(identity.name.as_deref(), Some("vm"));
+    }
+
+    #[test]
+    fn established_sessions_with_their_counts_and_uptime() {
+        let states = states(UP);
+        let addresses: Vec<String> = states.iter().map(|s| s.address.to_string()).collect();
+        assert_eq!(addresses, ["127.0.0.11", "127.0.0.99", "::1"]);
+        let bird = &states[0];
+        assert_eq!(bird.state, BgpState::Established);
+        assert_eq!(bird.remote_asn, Some(65011));
+        assert_eq!(bird.accepted_prefix_count, Some(3));
+        assert_eq!(bird.received_prefix_count, Some(3));
+        assert_eq!(bird.advertised_prefix_count, Some(5));
+        assert_eq!(bird.established_for, Some(Duration::from_secs(274)));
+        let v6 = &states[2];
+        assert_eq!(v6.state, BgpState::Established);
+        assert_eq!(
+            v6.accepted_prefix_count,
+            Some(1),
+            "summed over IPv4 and IPv6"
+        );
+        assert_eq!(v6.advertised_prefix_count, Some(2));
+    }
+
+    #[test]
+    fn a_shut_down_neighbour_is_idle_and_has_sent_nothing() {
+        let shut = &states(UP)[1];
+        assert_eq!(shut.state, BgpState::Idle);
+        assert_eq!(shut.remote_asn, Some(65099));
+        assert_eq!(shut.accepted_prefix_count, Some(0));
+        assert_eq!(shut.advertised_prefix_count, None);
+        assert_eq!(shut.established_for, None);
+    }
+
+    #[test]
+    fn sessions_whose_neighbour_stopped_are_active() {
+        for state in states(DOWN).iter().filter(|s| s.remote_asn == Some(65011)) {
+            assert_eq!(state.state, BgpState::Active);
+            assert_eq!(state.established_for, None);
+        }
+    }
+
+    #[test]
+    fn configured_neighbours_with_their_descriptions() {
+        let all = neighbours(UP).expect("FRR's JSON");
+        let configured: Vec<ConfiguredNeighbour> =
+            all.iter().filter_map(|(a, f)| configured(*a, f)).collect();
+        assert_eq!(configured.len(), 3);
+        assert_eq!(configured[0].remote_asn, 65011);
+        assert_eq!(configured[0].description.as_deref(), Some("The BIRD peer"));
+        assert_eq!(configured[1].description, None);
+    }
+
+    #[test]
+    fn interfaces_are_left_out_and_garbage_is_an_error() {
+        let json = r#"{"eth0":{"remoteAs":65001,"bgpState":"Established"}}"#;
+        assert_eq!(neighbours(json).expect("JSON").len(), 0);
+        assert!(neighbours("% Unknown command").is_err());
+    }
+}
