@@ -1,5 +1,5 @@
 //! BIRD 2, driven through `birdc -v -s SOCKET`: every answer is read by its reply codes
-//! ([`crate::bird_parse`]), so that an error is recognised by its code (`8xxx`, `9xxx`),
+//! (`bird_parse`), so that an error is recognised by its code (`8xxx`, `9xxx`),
 //! never by its wording. A candidate configuration is written beside the configuration
 //! file, checked by BIRD (`configure check`), run (`configure`, with `timeout` for an
 //! automatic roll-back), and only then installed as the configuration file: on a plain

@@ -70,10 +70,7 @@ impl Frr {
         Ok(ran.stdout_text())
     }
 
-    fn neighbours_json(
-        &self,
-    ) -> Result<Vec<(std::net::IpAddr, serde_json::Map<String, serde_json::Value>)>, RouterError>
-    {
+    fn neighbours_json(&self) -> Result<Vec<frr_parse::Neighbour>, RouterError> {
         let json = self.vtysh("show bgp neighbors json")?;
         frr_parse::neighbours(&json)
             .map_err(|e| RouterError::Daemon(format!("FRR's neighbours, not understood: {e}")))

@@ -28,9 +28,12 @@ pub(crate) fn version(output: &str) -> Option<Identity> {
     })
 }
 
+/// One neighbour of `show bgp neighbors json`: its address and its fields.
+pub(crate) type Neighbour = (IpAddr, Map<String, Value>);
+
 /// The neighbours of `show bgp neighbors json` by address, in FRR's order. Neighbours
 /// named by an interface (BGP unnumbered) have no address and are left out.
-pub(crate) fn neighbours(json: &str) -> Result<Vec<(IpAddr, Map<String, Value>)>, String> {
+pub(crate) fn neighbours(json: &str) -> Result<Vec<Neighbour>, String> {
     let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
     let Value::Object(all) = value else {
         return Err("not a JSON object".into());
