@@ -1,5 +1,5 @@
 //! A BIRD router and an FRR router peering on loopback (BIRD on 127.0.1.1 port 11301,
-//! FRR on 127.0.1.2 port 11302): both reach Established, and each reports the other's
+//! FRR on 127.0.1.2 port 11302; another pair on 127.0.1.11 and .12): both reach Established, and each reports the other's
 //! AS and exactly the prefixes the other announces.
 
 mod common;
@@ -10,45 +10,86 @@ use std::time::Duration;
 use common::{eventually, Daemon};
 use peering_routers::{BgpState, NeighbourState, Router};
 
-const BIRD_CONFIG: &str = r#"router id 127.0.1.1;
-protocol device {}
-protocol static announced {
+/// Where a BIRD and an FRR peering with each other listen.
+struct Pair {
+    bird: &'static str,
+    bird_port: u16,
+    frr: &'static str,
+    frr_port: u16,
+}
+
+const PEERING: Pair = Pair {
+    bird: "127.0.1.1",
+    bird_port: 11301,
+    frr: "127.0.1.2",
+    frr_port: 11302,
+};
+const IDENTIFY: Pair = Pair {
+    bird: "127.0.1.11",
+    bird_port: 11311,
+    frr: "127.0.1.12",
+    frr_port: 11312,
+};
+
+/// BIRD announcing three prefixes to FRR.
+fn bird_config(p: &Pair) -> String {
+    let Pair {
+        bird,
+        bird_port,
+        frr,
+        frr_port,
+    } = p;
+    format!(
+        r#"router id {bird};
+protocol device {{}}
+protocol static announced {{
   ipv4;
   route 10.101.1.0/24 blackhole;
   route 10.101.2.0/24 blackhole;
   route 10.101.3.0/24 blackhole;
-}
-protocol bgp frr {
-  description "FRR on 127.0.1.2";
-  local 127.0.1.1 port 11301 as 65101;
-  neighbor 127.0.1.2 port 11302 as 65102;
+}}
+protocol bgp frr {{
+  description "FRR on {frr}";
+  local {bird} port {bird_port} as 65101;
+  neighbor {frr} port {frr_port} as 65102;
   strict bind yes;
   multihop 2;
   connect delay time 1;
   connect retry time 1;
   error wait time 1, 2;
-  ipv4 { import all; export where proto = "announced"; next hop address 192.0.2.1; };
+  ipv4 {{ import all; export where proto = "announced"; next hop address 192.0.2.1; }};
+}}
+"#
+    )
 }
-"#;
 
-const FRR_CONFIG: &str = "frr defaults traditional
+/// FRR announcing two prefixes to BIRD.
+fn frr_config(p: &Pair) -> String {
+    let Pair {
+        bird,
+        bird_port,
+        frr,
+        ..
+    } = p;
+    format!(
+        "frr defaults traditional
 hostname frr-peering
 bgp no-rib
 !
 router bgp 65102
- bgp router-id 127.0.1.2
+ bgp router-id {frr}
  no bgp ebgp-requires-policy
  no bgp network import-check
- neighbor 127.0.1.1 remote-as 65101
- neighbor 127.0.1.1 port 11301
- neighbor 127.0.1.1 update-source 127.0.1.2
- neighbor 127.0.1.1 ebgp-multihop 2
- neighbor 127.0.1.1 timers connect 1
+ neighbor {bird} remote-as 65101
+ neighbor {bird} port {bird_port}
+ neighbor {bird} update-source {frr}
+ neighbor {bird} ebgp-multihop 2
+ neighbor {bird} timers connect 1
  !
  address-family ipv4 unicast
   network 10.102.1.0/24
   network 10.102.2.0/24
-  neighbor 127.0.1.1 route-map NEXT-HOP out
+  neighbor {bird} route-map NEXT-HOP out
  exit-address-family
 exit
 !
@@ -56,7 +97,9 @@ route-map NEXT-HOP permit 10
  set ip next-hop 192.0.2.2
 exit
 !
-";
+"
+    )
+}
 
 /// The one neighbour `router` reports at `address`, once it is established and has
 /// received `prefixes` prefixes.
@@ -77,8 +120,8 @@ fn established(router: &dyn Router, address: &str, prefixes: i64) -> NeighbourSt
 
 #[test]
 fn bird_and_frr_peer_and_count_each_others_prefixes() {
-    let frr = Daemon::frr(FRR_CONFIG, "127.0.1.2", 11302);
-    let bird = Daemon::bird(BIRD_CONFIG);
+    let frr = Daemon::frr(&frr_config(&PEERING), PEERING.frr, PEERING.frr_port);
+    let bird = Daemon::bird(&bird_config(&PEERING));
     let (bird_router, frr_router) = (bird.router(), frr.router());
 
     let seen_by_bird = established(bird_router.as_ref(), "127.0.1.2", 2);
@@ -100,17 +143,13 @@ fn bird_and_frr_peer_and_count_each_others_prefixes() {
 
 #[test]
 fn each_daemon_says_what_it_is() {
-    let bird = Daemon::bird(
-        &BIRD_CONFIG
-            .replace("11301", "11311")
-            .replace("11302", "11312"),
-    );
-    let frr = Daemon::frr(FRR_CONFIG, "127.0.1.12", 11313);
+    let bird = Daemon::bird(&bird_config(&IDENTIFY));
+    let frr = Daemon::frr(&frr_config(&IDENTIFY), IDENTIFY.frr, IDENTIFY.frr_port);
 
     let identity = bird.router().identify().expect("BIRD identifies itself");
     assert_eq!(identity.daemon, "BIRD");
     assert!(identity.version.starts_with("2."), "{identity:?}");
-    assert_eq!(identity.name.as_deref(), Some("127.0.1.1"));
+    assert_eq!(identity.name.as_deref(), Some(IDENTIFY.bird));
 
     let identity = frr.router().identify().expect("FRR identifies itself");
     assert_eq!(identity.daemon, "FRRouting");
