@@ -3,8 +3,9 @@
 //! (`vtysh -C -f FILE`, which needs no daemon), applied by `frr-reload.py --reload` (which
 //! sends only the differences, then has vtysh write the running configuration to
 //! `frr.conf` in the configuration's directory), and then installed as the configuration
-//! file. FRR has no commit that rolls back by itself.
-
+//! file. When bgpd refuses part of it while applying it (vtysh's parser checks only the
+//! syntax), the configuration file's previous text is applied again the same way and put
+//! back. FRR has no commit that rolls back by itself.
 use std::path::Path;
 use std::time::Duration;
 
@@ -93,8 +94,8 @@ impl Frr {
     }
 
     /// `frr-reload.py --reload FILE`: applies the differences from the running
-    /// configuration.
-    fn reload(&self, file: &str) -> Result<(), RouterError> {
+    /// configuration. `Ok(Err(…))` is a reload that failed: what FRR said of it.
+    fn reload(&self, file: &str) -> Result<Result<(), String>, RouterError> {
         let dir = self.config_dir();
         let args = [
             "--reload",
@@ -111,13 +112,53 @@ impl Frr {
         ];
         let ran = self.transport.run(RELOAD, &args, b"", self.timeout)?;
         if ran.success() {
-            return Ok(());
+            return Ok(Ok(()));
         }
-        Err(RouterError::Daemon(format!(
-            "frr-reload.py failed; FRR may run part of the new configuration: {}",
-            peering_exec::last_lines(&[ran.stdout, ran.stderr].concat(), 10).trim()
-        )))
+        Ok(Err(reload_complaints(&[ran.stdout, ran.stderr].concat())))
     }
+
+    /// Runs the candidate; when FRR refuses part of it, runs `running` (the configuration
+    /// file's text before) again and puts it back as the configuration file.
+    fn commit(&self, candidate: &str, running: &str) -> Result<(), RouterError> {
+        let t = self.transport.as_ref();
+        let refused = match self.reload(candidate) {
+            Ok(Ok(())) => return files::install(t, self.timeout, candidate, &self.config_file),
+            Ok(Err(refused)) => refused,
+            Err(error) => {
+                files::remove(t, self.timeout, candidate)?;
+                return Err(error);
+            }
+        };
+        files::remove(t, self.timeout, candidate)?;
+        let restore = format!("{}.peeringd-restore", self.config_file);
+        files::write(t, self.timeout, &restore, &self.config_file, running)?;
+        let restored = self.reload(&restore);
+        files::install(t, self.timeout, &restore, &self.config_file)?;
+        match restored? {
+            Ok(()) => Err(RouterError::Refused(refused)),
+            Err(again) => Err(RouterError::Daemon(format!(
+                "FRR refused part of the configuration ({refused}), and the previous one \
+                 could not be run again ({again}): FRR may run part of the new one"
+            ))),
+        }
+    }
+}
+
+/// What vtysh said while frr-reload.py applied a configuration: its `% …` answers and
+/// `line N: …` notes; the last lines of the output when there are none.
+fn reload_complaints(output: &[u8]) -> String {
+    let text = String::from_utf8_lossy(output);
+    let mut said: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let complaint = line.starts_with("% ") || line.starts_with("line ");
+        if complaint && !said.contains(&line) {
+            said.push(line);
+        }
+    }
+    if said.is_empty() {
+        return peering_exec::last_lines(output, 10).trim().to_string();
+    }
+    said.join("\n")
 }
 
 /// What vtysh said about a configuration, without its notes about its own missing
@@ -185,12 +226,7 @@ impl Router for Frr {
                 confirm_within: None,
             });
         }
-        let reloaded = self.reload(&candidate);
-        if reloaded.is_err() {
-            files::remove(t, self.timeout, &candidate)?;
-        }
-        reloaded?;
-        files::install(t, self.timeout, &candidate, &self.config_file)?;
+        self.commit(&candidate, &running)?;
         Ok(Configured {
             diff,
             committed: true,

@@ -74,6 +74,35 @@ fn a_broken_configuration_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn a_configuration_bgpd_refuses_while_applying_it_is_undone() {
+    let old = config("127.0.3.4", "");
+    let frr = Daemon::frr(&old, "127.0.3.4", 11504);
+    let router = frr.router();
+    // vtysh's parser takes it; bgpd refuses the second line, after taking the first.
+    let extra = " neighbor 127.0.3.230 remote-as 65330\n neighbor 127.0.3.240 peer-group NOPE\n";
+    let refused = config("127.0.3.4", extra);
+
+    let error = router
+        .configure(&refused, true, None)
+        .expect_err("bgpd refuses it");
+    let RouterError::Refused(message) = &error else {
+        panic!("not a refusal: {error:?}");
+    };
+    assert!(
+        message.contains("Configure the peer-group first"),
+        "{message}"
+    );
+    let addresses = neighbours(router.as_ref());
+    assert_eq!(
+        addresses,
+        ["127.0.3.200".parse::<IpAddr>().expect("an address")]
+    );
+    assert_eq!(frr.config_on_disk(), old);
+    assert!(!candidate_left(&frr));
+    assert!(!frr.dir.path().join("frr.conf.peeringd-restore").exists());
+}
+
+#[test]
 fn a_check_shows_the_diff_and_a_commit_runs_the_new_configuration() {
     let old = config("127.0.3.2", "");
     let new = config("127.0.3.2", NEW_NEIGHBOUR);
