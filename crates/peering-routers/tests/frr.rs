@@ -52,7 +52,7 @@ fn candidate_left(frr: &Daemon) -> bool {
 #[test]
 fn a_broken_configuration_is_refused_and_changes_nothing() {
     let old = config("127.0.3.1", "");
-    let frr = Daemon::frr(&old, "127.0.3.1", 11501);
+    let frr = Daemon::frr(&old, &["127.0.3.1"], 11501);
     let router = frr.router();
     let broken = config("127.0.3.1", " neighbor 127.0.3.220 remote-as banana\n");
 
@@ -76,7 +76,7 @@ fn a_broken_configuration_is_refused_and_changes_nothing() {
 #[test]
 fn a_configuration_bgpd_refuses_while_applying_it_is_undone() {
     let old = config("127.0.3.4", "");
-    let frr = Daemon::frr(&old, "127.0.3.4", 11504);
+    let frr = Daemon::frr(&old, &["127.0.3.4"], 11504);
     let router = frr.router();
     // vtysh's parser takes it; bgpd refuses the second line, after taking the first.
     let extra = " neighbor 127.0.3.230 remote-as 65330\n neighbor 127.0.3.240 peer-group NOPE\n";
@@ -106,7 +106,7 @@ fn a_configuration_bgpd_refuses_while_applying_it_is_undone() {
 fn a_check_shows_the_diff_and_a_commit_runs_the_new_configuration() {
     let old = config("127.0.3.2", "");
     let new = config("127.0.3.2", NEW_NEIGHBOUR);
-    let frr = Daemon::frr(&old, "127.0.3.2", 11502);
+    let frr = Daemon::frr(&old, &["127.0.3.2"], 11502);
     let router = frr.router();
 
     let checked = router.configure(&new, false, None).expect("vtysh takes it");
@@ -136,7 +136,7 @@ fn a_check_shows_the_diff_and_a_commit_runs_the_new_configuration() {
 fn a_commit_with_a_roll_back_time_is_unsupported_and_changes_nothing() {
     let old = config("127.0.3.3", "");
     let new = config("127.0.3.3", NEW_NEIGHBOUR);
-    let frr = Daemon::frr(&old, "127.0.3.3", 11503);
+    let frr = Daemon::frr(&old, &["127.0.3.3"], 11503);
     let router = frr.router();
 
     let error = router

@@ -1,5 +1,6 @@
 //! A BIRD router and an FRR router peering on loopback (BIRD on 127.0.1.1 port 11301,
-//! FRR on 127.0.1.2 port 11302; another pair on 127.0.1.11 and .12): both reach Established, and each reports the other's
+//! FRR on 127.0.1.2 port 11302, and over IPv6 on ::1 at the same ports; another pair on
+//! 127.0.1.11 and .12, ports 11311 and 11312): both reach Established, and each reports the other's
 //! AS and exactly the prefixes the other announces.
 
 mod common;
@@ -48,6 +49,10 @@ protocol static announced {{
   route 10.101.2.0/24 blackhole;
   route 10.101.3.0/24 blackhole;
 }}
+protocol static announced6 {{
+  ipv6;
+  route 2001:db8:101::/48 blackhole;
+}}
 protocol bgp frr {{
   description "FRR on {frr}";
   local {bird} port {bird_port} as 65101;
@@ -58,6 +63,16 @@ protocol bgp frr {{
   connect retry time 1;
   error wait time 1, 2;
   ipv4 {{ import all; export where proto = "announced"; next hop address 192.0.2.1; }};
+}}
+protocol bgp frr6 {{
+  local ::1 port {bird_port} as 65101;
+  neighbor ::1 port {frr_port} as 65102;
+  strict bind yes;
+  multihop 2;
+  connect delay time 1;
+  connect retry time 1;
+  error wait time 1, 2;
+  ipv6 {{ import all; export where proto = "announced6"; next hop address 2001:db8:ffff::1; }};
 }}
 "#
     )
@@ -71,6 +86,7 @@ fn frr_config(p: &Pair) -> String {
         frr,
         ..
     } = p;
+    let neighbour6 = "neighbor ::1";
     format!(
         "frr defaults traditional
 hostname frr-peering
@@ -85,16 +101,30 @@ router bgp 65102
  neighbor {bird} update-source {frr}
  neighbor {bird} ebgp-multihop 2
  neighbor {bird} timers connect 1
+ {neighbour6} remote-as 65101
+ {neighbour6} port {bird_port}
+ {neighbour6} ebgp-multihop 2
+ {neighbour6} timers connect 1
  !
  address-family ipv4 unicast
   network 10.102.1.0/24
   network 10.102.2.0/24
   neighbor {bird} route-map NEXT-HOP out
+  no {neighbour6} activate
+ exit-address-family
+ address-family ipv6 unicast
+  network 2001:db8:102::/48
+  {neighbour6} activate
+  {neighbour6} route-map NEXT-HOP6 out
  exit-address-family
 exit
 !
 route-map NEXT-HOP permit 10
  set ip next-hop 192.0.2.2
+exit
+!
+route-map NEXT-HOP6 permit 10
+ set ipv6 next-hop global 2001:db8:ffff::2
 exit
 !
 "
@@ -120,7 +150,11 @@ fn established(router: &dyn Router, address: &str, prefixes: i64) -> NeighbourSt
 
 #[test]
 fn bird_and_frr_peer_and_count_each_others_prefixes() {
-    let frr = Daemon::frr(&frr_config(&PEERING), PEERING.frr, PEERING.frr_port);
+    let frr = Daemon::frr(
+        &frr_config(&PEERING),
+        &[PEERING.frr, "::1"],
+        PEERING.frr_port,
+    );
     let bird = Daemon::bird(&bird_config(&PEERING));
     let (bird_router, frr_router) = (bird.router(), frr.router());
 
@@ -139,12 +173,30 @@ fn bird_and_frr_peer_and_count_each_others_prefixes() {
     assert!(seen_by_frr.advertised_prefix_count >= Some(2));
     let up = seen_by_frr.established_for.expect("FRR says since when");
     assert!(up < Duration::from_secs(60), "{up:?}");
+
+    let seen_by_bird = established(bird_router.as_ref(), "::1", 1);
+    assert_eq!(seen_by_bird.remote_asn, Some(65102));
+    assert_eq!(seen_by_bird.advertised_prefix_count, Some(1));
+    let seen_by_frr = established(frr_router.as_ref(), "::1", 1);
+    assert_eq!(seen_by_frr.remote_asn, Some(65101));
+    let configured = bird_router
+        .configured_neighbours()
+        .expect("BIRD's neighbours");
+    let descriptions: Vec<_> = configured
+        .iter()
+        .map(|n| n.description.as_deref())
+        .collect();
+    assert_eq!(descriptions, [Some("FRR on 127.0.1.2"), Some("frr6")]);
 }
 
 #[test]
 fn each_daemon_says_what_it_is() {
     let bird = Daemon::bird(&bird_config(&IDENTIFY));
-    let frr = Daemon::frr(&frr_config(&IDENTIFY), IDENTIFY.frr, IDENTIFY.frr_port);
+    let frr = Daemon::frr(
+        &frr_config(&IDENTIFY),
+        &[IDENTIFY.frr, "::1"],
+        IDENTIFY.frr_port,
+    );
 
     let identity = bird.router().identify().expect("BIRD identifies itself");
     assert_eq!(identity.daemon, "BIRD");

@@ -77,10 +77,10 @@ impl Daemon {
     }
 
     /// FRR's bgpd in the foreground without zebra (`-Z`, `-n`: it touches no kernel
-    /// table), listening on `address`:`port` only, its vty socket in its directory, and
+    /// table), listening on `addresses` at `port` only, its vty socket in its directory, and
     /// no vty TCP port (`-P 0`). `-S` keeps it from changing user (FRR's packages want the
     /// `frr` user and `frrvty` group).
-    pub fn frr(config: &str, address: &str, port: u16) -> Daemon {
+    pub fn frr(config: &str, addresses: &[&str], port: u16) -> Daemon {
         require(BGPD);
         require(VTYSH);
         require(RELOAD);
@@ -90,6 +90,7 @@ impl Daemon {
         // vtysh --config_dir reads vtysh.conf there; an empty one keeps it quiet.
         std::fs::write(dir.path().join("vtysh.conf"), "").expect("vtysh.conf written");
         let d = dir.path();
+        let listen = addresses.iter().flat_map(|a| ["-l", a]);
         let child = Command::new(BGPD)
             .arg("-f")
             .arg(&config_file)
@@ -99,17 +100,8 @@ impl Daemon {
             .arg(d.join("bgpd.pid"))
             .arg("-z")
             .arg(d.join("zserv.api"))
-            .args([
-                "-S",
-                "-Z",
-                "-n",
-                "-P",
-                "0",
-                "-l",
-                address,
-                "-p",
-                &port.to_string(),
-            ])
+            .args(["-S", "-Z", "-n", "-P", "0", "-p", &port.to_string()])
+            .args(listen)
             .arg("--log")
             .arg(format!("file:{}", d.join("bgpd.log").display()))
             .stdout(Stdio::null())
