@@ -127,7 +127,8 @@ pub struct ConfiguredNeighbour {
 /// What a configuration push did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Configured {
-    /// A unified diff from the running configuration to the new one; empty when equal.
+    /// A unified diff from the daemon's configuration file (what it was started with, or
+    /// what peeringd last committed) to the new configuration; empty when equal.
     pub diff: String,
     /// Whether the router now runs the new configuration.
     pub committed: bool,
