@@ -1,6 +1,7 @@
 //! The objects every region shares: tags, communities, routing policies, BGP groups,
-//! relationships, platforms, the configuration template, contact roles, e-mail templates and
-//! the local (affiliated) autonomous system.
+//! relationships, platforms, the configuration templates (the starting templates of
+//! `templates/`), contact roles, e-mail templates and the local (affiliated) autonomous
+//! system.
 
 use std::collections::HashMap;
 
@@ -22,7 +23,8 @@ pub struct Fixtures {
     pub groups: Ids,
     pub relationships: Ids,
     pub platforms: Ids,
-    pub configuration: i64,
+    /// The starting configuration templates, by platform slug.
+    pub configurations: Ids,
 }
 
 impl Fixtures {
@@ -183,17 +185,25 @@ const EMAILS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-const CONFIGURATION_TEMPLATE: &str = "\
-protocols {
-  bgp {
-{%- for session in internet_exchange_peering_sessions %}
-    group {{ session.ixp_connection.internet_exchange_point.slug }} {
-      neighbor {{ session.ip_address }} peer-as {{ session.autonomous_system.asn }};
-    }
-{%- endfor %}
-  }
-}
-";
+/// The starting templates of `templates/` (name, file, platform slug): each demo router
+/// renders the one of its platform.
+const CONFIGURATIONS: &[(&str, &str, &str)] = &[
+    (
+        "Junos starting template",
+        include_str!("../../../../templates/junos.j2"),
+        "junos",
+    ),
+    (
+        "FRR starting template",
+        include_str!("../../../../templates/frr.j2"),
+        "frr",
+    ),
+    (
+        "BIRD 2 starting template",
+        include_str!("../../../../templates/bird2.j2"),
+        "bird",
+    ),
+];
 
 /// Ids by slug.
 type Ids = HashMap<&'static str, i64>;
@@ -252,17 +262,13 @@ pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
         groups: HashMap::new(),
         relationships: HashMap::new(),
         platforms: HashMap::new(),
-        configuration: 0,
+        configurations: HashMap::new(),
     };
     fixtures.policies = policies(w, &fixtures)?;
     fixtures.relationships = relationships(w)?;
     fixtures.groups = groups(w, &fixtures)?;
     fixtures.platforms = platforms(w)?;
-    fixtures.configuration = w.create_one(
-        &CONFIGURATION,
-        json!({"name": "Edge router", "description": "BGP sessions at exchanges",
-               "template": CONFIGURATION_TEMPLATE, "jinja2_trim": true}),
-    )?;
+    fixtures.configurations = configurations(w)?;
     w.create(
         &CONTACT_ROLE,
         [("NOC", "noc"), ("Peering", "peering"), ("Abuse", "abuse")]
@@ -288,6 +294,19 @@ fn policies(w: &mut Writer, fixtures: &Fixtures) -> Result<Ids, String> {
         .collect();
     let ids = w.create(&ROUTING_POLICY, bodies)?;
     Ok(POLICIES.iter().map(|p| p.1).zip(ids).collect())
+}
+
+/// The starting templates, rendered with Jinja2's `trim_blocks` and `lstrip_blocks` as
+/// they are written for.
+fn configurations(w: &mut Writer) -> Result<Ids, String> {
+    let ids = w.create(
+        &CONFIGURATION,
+        CONFIGURATIONS.iter().map(|(name, template, platform)| {
+            json!({"name": name, "template": template, "jinja2_trim": true, "jinja2_lstrip": true,
+                   "description": format!("peeringd's starting template for {platform} routers")})
+        }),
+    )?;
+    Ok(CONFIGURATIONS.iter().map(|c| c.2).zip(ids).collect())
 }
 
 fn relationships(w: &mut Writer) -> Result<Ids, String> {
@@ -328,9 +347,14 @@ fn platforms(w: &mut Writer) -> Result<Ids, String> {
                    "napalm_driver": "junos"}),
             json!({"name": "Cisco IOS", "slug": "ios", "password_algorithm": "cisco-type7",
                    "napalm_driver": "ios"}),
+            json!({"name": "FRRouting", "slug": "frr"}),
+            json!({"name": "BIRD", "slug": "bird"}),
         ],
     )?;
-    Ok(["junos", "ios"].into_iter().zip(ids).collect())
+    Ok(["junos", "ios", "frr", "bird"]
+        .into_iter()
+        .zip(ids)
+        .collect())
 }
 
 /// The network these data are seen from.

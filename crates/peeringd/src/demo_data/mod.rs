@@ -2,13 +2,14 @@
 //! trying the API and for benchmarks. Everything is written through `Store::create`, as the
 //! HTTP API writes it: validated, with its change records, in batches of one transaction.
 //!
-//! Scale 1 is one region: the local AS64500 and 300 peers, 2 routers, 12 exchanges with a
-//! connection per router, about 2,600 sessions at the exchanges (skewed: the biggest peers
-//! are at every exchange) and 50 direct sessions; shared by all regions, 5 tags, 10
-//! communities, 10 routing policies, 3 BGP groups, 3 relationships, 2 platforms, a
-//! configuration template, 3 contact roles and 3 e-mail templates; and a small PeeringDB
-//! copy (1% of the real one). `--scale N` makes N regions. The same seed gives the same
-//! data.
+//! Scale 1 is one region: the local AS64500 and 300 peers, 3 routers (edge routers on Junos
+//! and FRR, a customer router on BIRD), 12 exchanges with a connection per edge router,
+//! about 2,600 sessions at the exchanges (skewed: the biggest peers are at every exchange)
+//! and 50 direct sessions; shared by all regions, 5 tags, 10 communities, 10 routing
+//! policies, 3 BGP groups, 3 relationships, 4 platforms, the 3 starting configuration
+//! templates of `templates/` (each router renders its platform's), 3 contact roles and 3
+//! e-mail templates; and a small PeeringDB copy (1% of the real one). `--scale N` makes N
+//! regions. The same seed gives the same data.
 
 mod fixtures;
 mod network;
@@ -136,7 +137,7 @@ fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
                 seed,
                 r,
                 &net.peer_ids[peers_of(r)],
-                net.routers_of(r),
+                (net.routers_of(r), net.cores[r]),
                 &fx,
                 &mut link,
             )
@@ -156,6 +157,8 @@ struct Network {
     peers: Vec<network::Peer>,
     peer_ids: Vec<i64>,
     routers: Vec<i64>,
+    /// The customer router of each region.
+    cores: Vec<i64>,
     connections: Vec<i64>,
 }
 
@@ -181,6 +184,7 @@ impl Network {
             }),
         )?;
         let routers = w.create(&ROUTER, (0..scale).flat_map(|r| network::routers(r, fx)))?;
+        let cores = w.create(&ROUTER, (0..scale).map(|r| network::core_router(r, fx)))?;
         let exchanges = w.create(
             &INTERNET_EXCHANGE,
             (0..scale).flat_map(|r| network::exchanges(r, fx)),
@@ -191,6 +195,7 @@ impl Network {
             peers,
             peer_ids,
             routers,
+            cores,
             connections: Vec::new(),
         };
         net.connections = w.create(

@@ -1,6 +1,7 @@
-//! The network of one region: peer autonomous systems, routers, exchanges with a connection
-//! per router and contacts (its sessions are in `sessions`). `--scale N` makes N regions,
-//! each generated from its own streams of the seed, so region 1 is the same at every scale.
+//! The network of one region: peer autonomous systems, routers (two edge routers with a
+//! connection to each exchange, a customer router), exchanges and contacts (its sessions
+//! are in `sessions`). `--scale N` makes N regions, each generated from its own streams of
+//! the seed, so region 1 is the same at every scale.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
@@ -127,17 +128,30 @@ pub fn peers(seed: u64, region: usize, fx: &Fixtures) -> Vec<(Peer, Json)> {
 /// Which of a region's routers encrypts session passwords (Junos, `$9$`).
 pub const ENCRYPTING_ROUTER: usize = 0;
 
-/// The region's routers: the first on Junos, encrypting passwords, the second on IOS.
+/// The region's edge routers, at its exchanges: the first on Junos, encrypting passwords,
+/// the second on FRR; each renders the starting template of its platform.
 pub fn routers(region: usize, fx: &Fixtures) -> [Json; ROUTERS_PER_REGION] {
     let s = suffix(region, "-");
     [
         json!({"name": format!("edge1{s}"), "hostname": format!("edge1{s}.demo.example.net"),
                "platform": fx.platforms["junos"], "encrypt_passwords": true,
-               "configuration_template": fx.configuration, "local_autonomous_system": fx.local_as,
+               "configuration_template": fx.configurations["junos"],
+               "local_autonomous_system": fx.local_as,
                "napalm_username": "demo", "napalm_timeout": 30}),
         json!({"name": format!("edge2{s}"), "hostname": format!("edge2{s}.demo.example.net"),
-               "platform": fx.platforms["ios"], "local_autonomous_system": fx.local_as}),
+               "platform": fx.platforms["frr"],
+               "configuration_template": fx.configurations["frr"],
+               "local_autonomous_system": fx.local_as}),
     ]
+}
+
+/// The region's customer router, on BIRD, holding the sessions with its customers (at no
+/// exchange); it renders BIRD's starting template.
+pub fn core_router(region: usize, fx: &Fixtures) -> Json {
+    let s = suffix(region, "-");
+    json!({"name": format!("core1{s}"), "hostname": format!("core1{s}.demo.example.net"),
+           "platform": fx.platforms["bird"], "configuration_template": fx.configurations["bird"],
+           "local_autonomous_system": fx.local_as})
 }
 
 pub fn exchanges(region: usize, fx: &Fixtures) -> Vec<Json> {

@@ -116,7 +116,7 @@ pub fn exchange_sessions(
                     let max = if *is_v6 { peer.v6_max } else { peer.v4_max };
                     bgp_state(&mut rng, &mut body, status, max, *is_v6);
                     if let Some(secret) = &secret {
-                        insert_password(&mut rng, &mut body, secret, k);
+                        insert_password(&mut rng, &mut body, secret, k == ENCRYPTING_ROUTER);
                     }
                     if j < 10 {
                         body.insert(
@@ -138,23 +138,24 @@ pub fn exchange_sessions(
 /// The password, and for the router that encrypts (Junos) its `$9$` form computed here from
 /// the seed: the store keeps an encoding that decodes to the password, so the stored data
 /// stay repeatable (it would draw a random salt otherwise).
-fn insert_password(rng: &mut Rng, body: &mut Map<String, Json>, secret: &str, router: usize) {
+fn insert_password(rng: &mut Rng, body: &mut Map<String, Json>, secret: &str, encrypt: bool) {
     body.insert("password".into(), json!(secret));
-    if router == ENCRYPTING_ROUTER {
+    if encrypt {
         let algorithm = peering_domain::password::Algorithm::JuniperType9;
         let encrypted = peering_domain::password::encrypt_with_rng(algorithm, secret, rng);
         body.insert("encrypted_password".into(), json!(encrypted));
     }
 }
 
-/// Direct sessions of a region: transit from its two biggest peers, private interconnects
-/// with the next six, and twenty customers among the smallest, on point-to-point /31s in
-/// 172.16.0.0/12 and /64s in 2001:db8:ffff::/48 (`link` numbers them across regions).
+/// Direct sessions of a region: transit from its two biggest peers and private
+/// interconnects with the next six, on the edge routers, and twenty customers among the
+/// smallest, on the customer router (`core`), on point-to-point /31s in 172.16.0.0/12 and
+/// /64s in 2001:db8:ffff::/48 (`link` numbers them across regions).
 pub fn direct_sessions(
     seed: u64,
     region: usize,
     peer_ids: &[i64],
-    routers: &[i64],
+    (routers, core): (&[i64], i64),
     fx: &Fixtures,
     link: &mut u32,
 ) -> Vec<Json> {
@@ -166,6 +167,10 @@ pub fn direct_sessions(
     let mut out = Vec::new();
     for (j, relationship, group, reference, dual) in kinds {
         let k = j % ROUTERS_PER_REGION;
+        let (router, encrypt) = match group {
+            "customers" => (core, false),
+            _ => (routers[k], k == ENCRYPTING_ROUTER),
+        };
         let secret = rng.chance(30).then(|| password(&mut rng));
         let v6 = dual || rng.chance(50);
         let n = *link;
@@ -180,7 +185,7 @@ pub fn direct_sessions(
             body.insert("autonomous_system".into(), json!(peer_ids[j]));
             body.insert("relationship".into(), json!(fx.relationships[relationship]));
             body.insert("bgp_group".into(), json!(fx.groups[group]));
-            body.insert("router".into(), json!(routers[k]));
+            body.insert("router".into(), json!(router));
             body.insert("local_ip_address".into(), json!(local));
             body.insert("ip_address".into(), json!(remote));
             body.insert("status".into(), json!("enabled"));
@@ -192,7 +197,7 @@ pub fn direct_sessions(
                 is_v6,
             );
             if let Some(secret) = &secret {
-                insert_password(&mut rng, &mut body, secret, k);
+                insert_password(&mut rng, &mut body, secret, encrypt);
             }
             out.push(Json::Object(body));
         }
