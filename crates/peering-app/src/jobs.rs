@@ -16,6 +16,7 @@ pub const POLL_SESSIONS: &str = "peering.router.poll_bgp_sessions";
 pub const CONFIGURE: &str = "peering.router.set_napalm_configuration";
 pub const TEST_CONNECTION: &str = "peering.router.test_napalm_connection";
 pub const IMPORT_SESSIONS: &str = "peering.internet_exchange.import_sessions";
+pub const IMPORT_PEERINGDB_SESSIONS: &str = "peering.internet_exchange.import_peeringdb_sessions";
 pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
 
 /// A job to run `name` on an object, for a user; what it renders shows what `viewer` may
@@ -32,7 +33,8 @@ pub fn new_job(name: &str, object: (&str, i64), user_id: Option<i64>, viewer: &V
 /// Runs jobs with the server's [`Work`].
 pub struct JobRunner {
     pub work: Arc<Work>,
-    /// The router command (`PEERING_ROUTER_COMMAND`); empty: router jobs err.
+    /// The router command (`PEERING_ROUTER_COMMAND`); empty: jobs on routers peeringd
+    /// does not drive err.
     pub router_command: Vec<String>,
     /// How a synchronisation reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
@@ -71,7 +73,12 @@ impl Runner for JobRunner {
                     .map(|answer| answer.to_string()),
             ),
             CONFIGURE => ended(self.configure(job, object, &viewer)),
-            IMPORT_SESSIONS => {
+            IMPORT_SESSIONS => ended(
+                self.work
+                    .import_router_sessions(command, object, &self.context(job))
+                    .map(|imported| super::peeringdb::import_report(&imported)),
+            ),
+            IMPORT_PEERINGDB_SESSIONS => {
                 super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
             }
             other => Outcome::failed(format!("unknown kind of job: {other}")),
@@ -109,8 +116,8 @@ impl JobRunner {
         }
     }
 
-    /// Renders the router's configuration and gives it to the command to apply (or, without
-    /// `commit`, to compare); the command's answer.
+    /// Renders the router's configuration and gives it to the router to apply (or, without
+    /// `commit`, to compare); the router's answer.
     fn configure(
         &self,
         job: &ClaimedJob,
@@ -122,6 +129,7 @@ impl JobRunner {
         let ask = Ask::Configure {
             configuration,
             commit,
+            confirm_within: job.params["confirm_within"].as_u64(),
         };
         let answer = self.work.ask_router(&self.router_command, router, &ask)?;
         Ok(answer.to_string())

@@ -3,8 +3,9 @@
 //! them), the actions' rules (`autonomous_systems.rs`, `exchanges.rs`, `sessions.rs`),
 //! router configurations, e-mails and exports rendered from stored templates for a
 //! [`Viewer`] (`renders.rs`), the jobs that run them and the workers that run jobs
-//! (`jobs.rs`), the router command (`router.rs`) and the PeeringDB jobs. The API calls it
-//! for requests; `peeringd worker` runs its jobs with no HTTP at all.
+//! (`jobs.rs`), the routers, driven or through the router command (`router/`), and the
+//! PeeringDB jobs. The API calls it for requests; `peeringd worker` runs its jobs with no
+//! HTTP at all.
 
 pub mod accounts;
 pub mod answers;

@@ -1,9 +1,10 @@
 //! The PeeringDB jobs: a synchronisation of the local copy followed by the peering data,
-//! and an import of sessions at an exchange. Each ends with a report in its output.
+//! and an import of the sessions of an exchange's available peers. Each ends with a report
+//! in its output.
 
 use peering_jobs::Outcome;
 use peering_peeringdb::follow::Followed;
-use peering_peeringdb::import::import_sessions as import;
+use peering_peeringdb::import::{import_sessions as import, Imported};
 use peering_peeringdb::Source;
 use peering_store::{ChangeContext, Store};
 
@@ -55,19 +56,22 @@ fn followed_lines(followed: &Followed) -> String {
 /// Imports the sessions of an exchange's available peers.
 pub fn import_sessions(store: &Store, exchange: i64, ctx: &ChangeContext) -> Outcome {
     match import(store, exchange, ctx) {
-        Ok(Ok(imported)) => {
-            let mut out = format!(
-                "Imported {} sessions, created {} autonomous systems.\n",
-                imported.sessions.len(),
-                imported.autonomous_systems.len()
-            );
-            for problem in &imported.problems {
-                out.push_str(&format!("Not imported: {problem}\n"));
-            }
-            out.push_str("Import completed.");
-            Outcome::completed(out)
-        }
+        Ok(Ok(imported)) => Outcome::completed(import_report(&imported)),
         Ok(Err(refused)) => Outcome::errored(format!("Nothing imported: {refused}.")),
         Err(e) => Outcome::errored(format!("Import failed, nothing was changed: {e}")),
     }
+}
+
+/// What an import of sessions says it did.
+pub fn import_report(imported: &Imported) -> String {
+    let mut out = format!(
+        "Imported {} sessions, created {} autonomous systems.\n",
+        imported.sessions.len(),
+        imported.autonomous_systems.len()
+    );
+    for problem in &imported.problems {
+        out.push_str(&format!("Not imported: {problem}\n"));
+    }
+    out.push_str("Import completed.");
+    out
 }

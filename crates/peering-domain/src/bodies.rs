@@ -60,6 +60,10 @@ pub struct RoutersToConfigure {
     pub routers: Vec<i64>,
     #[serde(default)]
     pub commit: bool,
+    /// With `commit`, on a daemon that offers it (BIRD): the router rolls the commit back
+    /// by itself unless `routers/{id}/confirm-configuration/` comes within these seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm_within: Option<u64>,
 }
 
 impl RoutersToConfigure {
@@ -80,8 +84,35 @@ impl RoutersToConfigure {
             Some(Json::Bool(b)) => *b,
             Some(_) => return Err(json!({"commit": ["Must be a valid boolean."]})),
         };
-        Ok(Self { routers, commit })
+        let confirm_within = confirm_within(body.get("confirm_within"), commit)?;
+        Ok(Self {
+            routers,
+            commit,
+            confirm_within,
+        })
     }
+}
+
+/// The longest a commit may wait for its confirmation: a day.
+pub const MAX_CONFIRM_WITHIN: u64 = 86_400;
+
+/// `confirm_within`: absent, or a number of seconds from 1 to a day, with `commit` only.
+fn confirm_within(value: Option<&Json>, commit: bool) -> Result<Option<u64>, Json> {
+    let seconds = match value {
+        None | Some(Json::Null) => return Ok(None),
+        Some(value) => value
+            .as_u64()
+            .filter(|s| (1..=MAX_CONFIRM_WITHIN).contains(s)),
+    };
+    let Some(seconds) = seconds else {
+        return Err(json!({"confirm_within": [
+            format!("Must be a number of seconds from 1 to {MAX_CONFIRM_WITHIN}.")
+        ]}));
+    };
+    if !commit {
+        return Err(json!({"confirm_within": ["Only with \"commit\": true."]}));
+    }
+    Ok(Some(seconds))
 }
 
 /// An e-mail rendered from a template.
@@ -226,7 +257,8 @@ mod tests {
             RoutersToConfigure::from_json(&json!({"routers": [1, 2]})),
             Ok(RoutersToConfigure {
                 routers: vec![1, 2],
-                commit: false
+                commit: false,
+                confirm_within: None,
             })
         );
         assert_eq!(
@@ -237,5 +269,15 @@ mod tests {
             RoutersToConfigure::from_json(&json!({"routers": [1], "commit": "yes"})),
             Err(json!({"commit": ["Must be a valid boolean."]}))
         );
+        let with = |body| RoutersToConfigure::from_json(&body).map(|b| b.confirm_within);
+        assert_eq!(
+            with(json!({"routers": [1], "commit": true, "confirm_within": 60})),
+            Ok(Some(60))
+        );
+        for bad in [json!(0), json!(-5), json!("60"), json!(86_401), json!(1.5)] {
+            let body = json!({"routers": [1], "commit": true, "confirm_within": bad});
+            assert!(with(body).is_err(), "{bad} is refused");
+        }
+        assert!(with(json!({"routers": [1], "confirm_within": 60})).is_err());
     }
 }

@@ -22,7 +22,7 @@ use peering_store::{leaving_out_refused, ChangeContext, Error, Store};
 pub struct Imported {
     /// Sessions created.
     pub sessions: Vec<i64>,
-    /// Autonomous systems created from PeeringDB.
+    /// Autonomous systems created (from PeeringDB, or by number).
     pub autonomous_systems: Vec<i64>,
     /// Objects not created, and why.
     pub problems: Vec<String>,
@@ -35,6 +35,24 @@ pub enum ImportRefused {
     NoExchange,
     #[error("the exchange is not linked to PeeringDB")]
     NotLinked,
+}
+
+/// A session to import at an exchange: the peer's AS number and address, and, when it was
+/// read from a router, that router: its sessions go on that router's connections alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub asn: i64,
+    pub ip: String,
+    pub router: Option<i64>,
+}
+
+/// Where the autonomous systems a candidate needs come from when the data lacks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingSystems {
+    /// From their PeeringDB network; a number PeeringDB lacks is reported, not imported.
+    FromPeeringDb,
+    /// From their PeeringDB network, or else by their number alone (named `AS<number>`).
+    FromPeeringDbOrNumber,
 }
 
 /// Imports the sessions for the available peers of `exchange`.
@@ -55,44 +73,83 @@ pub fn import_sessions(
     let (peers, _) = store
         .peeringdb()
         .available_peers(exchange, lan, local_asn)?;
+    let candidates: Vec<Candidate> = peers
+        .iter()
+        .flat_map(|peer| {
+            let asn = peer.int(&PDB_NETWORK_IXLAN, "asn");
+            ["ipaddr6", "ipaddr4"].into_iter().filter_map(move |field| {
+                let ip = peer.get(&PDB_NETWORK_IXLAN, field).as_text()?;
+                Some(Candidate {
+                    asn,
+                    ip: ip.to_string(),
+                    router: None,
+                })
+            })
+        })
+        .collect();
+    import_candidates(
+        store,
+        exchange,
+        &candidates,
+        MissingSystems::FromPeeringDb,
+        ctx,
+    )
+    .map(Ok)
+}
+
+/// Imports sessions at `exchange` for `candidates`: one per candidate and connection whose
+/// network holds its address (of its router, when it names one) and that has no session
+/// with that address yet. Autonomous systems are created only for sessions to create.
+pub fn import_candidates(
+    store: &Store,
+    exchange: i64,
+    candidates: &[Candidate],
+    missing: MissingSystems,
+    ctx: &ChangeContext,
+) -> Result<Imported, Error> {
     let connections: Vec<Record> = store
         .everything(&CONNECTION)?
         .into_iter()
         .filter(|c| c.get(&CONNECTION, "internet_exchange_point").as_int() == Some(exchange))
         .collect();
-    let mut imported = Imported::default();
-    let systems = systems_for(store, &peers, ctx, &mut imported)?;
     let taken: HashSet<(i64, String)> = store
         .peeringdb()
         .session_addresses_at(exchange)?
         .into_iter()
         .collect();
-    let mut drafts = Vec::new();
-    for peer in &peers {
-        let Some(&system) = systems.get(&peer.int(&PDB_NETWORK_IXLAN, "asn")) else {
-            continue;
-        };
-        for address in ["ipaddr6", "ipaddr4"] {
-            let Some(ip) = peer.get(&PDB_NETWORK_IXLAN, address).as_text() else {
-                continue;
-            };
-            for connection in holding(&connections, ip) {
-                if !taken.contains(&(connection, ip.to_string())) {
-                    drafts.push(session_draft(system, connection, ip));
-                }
+    let mut wanted: Vec<(i64, i64, &str)> = Vec::new();
+    for candidate in candidates {
+        for connection in holding(&connections, candidate) {
+            let key = (connection, candidate.ip.clone());
+            let seen = wanted
+                .iter()
+                .any(|(_, c, ip)| *c == connection && *ip == candidate.ip);
+            if !taken.contains(&key) && !seen {
+                wanted.push((candidate.asn, connection, &candidate.ip));
             }
         }
     }
+    let mut imported = Imported::default();
+    let numbers: Vec<i64> = wanted.iter().map(|(asn, _, _)| *asn).collect();
+    let systems = systems_for(store, &numbers, missing, ctx, &mut imported)?;
+    let drafts = wanted
+        .into_iter()
+        .filter_map(|(asn, connection, ip)| {
+            let system = systems.get(&asn)?;
+            Some(session_draft(*system, connection, ip))
+        })
+        .collect();
     let (created, problems) =
         create_leniently(store, &INTERNET_EXCHANGE_PEERING_SESSION, drafts, ctx)?;
     imported.sessions = created.iter().map(|s| s.id).collect();
     imported.problems.extend(problems);
-    Ok(Ok(imported))
+    Ok(imported)
 }
 
-/// The ids of the connections whose network holds the address.
-fn holding(connections: &[Record], ip: &str) -> Vec<i64> {
-    let Ok(host) = ip.parse::<std::net::IpAddr>() else {
+/// The ids of the connections (of the candidate's router, when it names one) whose network
+/// holds the candidate's address.
+fn holding(connections: &[Record], candidate: &Candidate) -> Vec<i64> {
+    let Ok(host) = candidate.ip.parse::<std::net::IpAddr>() else {
         return Vec::new();
     };
     let field = if host.is_ipv6() {
@@ -103,6 +160,11 @@ fn holding(connections: &[Record], ip: &str) -> Vec<i64> {
     connections
         .iter()
         .filter(|c| {
+            candidate
+                .router
+                .is_none_or(|r| c.get(&CONNECTION, "router").as_int() == Some(r))
+        })
+        .filter(|c| {
             c.get(&CONNECTION, field)
                 .as_text()
                 .and_then(|t| parse_interface(t, None).ok())
@@ -112,11 +174,12 @@ fn holding(connections: &[Record], ip: &str) -> Vec<i64> {
         .collect()
 }
 
-/// The autonomous system of each peer's number: existing ones, and those created from
-/// their PeeringDB network.
+/// The autonomous system of each number: existing ones, and those created for the rest
+/// (`missing` says from what).
 fn systems_for(
     store: &Store,
-    peers: &[Record],
+    numbers: &[i64],
+    missing: MissingSystems,
     ctx: &ChangeContext,
     imported: &mut Imported,
 ) -> Result<HashMap<i64, i64>, Error> {
@@ -125,18 +188,19 @@ fn systems_for(
         .iter()
         .map(|a| (a.int(&AUTONOMOUS_SYSTEM, "asn"), a.id))
         .collect();
-    let mut missing: Vec<i64> = peers
+    let mut absent: Vec<i64> = numbers
         .iter()
-        .map(|p| p.int(&PDB_NETWORK_IXLAN, "asn"))
+        .copied()
         .filter(|asn| !systems.contains_key(asn))
         .collect();
-    missing.sort_unstable();
-    missing.dedup();
+    absent.sort_unstable();
+    absent.dedup();
     let mut drafts = Vec::new();
-    for asn in missing {
-        match store.peeringdb().network(asn)? {
-            Some(network) => drafts.push(autonomous_system_from_network(&network)),
-            None => imported
+    for asn in absent {
+        match (store.peeringdb().network(asn)?, missing) {
+            (Some(network), _) => drafts.push(autonomous_system_from_network(&network)),
+            (None, MissingSystems::FromPeeringDbOrNumber) => drafts.push(by_number(asn)),
+            (None, MissingSystems::FromPeeringDb) => imported
                 .problems
                 .push(format!("AS{asn}: no PeeringDB network")),
         }
@@ -148,6 +212,18 @@ fn systems_for(
     }
     imported.autonomous_systems = created.iter().map(|a| a.id).collect();
     Ok(systems)
+}
+
+/// An autonomous system known by its number alone.
+fn by_number(asn: i64) -> Draft {
+    let spec = &AUTONOMOUS_SYSTEM;
+    let mut draft = Draft::empty(spec);
+    draft.set(spec, "asn", Input::Value(Value::Int(asn))).set(
+        spec,
+        "name",
+        Input::Value(Value::Text(format!("AS{asn}"))),
+    );
+    draft
 }
 
 fn session_draft(system: i64, connection: i64, ip: &str) -> Draft {

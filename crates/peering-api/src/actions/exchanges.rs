@@ -12,7 +12,7 @@ use peering_store::Related;
 use super::{typed_response, Call};
 use crate::error::ApiError;
 use crate::respond::{base_url, respond_text};
-use peering_app::jobs::{new_job, IMPORT_SESSIONS};
+use peering_app::jobs::{new_job, IMPORT_PEERINGDB_SESSIONS, IMPORT_SESSIONS};
 use peering_represent::{Renderer, SecretView};
 
 /// `POST internet-exchanges/{id}/link-to-peeringdb/`: links the exchange's connections to
@@ -67,9 +67,19 @@ pub async fn available_peers(call: Call) -> Result<HttpResponse, ApiError> {
     ))
 }
 
-/// `POST internet-exchanges/{id}/import-sessions/`: a job creating the sessions of the
-/// available peers.
+/// `POST internet-exchanges/{id}/import-sessions/`: a job creating the sessions the
+/// connected routers run at the exchange.
 pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
+    import(call, IMPORT_SESSIONS).await
+}
+
+/// `POST internet-exchanges/{id}/import-peeringdb-sessions/`: a job creating the sessions
+/// of the available peers PeeringDB lists.
+pub async fn import_peeringdb_sessions(call: Call) -> Result<HttpResponse, ApiError> {
+    import(call, IMPORT_PEERINGDB_SESSIONS).await
+}
+
+async fn import(call: Call, job_name: &str) -> Result<HttpResponse, ApiError> {
     let Call {
         req,
         state,
@@ -80,7 +90,7 @@ pub async fn import_sessions(call: Call) -> Result<HttpResponse, ApiError> {
     let user = caller.require_user()?;
     super::existing(&state, &INTERNET_EXCHANGE, id).await?;
     let job = new_job(
-        IMPORT_SESSIONS,
+        job_name,
         (&INTERNET_EXCHANGE.content_type(), id),
         Some(user.id),
         &peering_app::Viewer::default(),

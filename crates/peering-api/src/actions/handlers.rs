@@ -73,6 +73,9 @@ pub static HANDLERS: &[Served] = &[
     at(&ROUTER, "configure", COLLECTION, |c| {
         Box::pin(routers::configure(c))
     }),
+    on(&ROUTER, "confirm-configuration", |c| {
+        Box::pin(routers::confirm_configuration(c))
+    }),
     on(&AUTONOMOUS_SYSTEM, "generate-email", |c| {
         Box::pin(messaging::generate_email(c))
     }),
@@ -96,6 +99,9 @@ pub static HANDLERS: &[Served] = &[
     }),
     on(&INTERNET_EXCHANGE, "import-sessions", |c| {
         Box::pin(exchanges::import_sessions(c))
+    }),
+    on(&INTERNET_EXCHANGE, "import-peeringdb-sessions", |c| {
+        Box::pin(exchanges::import_peeringdb_sessions(c))
     }),
     on(&INTERNET_EXCHANGE, "prefixes", |c| {
         Box::pin(exchanges::prefixes(c))

@@ -16,6 +16,7 @@ use super::viewer_of;
 use crate::error::ApiError;
 use crate::AppState;
 use peering_app::jobs::{self, new_job};
+use peering_app::router::{Ask, Reach, NO_COMMAND};
 
 /// Whether the client wants the text itself: `?format=text` or `Accept: text/plain`.
 fn wants_text(req: &HttpRequest) -> bool {
@@ -94,13 +95,19 @@ async fn enqueue_all(
     ))
 }
 
-/// The router command, or a 503 saying what to configure: nothing pretends to have
-/// talked to a router.
-fn command(state: &AppState) -> Result<(), ApiError> {
-    if state.settings.router_command.is_empty() {
-        return Err(ApiError::Unavailable(
-            "No router command is configured: set PEERING_ROUTER_COMMAND to a program that talks to routers (see docs/router-command.md).".into(),
-        ));
+/// 503 saying what to configure unless one of `routers` can be reached: driven by
+/// peeringd, or through the router command. Nothing pretends to have talked to a router.
+async fn reachable(state: &AppState, routers: Vec<i64>) -> Result<(), ApiError> {
+    let (work, command) = (state.work.clone(), state.settings.router_command.clone());
+    let reaches = web::block(move || {
+        routers
+            .into_iter()
+            .map(|router| work.reach(router, &command))
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .await??;
+    if reaches.iter().all(|reach| *reach == Reach::Nowhere) {
+        return Err(ApiError::Unavailable(NO_COMMAND.into()));
     }
     Ok(())
 }
@@ -116,7 +123,7 @@ pub async fn poll_sessions(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let user = caller.require_user()?;
     existing(&state, &ROUTER, id).await?;
-    command(&state)?;
+    reachable(&state, vec![id]).await?;
     let job = new_job(
         jobs::POLL_SESSIONS,
         ("peering.router", id),
@@ -139,9 +146,11 @@ pub async fn poll_routers_of(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let user = caller.require_user()?.id;
     existing(&state, spec, id).await?;
-    command(&state)?;
     let work = state.work.clone();
     let routers = web::block(move || work.routers_of(spec, id)).await??;
+    if state.settings.router_command.is_empty() {
+        reachable(&state, routers.clone()).await?;
+    }
     let jobs = routers
         .into_iter()
         .map(|router| {
@@ -168,7 +177,6 @@ pub async fn poll_session(call: Call) -> Result<HttpResponse, ApiError> {
         ..
     } = call;
     existing(&state, spec, id).await?;
-    command(&state)?;
     let ctx = crate::resource::change_context(&req, &caller);
     let (work, command) = (state.work.clone(), state.settings.router_command.clone());
     let summary = web::block(move || {
@@ -192,7 +200,7 @@ pub async fn test_connection(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let user = caller.require_user()?.id;
     existing(&state, &ROUTER, id).await?;
-    command(&state)?;
+    reachable(&state, vec![id]).await?;
     let job = new_job(
         jobs::TEST_CONNECTION,
         ("peering.router", id),
@@ -213,15 +221,18 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
     } = call;
     let user = caller.require_user()?.id;
     let (body, _turn) = read_json(&req, payload, &state, SMALL_BODY).await?;
-    let RoutersToConfigure { routers, commit } =
-        RoutersToConfigure::from_json(&body).map_err(ApiError::BadRequest)?;
+    let RoutersToConfigure {
+        routers,
+        commit,
+        confirm_within,
+    } = RoutersToConfigure::from_json(&body).map_err(ApiError::BadRequest)?;
     let store = state.store.clone();
     // The routers that exist, in one query.
     let (known, _) = web::block(move || store.objects(&ROUTER, &routers, false)).await??;
     if known.is_empty() {
         return Err(ApiError::NotFound);
     }
-    command(&state)?;
+    reachable(&state, known.iter().map(|router| router.id).collect()).await?;
     let viewer = viewer_of(&caller, &state);
     let jobs = known
         .iter()
@@ -233,8 +244,23 @@ pub async fn configure(call: Call) -> Result<HttpResponse, ApiError> {
                 &viewer,
             );
             job.params["commit"] = json!(commit);
+            if let Some(seconds) = confirm_within {
+                job.params["confirm_within"] = json!(seconds);
+            }
             job
         })
         .collect();
     enqueue_all(&req, &state, jobs).await
+}
+
+/// `POST routers/{id}/confirm-configuration/`: keeps the configuration committed with
+/// `confirm_within`, at once: a job could come after the router rolled it back.
+pub async fn confirm_configuration(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call { req, state, id, .. } = call;
+    existing(&state, &ROUTER, id).await?;
+    reachable(&state, vec![id]).await?;
+    let (work, command) = (state.work.clone(), state.settings.router_command.clone());
+    web::block(move || work.ask_router(&command, id, &Ask::Confirm)).await??;
+    let detail = "The router keeps its new configuration.".to_string();
+    super::typed_response(&req, &Detail { detail })
 }

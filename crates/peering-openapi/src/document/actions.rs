@@ -115,9 +115,7 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
             true,
         ),
     );
-    let mut routers = object(&[("routers", array(id())), ("commit", boolean())], false);
-    routers.required.insert("routers".into());
-    definitions.insert("RoutersToConfigure".into(), routers);
+    definitions.insert("RoutersToConfigure".into(), routers_to_configure());
     definitions.insert(
         "RenderedEmail".into(),
         object(&[("subject", string()), ("body", string())], true),
@@ -160,6 +158,20 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
 
 /// `CacheStatistics`: the members of `peering_domain::bodies::CacheStatistics`, as the
 /// reference names them, each a count.
+/// `routers/configure/`'s body: `routers` required.
+fn routers_to_configure() -> DefaultSchemaRaw {
+    let mut routers = object(
+        &[
+            ("routers", array(id())),
+            ("commit", typed(DataType::Boolean, None)),
+            ("confirm_within", typed(DataType::Integer, None)),
+        ],
+        false,
+    );
+    routers.required.insert("routers".into());
+    routers
+}
+
 fn cache_statistics() -> DefaultSchemaRaw {
     let members = serde_json::to_value(CacheStatistics::default()).unwrap_or_default();
     let names = members.as_object().into_iter().flat_map(|m| m.keys());

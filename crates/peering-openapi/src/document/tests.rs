@@ -358,7 +358,8 @@ fn typed_bodies() -> Vec<(&'static str, Value)> {
             "RoutersToConfigure",
             json!(RoutersToConfigure {
                 routers: vec![1],
-                commit: true
+                commit: true,
+                confirm_within: Some(60),
             }),
         ),
         (

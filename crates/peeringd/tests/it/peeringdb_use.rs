@@ -163,7 +163,7 @@ fn an_exchange_linked_to_peeringdb_lists_imports_and_watches_its_peers() {
     assert_eq!(remaining.len(), expected_ids.len() - 1);
 
     // Importing creates a session per address of the remaining peers, with their ASes.
-    let job = s.post(&at("import-sessions"), json!({}));
+    let job = s.post(&at("import-peeringdb-sessions"), json!({}));
     assert_eq!(job.status, 202, "{}", job.text);
     let done = finished(&s, &job.json());
     assert_eq!(done["status"]["value"], "completed", "{done}");
