@@ -9,6 +9,8 @@ mod bird_parse;
 mod files;
 pub mod frr;
 mod frr_parse;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::net::IpAddr;
 use std::path::PathBuf;

@@ -3,12 +3,10 @@
 //! configuration file, and a commit with a roll-back time is undone by BIRD itself unless
 //! confirmed. Each test runs its own BIRD on 127.0.2.x and ports 1140x.
 
-mod common;
-
 use std::net::IpAddr;
 use std::time::Duration;
 
-use common::{eventually, Daemon};
+use peering_routers::testing::{eventually, Daemon};
 use peering_routers::{Router, RouterError};
 
 /// A BIRD with one BGP neighbour (`127.0.2.200`, AS 65200), its BGP bound to

@@ -3,12 +3,10 @@
 //! configuration and installs it as the configuration file, and a commit with a roll-back
 //! time is not something FRR offers. Each test runs its own bgpd on 127.0.3.x.
 
-mod common;
-
 use std::net::IpAddr;
 use std::time::Duration;
 
-use common::Daemon;
+use peering_routers::testing::Daemon;
 use peering_routers::{Router, RouterError};
 
 /// An FRR with one neighbour (`127.0.3.200`, AS 65300, shut down) and `extra` lines in

@@ -3,12 +3,10 @@
 //! 127.0.1.11 and .12, ports 11311 and 11312): both reach Established, and each reports the other's
 //! AS and exactly the prefixes the other announces.
 
-mod common;
-
 use std::net::IpAddr;
 use std::time::Duration;
 
-use common::{eventually, Daemon};
+use peering_routers::testing::{eventually, Daemon};
 use peering_routers::{BgpState, NeighbourState, Router};
 
 /// Where a BIRD and an FRR peering with each other listen.

@@ -62,6 +62,7 @@ mod template_limits;
 mod templates;
 
 // Jobs, workers and routers.
+mod driven_routers;
 mod jobs_survive;
 mod napalm_adapter;
 mod router_command;

@@ -2,15 +2,14 @@
 //! directory of its own (configuration, control socket, pid file, log), listening only on
 //! the loopback address and port a test gives, and killed with their [`Daemon`] guard
 //! (also when a test panics). A missing daemon binary fails the test: it never skips.
-//! The command lines are the ones documented in the crate's README.
-
-#![allow(dead_code)]
+//! The command lines are the ones documented in the crate's README. Behind the `testing`
+//! feature: for the crate's tests and the server's.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use peering_routers::{Daemon as Kind, Paths, Router, Target};
+use crate::{Daemon as Kind, Paths, Router, Target};
 
 pub const BIRD: &str = "/usr/sbin/bird";
 pub const BIRDC: &str = "/usr/sbin/birdc";
@@ -154,7 +153,7 @@ impl Daemon {
             },
             timeout: Duration::from_secs(20),
         };
-        peering_routers::connect(target, Box::new(peering_exec::Local))
+        crate::connect(target, Box::new(peering_exec::Local))
     }
 
     /// The configuration file as it is on disk now.
