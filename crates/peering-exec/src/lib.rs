@@ -8,6 +8,8 @@
 mod environment;
 pub mod local;
 pub mod ssh;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::process::Command;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Routers peeringd drives itself (`peering_routers`): BIRD 2 and FRR, chosen by the
 //! platform's `napalm_driver`. The router's `napalm_args` (over its platform's) say where
 //! the daemon is: with `socket`, its control socket on this host; otherwise the router's
-//! `hostname`, over SSH. Answers take the router command's shape (docs/router-command.md).
+//! `hostname`, over SSH (the socket there is `remote_socket`, or the daemon's default). Answers take the router command's shape (docs/router-command.md).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,14 +50,18 @@ impl Driven {
     ) -> Driven {
         let args = merged_args(router, platform);
         let path = |key: &str| args.get(key).and_then(Json::as_str).map(PathBuf::from);
-        let paths = Paths {
-            socket: path("socket"),
-            config_file: path("config_file"),
-        };
-        let ssh = paths
-            .socket
+        let ssh = path("socket")
             .is_none()
             .then(|| ssh_target(router, &args, timeout));
+        // Over SSH, the socket is the one on the router (the daemon's default when unset).
+        let socket = match ssh {
+            None => path("socket"),
+            Some(_) => path("remote_socket"),
+        };
+        let paths = Paths {
+            socket,
+            config_file: path("config_file"),
+        };
         Driven {
             target: Target {
                 daemon,

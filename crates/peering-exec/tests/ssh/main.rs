@@ -1,14 +1,12 @@
 //! The SSH transport against a real OpenSSH server on loopback (see `server.rs`): output,
 //! exit codes, quoting, deadlines, authentication and the host-key rule.
 
-mod server;
-
 use std::net::TcpListener;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use peering_exec::testing::{keygen, keygen_of, read, Server};
 use peering_exec::{ExecError, HostKeyCheck, Ran, Ssh, SshKey, SshTarget, Transport, MAX_OUTPUT};
-use server::{keygen, keygen_of, read, Server};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -6,17 +6,25 @@
 //! changes nothing. docs/driving-routers.md is what is tested.
 
 mod daemons;
+mod over_ssh;
 
 use std::time::{Duration, Instant};
 
 use crate::common::builders::autonomous_system;
 use crate::common::network::{finished, id, ROUTERS};
 use crate::common::TestServer;
-use daemons::{A, ANNOUNCED, C, C_PORT};
+use daemons::{Site, ANNOUNCED};
 use peering_routers::testing::Daemon;
 use serde_json::{json, Value as Json};
 
 const SESSIONS: &str = "/api/peering/internet-exchange-peering-sessions/";
+
+/// Where the test driving BIRD through its socket runs its daemons.
+const LOCAL: Site = Site {
+    lan: "127.0.6",
+    a_port: 11601,
+    c_port: 11603,
+};
 
 /// The stored objects of the exchange where A meets C.
 struct Exchange {
@@ -43,7 +51,7 @@ fn managed_router(s: &TestServer, name: &str, driver: &str, daemon: &Daemon, us:
     ))
 }
 
-fn exchange(s: &TestServer, bird: &Daemon, frr: &Daemon) -> Exchange {
+fn exchange(s: &TestServer, site: &Site, bird: &Daemon, frr: &Daemon) -> Exchange {
     let us = autonomous_system(65001, "Us").id(s);
     let exchange = id(&s.create(
         "/api/peering/internet-exchanges/",
@@ -54,7 +62,7 @@ fn exchange(s: &TestServer, bird: &Daemon, frr: &Daemon) -> Exchange {
     s.create(
         "/api/net/connections/",
         json!({"internet_exchange_point": exchange, "router": bird_router,
-               "ipv4_address": format!("{A}/24")}),
+               "ipv4_address": format!("{}/24", site.a())}),
     );
     Exchange {
         exchange,
@@ -82,7 +90,7 @@ fn completed(job: &Json) -> &str {
 }
 
 /// Polls A until its session with C is established with C's prefixes; the session.
-fn polled_until_established(s: &TestServer, router: i64) -> Json {
+fn polled_until_established(s: &TestServer, site: &Site, router: i64) -> Json {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         completed(&job(
@@ -91,7 +99,7 @@ fn polled_until_established(s: &TestServer, router: i64) -> Json {
             &format!("{ROUTERS}{router}/poll-bgp-sessions/"),
             json!({}),
         ));
-        let sessions = s.get(&format!("{SESSIONS}?ip_address={C}")).json();
+        let sessions = s.get(&format!("{SESSIONS}?ip_address={}", site.c())).json();
         let session = sessions["results"][0].clone();
         if session["bgp_state"] == "established" && session["received_prefix_count"] == ANNOUNCED {
             return session;
@@ -104,9 +112,9 @@ fn polled_until_established(s: &TestServer, router: i64) -> Json {
 #[test]
 fn a_driven_bird_router_is_tested_imported_polled_and_configured() {
     let s = TestServer::start();
-    let frr = Daemon::frr(&daemons::frr_config(), &[C], C_PORT);
-    let bird = Daemon::bird(&daemons::bird_by_hand());
-    let n = exchange(&s, &bird, &frr);
+    let frr = Daemon::frr(&daemons::frr_config(&LOCAL), &[&LOCAL.c()], LOCAL.c_port);
+    let bird = Daemon::bird(&daemons::bird_by_hand(&LOCAL));
+    let n = exchange(&s, &LOCAL, &bird, &frr);
 
     let tested = job(
         &s,
@@ -143,7 +151,7 @@ fn a_driven_bird_router_is_tested_imported_polled_and_configured() {
         .map(|s| s["ip_address"].as_str().unwrap().to_string())
         .collect();
     addresses.sort();
-    assert_eq!(addresses, ["127.0.3.3", "127.0.3.4"]);
+    assert_eq!(addresses, [LOCAL.c(), LOCAL.silent()]);
     let silent = s.get("/api/peering/autonomous-systems/?asn=65004").json();
     assert_eq!(silent["results"][0]["name"], "AS65004", "{silent}");
     let again = job(&s, "POST", &path, json!({}));
@@ -152,9 +160,11 @@ fn a_driven_bird_router_is_tested_imported_polled_and_configured() {
         "{again}"
     );
 
-    let session = polled_until_established(&s, n.bird);
+    let session = polled_until_established(&s, &LOCAL, n.bird);
     assert!(!session["last_established_state"].is_null(), "{session}");
-    let silent = s.get(&format!("{SESSIONS}?ip_address=127.0.3.4")).json();
+    let silent = s
+        .get(&format!("{SESSIONS}?ip_address={}", LOCAL.silent()))
+        .json();
     assert_eq!(silent["results"][0]["bgp_state"], "active", "{silent}");
     drop(frr);
     configure_through_the_api(&s, n.bird, &bird);
@@ -164,7 +174,7 @@ fn a_driven_bird_router_is_tested_imported_polled_and_configured() {
 fn template(s: &TestServer, router: i64, extra: &str) {
     let template = s.create(
         "/api/devices/configurations/",
-        json!({"name": format!("bird {}", extra.len()), "template": daemons::bird_template(extra)}),
+        json!({"name": format!("bird {}", extra.len()), "template": daemons::bird_template(&LOCAL, extra)}),
     );
     let r = s.patch(
         &format!("{ROUTERS}{router}/"),

@@ -1,6 +1,7 @@
 //! A real OpenSSH server for one test: `sshd -D -e` on 127.0.0.1 and a free port, with a
 //! host key, an authorized client key and its configuration in a temporary directory;
-//! killed, and the directory removed, when dropped. A missing sshd fails the test.
+//! killed, and the directory removed, when dropped. A missing sshd fails the test. Behind
+//! the `testing` feature: for the crate's tests and the server's.
 
 use std::fs;
 use std::net::{TcpListener, TcpStream};
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use peering_exec::{HostKeyCheck, SshKey, SshTarget};
+use crate::{HostKeyCheck, SshKey, SshTarget};
 use tempfile::TempDir;
 
 const SSHD: &str = "/usr/sbin/sshd";
