@@ -185,21 +185,15 @@ impl Router for Bird {
         confirm_within: Option<Duration>,
     ) -> Result<Configured, RouterError> {
         let t = self.transport.as_ref();
-        let running = files::read(t, self.timeout, &self.config_file)?;
-        let candidate = files::candidate_path(&self.config_file);
-        files::write(
+        let staged = files::stage(
             t,
             self.timeout,
-            &candidate,
             &self.config_file,
             configuration,
+            commit,
+            |candidate| self.check(candidate),
         )?;
-        let checked = self.check(&candidate);
-        if checked.is_err() || !commit {
-            files::remove(t, self.timeout, &candidate)?;
-        }
-        checked?;
-        let diff = files::unified_diff(&running, configuration, &self.config_file);
+        let diff = staged.diff;
         if !commit {
             return Ok(Configured {
                 diff,
@@ -207,9 +201,9 @@ impl Router for Bird {
                 confirm_within: None,
             });
         }
-        self.run_file(&candidate, confirm_within)?;
+        self.run_file(&staged.candidate, confirm_within)?;
         if confirm_within.is_none() {
-            files::install(t, self.timeout, &candidate, &self.config_file)?;
+            files::install(t, self.timeout, &staged.candidate, &self.config_file)?;
         }
         Ok(Configured {
             diff,

@@ -86,6 +86,43 @@ pub(crate) fn remove(
     shell(transport, timeout, "rm -f -- \"$1\"", &[path], b"").map(drop)
 }
 
+/// A configuration written as the candidate beside the running one and checked by the
+/// daemon: what a push diffs and, when it commits, runs.
+pub(crate) struct Staged {
+    /// The configuration file's text before the push.
+    pub running: String,
+    /// Where the candidate is; removed already unless it is to be committed.
+    pub candidate: String,
+    pub diff: String,
+}
+
+/// Writes `configuration` as the candidate beside `config_file` and has `check` (the
+/// daemon) validate it. A refused candidate, or one not to be committed, is removed; a
+/// refusal is the error.
+pub(crate) fn stage(
+    transport: &dyn Transport,
+    timeout: Duration,
+    config_file: &str,
+    configuration: &str,
+    commit: bool,
+    check: impl FnOnce(&str) -> Result<(), RouterError>,
+) -> Result<Staged, RouterError> {
+    let running = read(transport, timeout, config_file)?;
+    let candidate = candidate_path(config_file);
+    write(transport, timeout, &candidate, config_file, configuration)?;
+    let checked = check(&candidate);
+    if checked.is_err() || !commit {
+        remove(transport, timeout, &candidate)?;
+    }
+    checked?;
+    let diff = unified_diff(&running, configuration, config_file);
+    Ok(Staged {
+        running,
+        candidate,
+        diff,
+    })
+}
+
 /// A unified diff, as `diff -u` writes it, from `running` to `candidate`; empty when the
 /// texts are equal.
 pub(crate) fn unified_diff(running: &str, candidate: &str, name: &str) -> String {

@@ -204,21 +204,15 @@ impl Router for Frr {
             return Err(unsupported());
         }
         let t = self.transport.as_ref();
-        let running = files::read(t, self.timeout, &self.config_file)?;
-        let candidate = files::candidate_path(&self.config_file);
-        files::write(
+        let staged = files::stage(
             t,
             self.timeout,
-            &candidate,
             &self.config_file,
             configuration,
+            commit,
+            |candidate| self.check(candidate),
         )?;
-        let checked = self.check(&candidate);
-        if checked.is_err() || !commit {
-            files::remove(t, self.timeout, &candidate)?;
-        }
-        checked?;
-        let diff = files::unified_diff(&running, configuration, &self.config_file);
+        let diff = staged.diff;
         if !commit {
             return Ok(Configured {
                 diff,
@@ -226,7 +220,7 @@ impl Router for Frr {
                 confirm_within: None,
             });
         }
-        self.commit(&candidate, &running)?;
+        self.commit(&staged.candidate, &staged.running)?;
         Ok(Configured {
             diff,
             committed: true,
