@@ -141,12 +141,39 @@ pub use peering_jobs::Queue;
 /// How the workers run (how many, their lease, how often idle ones look for jobs).
 pub use peering_jobs::Settings as WorkerSettings;
 
-/// Starts this process's job workers on `queue`, running jobs with `runner`; they stop
-/// when dropped. The server starts them beside its HTTP listener, `peeringd worker` alone.
+/// The jobs that talk to routers: they run on workers of their own, so that routers
+/// that answer slowly, or not at all until their deadline, hold up no other job.
+pub const ROUTER_JOBS: &[&str] = &[POLL_SESSIONS, CONFIGURE, TEST_CONNECTION, IMPORT_SESSIONS];
+
+/// How many router jobs a process runs at once (when it runs jobs at all): each waits on
+/// a router, not on this machine.
+pub const ROUTER_WORKERS: usize = 4;
+
+/// Starts this process's job workers on `queue`, running jobs with `runner`: `settings`'
+/// workers for every job but the routers', and [`ROUTER_WORKERS`] more for those (none
+/// when `settings.workers` is 0). They stop when dropped. The server starts them beside
+/// its HTTP listener, `peeringd worker` alone.
 pub fn start_workers(
     queue: &peering_jobs::Queue,
     runner: JobRunner,
     settings: peering_jobs::Settings,
-) -> std::io::Result<peering_jobs::Workers> {
-    peering_jobs::start(queue, Arc::new(runner), settings)
+) -> std::io::Result<Vec<peering_jobs::Workers>> {
+    let runner: Arc<dyn peering_jobs::Runner> = Arc::new(runner);
+    let others = peering_jobs::Settings {
+        claims: peering_jobs::Claims::Others(ROUTER_JOBS),
+        ..settings
+    };
+    let routers = peering_jobs::Settings {
+        workers: if settings.workers == 0 {
+            0
+        } else {
+            ROUTER_WORKERS
+        },
+        claims: peering_jobs::Claims::Named(ROUTER_JOBS),
+        ..settings
+    };
+    Ok(vec![
+        peering_jobs::start(queue, runner.clone(), others)?,
+        peering_jobs::start(queue, runner, routers)?,
+    ])
 }

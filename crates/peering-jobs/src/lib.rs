@@ -15,6 +15,8 @@ use std::time::Duration;
 
 use peering_store::{ClaimedJob, JobEnd, NewJob, Store};
 
+pub use peering_store::Claims;
+
 /// How a job ended, and what it leaves: its output and data.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
@@ -82,6 +84,9 @@ pub struct Settings {
     /// How many times a job is taken up at most: past it, a job whose worker died on each
     /// try (it crashes the process, say) ends errored instead of coming back for ever.
     pub max_attempts: u32,
+    /// Which jobs these workers take: workers of their own for some kinds of jobs keep
+    /// those from holding up the others.
+    pub claims: Claims,
 }
 
 impl Default for Settings {
@@ -91,6 +96,7 @@ impl Default for Settings {
             lease: Duration::from_secs(60),
             poll: Duration::from_secs(1),
             max_attempts: 3,
+            claims: Claims::All,
         }
     }
 }
@@ -202,7 +208,12 @@ impl Worker {
     fn work(&self) {
         while !self.queue.stopping.load(Ordering::SeqCst) {
             let seen = self.queue.wakes();
-            match self.queue.store.jobs().claim(&self.id, self.settings.lease) {
+            let claimed = self.queue.store.jobs().claim_of(
+                &self.id,
+                self.settings.lease,
+                self.settings.claims,
+            );
+            match claimed {
                 Ok(Some(job)) => self.run(&job),
                 Ok(None) => self.queue.idle(seen, self.settings.poll),
                 Err(e) => {

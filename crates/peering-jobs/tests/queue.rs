@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use peering_jobs::{start, Outcome, Queue, Runner, Settings};
+use peering_jobs::{start, Claims, Outcome, Queue, Runner, Settings};
 use peering_store::testing::TestDatabase;
 use peering_store::{ClaimedJob, JobEnd, NewJob, Store};
 
@@ -50,6 +50,7 @@ fn settings(workers: usize) -> Settings {
         lease: Duration::from_secs(30),
         poll: Duration::from_millis(50),
         max_attempts: 3,
+        claims: Claims::All,
     }
 }
 
@@ -269,4 +270,108 @@ fn by_default_no_job_is_resumed() {
     ] {
         assert!(!Plain.resumable(name), "{name}");
     }
+}
+
+/// Holds its "hangs" jobs until released: a router that does not answer.
+#[derive(Default)]
+struct Hanging {
+    released: Mutex<bool>,
+    wake: std::sync::Condvar,
+}
+
+impl Runner for Hanging {
+    fn run(&self, job: &ClaimedJob) -> Outcome {
+        if job.name == "hangs" {
+            let mut released = self.released.lock().unwrap();
+            while !*released {
+                released = self.wake.wait(released).unwrap();
+            }
+        }
+        Outcome::completed(format!("{} done", job.name))
+    }
+}
+
+impl Hanging {
+    fn release(&self) {
+        *self.released.lock().unwrap() = true;
+        self.wake.notify_all();
+    }
+}
+
+/// Releases the hanging jobs when a test ends, even by a failed assertion: declared after
+/// the workers, it is dropped before them, whose drop waits for their jobs.
+struct ReleaseOnDrop(Arc<Hanging>);
+
+impl Drop for ReleaseOnDrop {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+const HANGS: &[&str] = &["hangs"];
+
+#[test]
+fn workers_of_their_own_keep_a_hanging_kind_from_holding_up_the_others() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 8).unwrap();
+    let queue = Queue::new(store.clone());
+    let runner = Arc::new(Hanging::default());
+    let lane = |claims| Settings {
+        claims,
+        ..settings(1)
+    };
+    let _hanging = start(&queue, runner.clone(), lane(Claims::Named(HANGS))).unwrap();
+    let _others = start(&queue, runner.clone(), lane(Claims::Others(HANGS))).unwrap();
+    let _release = ReleaseOnDrop(runner.clone());
+    // Two hanging jobs first: workers that took any job would both be held.
+    queue.enqueue(&job("hangs", 0)).unwrap();
+    queue.enqueue(&job("hangs", 1)).unwrap();
+    for n in 0..5 {
+        queue.enqueue(&job("work", n)).unwrap();
+    }
+    // Every other job ends while the hanging one still holds its worker.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ends(&store)
+        .iter()
+        .filter(|(s, _)| s == "completed")
+        .count()
+        < 5
+    {
+        assert!(Instant::now() < deadline, "held up: {:?}", ends(&store));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running: Vec<_> = ends(&store)
+        .into_iter()
+        .filter(|(s, _)| s == "running")
+        .collect();
+    assert_eq!(running.len(), 1, "{running:?}");
+    runner.release();
+    let ends = wait_until_done(&store, 7);
+    let hung = ends.iter().filter(|(_, out)| out == "hangs done").count();
+    assert_eq!(hung, 2, "{ends:?}");
+}
+
+#[test]
+fn workers_for_some_kinds_take_no_other_job() {
+    let db = TestDatabase::new();
+    let store = Store::open(&db.url, 4).unwrap();
+    let queue = Queue::new(store.clone());
+    let runner = Arc::new(Hanging::default());
+    runner.release();
+    let only_hangs = Settings {
+        claims: Claims::Named(HANGS),
+        ..settings(2)
+    };
+    let _workers = start(&queue, runner, only_hangs).unwrap();
+    queue.enqueue(&job("work", 0)).unwrap();
+    queue.enqueue(&job("hangs", 1)).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ends(&store).iter().any(|(_, out)| out == "hangs done") {
+        assert!(Instant::now() < deadline, "{:?}", ends(&store));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Several polls later, the other kind still waits for workers that take it.
+    std::thread::sleep(Duration::from_millis(300));
+    let pending = ends(&store).iter().filter(|(s, _)| s == "pending").count();
+    assert_eq!(pending, 1, "{:?}", ends(&store));
 }

@@ -42,7 +42,7 @@ pub use error::{Cause, Error, StorageProblem};
 pub use gate::Writing;
 pub use import::ImportWriter;
 pub use query::{Page, Related, Window};
-pub use repositories::jobs::{ClaimedJob, JobEnd, Jobs, NewJob};
+pub use repositories::jobs::{ClaimedJob, Claims, JobEnd, Jobs, NewJob};
 pub use repositories::peeringdb::{Applied, CopyWriter, Counts, LanPresence, PeeringDb};
 pub use repositories::users::{
     LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,

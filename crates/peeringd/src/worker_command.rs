@@ -15,8 +15,10 @@ pub fn run(settings: Settings) -> Result<(), String> {
     if settings.job_workers == 0 {
         return Err("PEERING_JOB_WORKERS is 0: a worker without job workers runs nothing".into());
     }
-    // A connection for each worker, one for renewing leases and one for the rest.
-    let connections = u32::try_from(settings.job_workers + 2).unwrap_or(u32::MAX);
+    // A connection for each worker (the routers' too), one for renewing leases and one for
+    // the rest.
+    let workers = settings.job_workers + peering_app::jobs::ROUTER_WORKERS;
+    let connections = u32::try_from(workers + 2).unwrap_or(u32::MAX);
     let store = Store::open(&settings.database_url, connections).map_err(|e| e.to_string())?;
     crate::server::remove_abandoned_downloads();
     let runner = JobRunner {
@@ -36,8 +38,9 @@ pub fn run(settings: Settings) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot start the job workers: {e}"))?;
     log::info!(
-        "running {} job worker(s), no HTTP listener",
-        settings.job_workers
+        "running {} job worker(s) and {} for routers, no HTTP listener",
+        settings.job_workers,
+        peering_app::jobs::ROUTER_WORKERS
     );
     let stopped = until_stopped();
     log::info!("stopping: the running jobs end first");

@@ -66,6 +66,7 @@ mod driven_routers;
 mod jobs_survive;
 mod napalm_adapter;
 mod router_command;
+mod router_lanes;
 mod worker;
 
 // PeeringDB and imports.

@@ -3,7 +3,7 @@
 
 mod rows;
 
-pub use rows::{ClaimedJob, JobEnd, NewJob};
+pub use rows::{ClaimedJob, Claims, JobEnd, NewJob};
 
 use crate::{Error, Store};
 use rows as jobs;
@@ -33,13 +33,23 @@ impl Jobs<'_> {
         worker: &str,
         lease: std::time::Duration,
     ) -> Result<Option<ClaimedJob>, Error> {
+        self.claim_of(worker, lease, Claims::All)
+    }
+
+    /// The oldest job of `claims` waiting, claimed for `worker` for `lease`.
+    pub fn claim_of(
+        &self,
+        worker: &str,
+        lease: std::time::Duration,
+        claims: Claims,
+    ) -> Result<Option<ClaimedJob>, Error> {
         let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
         // Most polls find nothing: a read says so without taking the write lock.
-        if !self.store.read(jobs::any_waiting)? {
+        if !self.store.read(|db| jobs::any_waiting(db, claims))? {
             return Ok(None);
         }
         self.store.write_changing(|db| {
-            let claimed = jobs::claim(db, worker, lease)?;
+            let claimed = jobs::claim(db, worker, lease, claims)?;
             let changed = claimed.is_some();
             Ok((claimed, changed))
         })

@@ -101,28 +101,27 @@ pub(crate) fn claim(
     db: &mut Db<'_>,
     worker: &str,
     lease_micros: i64,
+    claims: Claims,
 ) -> Result<Option<ClaimedJob>, Error> {
     let now = micros_now();
     let skip_locked = match db.backend() {
         Backend::Postgres => " FOR UPDATE SKIP LOCKED",
         Backend::Sqlite => "",
     };
-    let claims =
+    let writes =
         Writes::updates(JOBS).setting(&["status", "started", "lease_until", "worker", "attempts"]);
-    let mut sql = Sql::writing(claims, "UPDATE jobs SET status = 'running', started = ");
+    let mut sql = Sql::writing(writes, "UPDATE jobs SET status = 'running', started = ");
     sql.bind(Bind::Int(now))
         .push(", lease_until = ")
         .bind(Bind::Int(now + lease_micros))
         .push(", worker = ")
         .bind(Bind::Text(worker.to_string()))
         .push(", attempts = attempts + 1")
-        .push(
-            " WHERE id = (SELECT id FROM jobs WHERE status = 'pending' OR (status = 'running' AND lease_until < ",
-        )
-        .bind(Bind::Int(now))
-        .push(&format!(
-            ") ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts"
-        ));
+        .push(" WHERE id = (SELECT id FROM jobs WHERE ");
+    push_waiting(&mut sql, now, claims);
+    sql.push(&format!(
+        " ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts"
+    ));
     let Some(mut row) = db.load(&sql)?.pop() else {
         return Ok(None);
     };
@@ -137,13 +136,50 @@ pub(crate) fn claim(
     }))
 }
 
-/// Whether a job waits to be claimed (or was left by a dead worker).
-pub(crate) fn any_waiting(db: &mut Db<'_>) -> Result<bool, Error> {
-    let mut sql = Sql::new(
-        "SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE status = 'pending' OR (status = 'running' AND lease_until < ",
-    );
-    sql.bind(Bind::Int(micros_now())).push(") LIMIT 1) waiting");
+/// Whether a job of `claims` waits to be claimed (or was left by a dead worker).
+pub(crate) fn any_waiting(db: &mut Db<'_>, claims: Claims) -> Result<bool, Error> {
+    let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE ");
+    push_waiting(&mut sql, micros_now(), claims);
+    sql.push(" LIMIT 1) waiting");
     Ok(db.scalar(&sql)?.unwrap_or(0) > 0)
+}
+
+/// Which jobs a worker takes, by their names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Claims {
+    /// Every job.
+    #[default]
+    All,
+    /// Only jobs of these names.
+    Named(&'static [&'static str]),
+    /// Every job but those of these names.
+    Others(&'static [&'static str]),
+}
+
+/// The condition of the jobs `claims` may take that wait at `now`: pending, or running
+/// with an expired lease.
+fn push_waiting(sql: &mut Sql, now: i64, claims: Claims) {
+    sql.push("(status = 'pending' OR (status = 'running' AND lease_until < ")
+        .bind(Bind::Int(now))
+        .push("))");
+    let (names, operator) = match claims {
+        Claims::All => return,
+        Claims::Named([]) => {
+            sql.push(" AND 1 = 0");
+            return;
+        }
+        Claims::Others([]) => return,
+        Claims::Named(names) => (names, " AND name IN ("),
+        Claims::Others(names) => (names, " AND name NOT IN ("),
+    };
+    sql.push(operator);
+    for (n, name) in names.iter().enumerate() {
+        if n > 0 {
+            sql.push(", ");
+        }
+        sql.bind(Bind::Text((*name).to_string()));
+    }
+    sql.push(")");
 }
 
 /// Extends a running job's lease; false if the job is no longer this worker's.

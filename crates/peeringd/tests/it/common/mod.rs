@@ -28,7 +28,7 @@ pub struct TestServer {
     /// The document responses are checked against, fetched on the first request.
     conformance: OnceLock<Conformance>,
     /// The job workers, stopped before the database goes.
-    _workers: peering_jobs::Workers,
+    _workers: Vec<peering_jobs::Workers>,
     _db: TestDatabase,
 }
 
