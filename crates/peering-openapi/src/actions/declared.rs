@@ -225,34 +225,14 @@ pub static ACTIONS: &[Action] = &[
         )],
         needs: Needs::Read(&[&INTERNET_EXCHANGE, &PDB_NETWORK_IXLAN]),
     },
-    Action {
-        spec: &INTERNET_EXCHANGE,
-        name: "import-sessions",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Create the sessions the connected routers run here, and the autonomous systems they need (a job)",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[JOB_ACCEPTED],
-        needs: Needs::Hold(&[Grant::On(
-            Permission::Add,
-            &INTERNET_EXCHANGE_PEERING_SESSION,
-        )]),
-    },
-    Action {
-        spec: &INTERNET_EXCHANGE,
-        name: "import-peeringdb-sessions",
-        scope: Scope::Object,
-        method: "POST",
-        summary: "Create the sessions of the available peers PeeringDB lists, and the autonomous systems they need (a job)",
-        query: QUERY_NONE,
-        body: None,
-        answers: &[JOB_ACCEPTED],
-        needs: Needs::Hold(&[Grant::On(
-            Permission::Add,
-            &INTERNET_EXCHANGE_PEERING_SESSION,
-        )]),
-    },
+    import_sessions(
+        "import-sessions",
+        "Create the sessions the connected routers run here, and the autonomous systems they need (a job)",
+    ),
+    import_sessions(
+        "import-peeringdb-sessions",
+        "Create the sessions of the available peers PeeringDB lists, and the autonomous systems they need (a job)",
+    ),
     Action {
         spec: &INTERNET_EXCHANGE,
         name: "prefixes",
@@ -388,6 +368,27 @@ const PASSWORD_ENCRYPTED: &[(u16, &str, Answer)] = &[(
 )];
 
 /// `poll-bgp-sessions` of an object whose sessions several routers may hold.
+/// An import of sessions at an exchange, as a job: the routers' or PeeringDB's.
+const fn import_sessions(name: &'static str, summary: &'static str) -> Action {
+    Action {
+        spec: &INTERNET_EXCHANGE,
+        name,
+        scope: Scope::Object,
+        method: "POST",
+        summary,
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(ADD_SESSIONS),
+    }
+}
+
+/// What an import of sessions needs: adding exchange sessions.
+const ADD_SESSIONS: &[Grant] = &[Grant::On(
+    Permission::Add,
+    &INTERNET_EXCHANGE_PEERING_SESSION,
+)];
+
 const fn poll_routers_of(spec: &'static ResourceSpec, summary: &'static str) -> Action {
     Action {
         spec,
