@@ -83,6 +83,9 @@ pub struct Settings {
     /// Whether answers name the external database's fields as the spec does
     /// (`*_extdb_*`) or as the reference does (`*_peeringdb_*`).
     pub field_names: peering_domain::names::FieldNames,
+    /// How e-mails sent to peers reach their SMTP server; without a server, `send-email/`
+    /// answers 503.
+    pub email: peering_app::email::Settings,
 }
 
 impl Settings {
@@ -115,6 +118,7 @@ impl Default for Settings {
             peeringdb_limits: peering_peeringdb::Limits::default(),
             max_inline_renders: inline_renders::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
+            email: peering_app::email::Settings::default(),
         }
     }
 }
@@ -201,6 +205,8 @@ impl AppState {
             router_command: self.settings.router_command.clone(),
             peeringdb: self.settings.peeringdb.clone(),
             peeringdb_limits: self.settings.peeringdb_limits,
+            email: self.settings.email.clone(),
+            edits: self.edits.clone(),
         }
     }
 }

@@ -18,6 +18,7 @@ pub const TEST_CONNECTION: &str = "peering.router.test_napalm_connection";
 pub const IMPORT_SESSIONS: &str = "peering.internet_exchange.import_sessions";
 pub const IMPORT_PEERINGDB_SESSIONS: &str = "peering.internet_exchange.import_peeringdb_sessions";
 pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
+pub const SEND_EMAIL: &str = "messaging.email.send";
 
 /// A job to run `name` on an object, for a user; what it renders shows what `viewer` may
 /// see (nothing, for a job that renders nothing).
@@ -39,6 +40,10 @@ pub struct JobRunner {
     /// How a synchronisation reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
     pub peeringdb_limits: peering_peeringdb::Limits,
+    /// How e-mails reach their SMTP server.
+    pub email: super::email::Settings,
+    /// What jobs write (journal entries), under the write rules.
+    pub edits: super::edits::Edits,
 }
 
 fn ended(result: Result<String, WorkError>) -> Outcome {
@@ -78,6 +83,13 @@ impl Runner for JobRunner {
                     .import_router_sessions(command, object, &self.context(job))
                     .map(|imported| super::peeringdb::import_report(&imported)),
             ),
+            SEND_EMAIL => ended(super::email::send(
+                &self.work,
+                &self.edits,
+                &self.email,
+                job,
+                &self.context(job),
+            )),
             IMPORT_PEERINGDB_SESSIONS => {
                 super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
             }
@@ -86,8 +98,8 @@ impl Runner for JobRunner {
     }
 
     /// Jobs that only render, read routers or copy PeeringDB do the same when run twice;
-    /// pushing a configuration or importing sessions may have acted already, and ends
-    /// interrupted when taken back from a worker that died.
+    /// pushing a configuration, importing sessions or sending an e-mail may have acted
+    /// already, and ends interrupted when taken back from a worker that died.
     fn resumable(&self, job_name: &str) -> bool {
         matches!(
             job_name,

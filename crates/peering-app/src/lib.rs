@@ -3,14 +3,15 @@
 //! them), the actions' rules (`autonomous_systems.rs`, `exchanges.rs`, `sessions.rs`),
 //! router configurations, e-mails and exports rendered from stored templates for a
 //! [`Viewer`] (`renders.rs`), the jobs that run them and the workers that run jobs
-//! (`jobs.rs`), the routers, driven or through the router command (`router/`), and the
-//! PeeringDB jobs. The API calls it for requests; `peeringd worker` runs its jobs with no
-//! HTTP at all.
+//! (`jobs.rs`), the routers, driven or through the router command (`router/`), the
+//! PeeringDB jobs, and the e-mails sent to peers (`email/`). The API calls it for
+//! requests; `peeringd worker` runs its jobs with no HTTP at all.
 
 pub mod accounts;
 pub mod answers;
 pub mod autonomous_systems;
 pub mod edits;
+pub mod email;
 pub mod exchanges;
 pub mod imports;
 pub mod jobs;
@@ -39,6 +40,10 @@ pub enum WorkError {
     /// The router command failed, or gave an answer that is not one.
     #[error("{0}")]
     Router(String),
+    /// An e-mail was not sent (or not recorded): the SMTP server refused it, was not there
+    /// or did not answer in time.
+    #[error("{0}")]
+    Email(String),
 }
 
 /// Whom a render is for, as a job keeps it: what the caller may read through the API

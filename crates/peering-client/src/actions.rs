@@ -1,11 +1,11 @@
 //! Actions beyond reading and writing objects (`/api/{app}/{path}/{id}/{action}/`): the
 //! simple ones typed (a router's configuration, a session's password encrypted, an
-//! autonomous system's prefixes, an e-mail or an export rendered), and [`Client::action`]
-//! for any other. Their bodies are `peering_domain::bodies`, which the server's handlers
+//! autonomous system's prefixes, an e-mail or an export rendered, an e-mail sent), and
+//! [`Client::action`] for any other. Their bodies are `peering_domain::bodies`, which the server's handlers
 //! and its OpenAPI document use too.
 
 use peering_domain::bodies::{
-    EmailToRender, PasswordEncrypted, Prefixes, RenderedEmail, RenderedExport,
+    EmailToRender, EmailToSend, PasswordEncrypted, Prefixes, RenderedEmail, RenderedExport,
 };
 use peering_domain::models::{
     AutonomousSystem, DirectPeeringSession, ExportTemplate, InternetExchangePeeringSession, Job,
@@ -62,6 +62,14 @@ impl Client {
         let url = self.action_url::<AutonomousSystem>(system, "generate-email")?;
         self.call(Method::POST, url, Some(&EmailToRender { email }))
             .await
+    }
+
+    /// A job sending the e-mail template `email`, rendered for the autonomous system, to
+    /// the recipients (none: the system's contacts) with `cc` in carbon copy: read it again
+    /// with `get::<Job>(job.id)` until it ends (a journal entry then records what was sent).
+    pub async fn send_email(&self, system: i64, email: &EmailToSend) -> Result<Job, Error> {
+        let url = self.action_url::<AutonomousSystem>(system, "send-email")?;
+        self.call(Method::POST, url, Some(email)).await
     }
 
     /// The export template rendered now over all its objects.

@@ -23,6 +23,56 @@ impl EmailToRender {
     }
 }
 
+/// `POST autonomous-systems/{id}/send-email/`: the e-mail template to send, to whom, and
+/// whom in carbon copy. No recipients: the autonomous system's contacts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmailToSend {
+    pub email: i64,
+    #[serde(default)]
+    pub recipients: Vec<String>,
+    #[serde(default)]
+    pub cc: Vec<String>,
+}
+
+/// The longest e-mail address taken (RFC 3696's 254, with a name around it).
+pub const MAX_ADDRESS_LEN: usize = 320;
+
+/// The most addresses a list of a body may hold.
+pub const MAX_LISTED_ADDRESSES: usize = 100;
+
+impl EmailToSend {
+    /// The body as the server reads it: `email` an id, `recipients` and `cc` lists of
+    /// strings or absent; `Err` is the 400's body. Whether each string is an address is
+    /// the application's to say.
+    pub fn from_json(body: &Json) -> Result<Self, Json> {
+        Ok(Self {
+            email: required_id(body, "email")?,
+            recipients: address_list(body, "recipients")?,
+            cc: address_list(body, "cc")?,
+        })
+    }
+}
+
+/// The list of strings `name` of a body (absent or null: empty), each trimmed, within
+/// the bounds.
+fn address_list(body: &Json, name: &str) -> Result<Vec<String>, Json> {
+    let items = match body.get(name) {
+        None | Some(Json::Null) => return Ok(Vec::new()),
+        Some(Json::Array(items)) => items,
+        Some(_) => return Err(json!({ name: ["Expected a list of e-mail addresses."] })),
+    };
+    if items.len() > MAX_LISTED_ADDRESSES {
+        return Err(json!({ name: [format!("At most {MAX_LISTED_ADDRESSES} addresses.")] }));
+    }
+    items
+        .iter()
+        .map(|item| match item.as_str().map(str::trim) {
+            Some(text) if !text.is_empty() && text.len() <= MAX_ADDRESS_LEN => Ok(text.to_string()),
+            _ => Err(json!({ name: ["Enter a valid email address."] })),
+        })
+        .collect()
+}
+
 /// `POST peeringdb/networks/render-email/`: the e-mail template, which of our autonomous
 /// systems it is from, and the PeeringDB network it is for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

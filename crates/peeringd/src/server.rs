@@ -40,6 +40,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         peeringdb_limits: s.peeringdb_limits,
         max_inline_renders: s.max_inline_renders,
         field_names: s.field_names,
+        email: s.email.clone(),
     }
 }
 

@@ -26,6 +26,8 @@ pub fn run(settings: Settings) -> Result<(), String> {
         router_command: settings.router_command.clone(),
         peeringdb: settings.peeringdb.clone(),
         peeringdb_limits: settings.peeringdb_limits,
+        email: settings.email.clone(),
+        edits: peering_app::edits::Edits::new(store.clone(), settings.write_rules()),
     };
     let queue = Queue::new(store);
     let workers = start_workers(

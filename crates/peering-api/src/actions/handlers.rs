@@ -79,6 +79,9 @@ pub static HANDLERS: &[Served] = &[
     on(&AUTONOMOUS_SYSTEM, "generate-email", |c| {
         Box::pin(messaging::generate_email(c))
     }),
+    on(&AUTONOMOUS_SYSTEM, "send-email", |c| {
+        Box::pin(messaging::send_email(c))
+    }),
     on(&AUTONOMOUS_SYSTEM, "as-set-prefixes", |c| {
         Box::pin(autonomous_systems::as_set_prefixes(c))
     }),

@@ -154,7 +154,9 @@ impl From<WorkError> for ApiError {
                 )
             }
             WorkError::Store(e) => e.into(),
-            WorkError::Router(message) => ApiError::Unavailable(message),
+            WorkError::Router(message) | WorkError::Email(message) => {
+                ApiError::Unavailable(message)
+            }
         }
     }
 }

@@ -138,6 +138,25 @@ pub static ACTIONS: &[Action] = &[
     },
     Action {
         spec: &AUTONOMOUS_SYSTEM,
+        name: "send-email",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Send an e-mail template, rendered for the autonomous system, to its contacts or the recipients given (a job; a journal entry records it)",
+        query: QUERY_NONE,
+        body: Some("EmailToSend"),
+        answers: &[
+            JOB_ACCEPTED,
+            (
+                400,
+                "The body is invalid: no such template, an address that is not one, no recipients.",
+                Answer::Schema("ObjectBadRequest"),
+            ),
+        ],
+        // The reference's e-mail form needs this permission alone.
+        needs: Needs::Hold(&[Grant::Named("peering.send_email")]),
+    },
+    Action {
+        spec: &AUTONOMOUS_SYSTEM,
         name: "as-set-prefixes",
         scope: Scope::Object,
         method: "GET",

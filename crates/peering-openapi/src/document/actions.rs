@@ -61,7 +61,7 @@ fn operation(action: &Action) -> Op {
     }
     op.respond(
         503,
-        "The database does not answer, or what the action needs is not there (a router command, an affiliated network), or a router did not answer.",
+        "The database does not answer, or what the action needs is not there (a router command, an affiliated network, an SMTP server), or a router did not answer.",
         Some(reference("Detail")),
     )
 }
@@ -104,6 +104,7 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
     let definitions = &mut api.definitions;
     let boolean = || typed(DataType::Boolean, None);
     definitions.insert("EmailToRender".into(), object(&[("email", id())], true));
+    definitions.insert("EmailToSend".into(), email_to_send());
     definitions.insert(
         "NetworkEmailToRender".into(),
         object(
@@ -170,6 +171,20 @@ fn routers_to_configure() -> DefaultSchemaRaw {
     );
     routers.required.insert("routers".into());
     routers
+}
+
+/// `send-email/`'s body: `email` required, the lists of addresses optional.
+fn email_to_send() -> DefaultSchemaRaw {
+    let mut body = object(
+        &[
+            ("email", id()),
+            ("recipients", array(string())),
+            ("cc", array(string())),
+        ],
+        false,
+    );
+    body.required.insert("email".into());
+    body
 }
 
 fn cache_statistics() -> DefaultSchemaRaw {

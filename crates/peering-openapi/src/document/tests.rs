@@ -347,6 +347,14 @@ fn typed_bodies() -> Vec<(&'static str, Value)> {
     vec![
         ("EmailToRender", json!(EmailToRender { email: 1 })),
         (
+            "EmailToSend",
+            json!(EmailToSend {
+                email: 1,
+                recipients: vec![text()],
+                cc: vec![text()]
+            }),
+        ),
+        (
             "NetworkEmailToRender",
             json!(NetworkEmailToRender {
                 email: 1,

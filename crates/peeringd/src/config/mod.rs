@@ -1,6 +1,8 @@
 //! Settings: each from a flag, else the environment (`PEERING_*`), else the TOML file given
 //! by `--config`, else the default.
 
+mod email;
+
 use std::path::Path;
 
 use clap::Args;
@@ -116,6 +118,8 @@ pub struct SettingsArgs {
     /// TOML file with the same settings in lower case, without the prefix.
     #[arg(long, global = true)]
     pub config: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub email: email::EmailArgs,
 }
 
 /// The same settings as read from the TOML file.
@@ -151,6 +155,8 @@ struct FileSettings {
     peeringdb_read_timeout_secs: Option<u64>,
     peeringdb_deadline_secs: Option<u64>,
     field_names: Option<String>,
+    #[serde(flatten)]
+    email: email::EmailFile,
 }
 
 /// The settings in force.
@@ -181,6 +187,7 @@ pub struct Settings {
     pub peeringdb: peering_peeringdb::Settings,
     pub peeringdb_limits: peering_peeringdb::Limits,
     pub field_names: peering_domain::names::FieldNames,
+    pub email: peering_app::email::Settings,
 }
 
 /// `extdb` (or empty) for the spec's names, `peeringdb` for the reference's.
@@ -259,6 +266,7 @@ impl SettingsArgs {
     }
 
     /// Each setting from its flag or variable, else the file, else its default.
+    // tidy: long fn: one line per setting, read in a row
     fn merge(&self, file: FileSettings) -> Result<Settings, String> {
         Ok(Settings {
             listen: or(&self.listen, file.listen).unwrap_or_else(|| "127.0.0.1:8000".into()),
@@ -317,6 +325,7 @@ impl SettingsArgs {
                 file.peeringdb_deadline_secs,
             ),
             field_names: field_names(or(&self.field_names, file.field_names))?,
+            email: self.email.resolve(file.email)?,
         })
     }
 

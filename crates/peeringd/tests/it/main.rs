@@ -69,6 +69,9 @@ mod router_command;
 mod router_lanes;
 mod worker;
 
+// E-mails sent to peers.
+mod email;
+
 // PeeringDB and imports.
 mod import;
 mod import_bounds;

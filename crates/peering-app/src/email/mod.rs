@@ -1,0 +1,205 @@
+//! E-mails sent to a peer (`autonomous-systems/{id}/send-email/`): how the SMTP server is
+//! reached (`Settings`), what a request must hold before a job is enqueued (`check`), and
+//! the job that renders, sends and records the e-mail (`job.rs`, over `smtp.rs`).
+
+mod job;
+mod smtp;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use peering_domain::bodies::EmailToSend;
+use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONTACT, CONTACT_ASSIGNMENT, EMAIL};
+use peering_domain::FieldErrors;
+use peering_store::{Error, Store, Window};
+
+use crate::{Viewer, WorkError};
+
+pub use job::send;
+
+/// How the e-mail is carried to the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tls {
+    /// Plain SMTP, as the reference does unless told otherwise (`USE_TLS`, `USE_SSL`).
+    #[default]
+    None,
+    /// Plain SMTP upgraded with STARTTLS, which the server must offer.
+    StartTls,
+    /// TLS from the first byte (SMTPS, usually port 465).
+    Tls,
+}
+
+impl std::str::FromStr for Tls {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Tls, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "" | "none" => Ok(Tls::None),
+            "starttls" => Ok(Tls::StartTls),
+            "tls" => Ok(Tls::Tls),
+            other => Err(format!(
+                "PEERING_EMAIL_TLS: {other:?} is none of \"none\", \"starttls\" and \"tls\""
+            )),
+        }
+    }
+}
+
+/// Where and how e-mails are sent. Its `Debug` never shows the password.
+#[derive(Clone, PartialEq)]
+pub struct Settings {
+    /// The SMTP server's host name or address; `None`: nothing is sent, and the action
+    /// answers 503.
+    pub server: Option<String>,
+    pub port: u16,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    /// The sender's address (`Name <address>` or `address`).
+    pub from: Option<String>,
+    pub tls: Tls,
+    /// The longest the server may take to connect or to answer one command.
+    pub timeout: Duration,
+    /// A PEM file of certificates trusted besides the public roots (a private CA).
+    pub ca_file: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    /// The reference's defaults: port 25, plain SMTP, ten seconds.
+    fn default() -> Settings {
+        Settings {
+            server: None,
+            port: 25,
+            username: None,
+            password: None,
+            from: None,
+            tls: Tls::None,
+            timeout: Duration::from_secs(10),
+            ca_file: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("email::Settings")
+            .field("server", &self.server)
+            .field("port", &self.port)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "<hidden>"))
+            .field("from", &self.from)
+            .field("tls", &self.tls)
+            .field("timeout", &self.timeout)
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
+}
+
+impl Settings {
+    /// Whether e-mails can be sent at all.
+    pub fn configured(&self) -> bool {
+        self.server.is_some()
+    }
+}
+
+/// Why a setting is refused at start, if it is: the sender must be an address, and a
+/// server needs one.
+pub fn check_settings(settings: &Settings) -> Result<(), String> {
+    match (&settings.server, &settings.from) {
+        (Some(_), None) => Err("PEERING_EMAIL_FROM is needed with PEERING_EMAIL_SERVER".into()),
+        (_, Some(from)) => smtp::mailbox(from)
+            .map(|_| ())
+            .map_err(|e| format!("PEERING_EMAIL_FROM: {from:?} is not an address: {e}")),
+        (None, None) => Ok(()),
+    }
+}
+
+/// The most addresses one e-mail goes to (recipients and carbon copies together).
+pub const MAX_ADDRESSES: usize = 100;
+
+/// What a send request becomes once checked: the template exists and the caller may read
+/// it, the recipients default to the autonomous system's contacts, and every address is
+/// one. A missing autonomous system is `WorkError::NotFound`; anything else wrong is a
+/// field error (`Error::Invalid`).
+pub fn check(
+    store: &Store,
+    system: i64,
+    mut request: EmailToSend,
+    viewer: &Viewer,
+) -> Result<EmailToSend, WorkError> {
+    if store.get(&AUTONOMOUS_SYSTEM, system)?.is_none() {
+        return Err(WorkError::NotFound("autonomous system"));
+    }
+    let mut errors = FieldErrors::new();
+    let readable = viewer.readable.iter().any(|r| *r == EMAIL.content_type());
+    if !readable || store.get(&EMAIL, request.email)?.is_none() {
+        let id = request.email;
+        errors.add(
+            "email",
+            format!("Invalid pk \"{id}\" - object does not exist."),
+        );
+    }
+    if request.recipients.is_empty() {
+        request.recipients = contact_addresses(store, system, viewer)?;
+    }
+    if request.recipients.is_empty() {
+        errors.add(
+            "recipients",
+            "No recipients: give some, or give the autonomous system contacts with an \
+             e-mail address.",
+        );
+    }
+    for (field, list) in [("recipients", &request.recipients), ("cc", &request.cc)] {
+        for address in list {
+            if let Err(e) = smtp::mailbox(address) {
+                errors.add(
+                    field,
+                    format!("Enter a valid email address ({address:?}: {e})."),
+                );
+            }
+        }
+    }
+    if request.recipients.len() + request.cc.len() > MAX_ADDRESSES {
+        errors.add(
+            "recipients",
+            format!("At most {MAX_ADDRESSES} addresses, recipients and cc together."),
+        );
+    }
+    if errors.is_empty() {
+        Ok(request)
+    } else {
+        Err(WorkError::Store(Error::invalid(errors)))
+    }
+}
+
+/// The e-mail addresses of the autonomous system's contacts, as the reference's form
+/// offers them, in the contacts' order and without repeats; none when the caller may not
+/// read contacts and their assignments.
+fn contact_addresses(store: &Store, system: i64, viewer: &Viewer) -> Result<Vec<String>, Error> {
+    let may_read = |spec: &peering_domain::ResourceSpec| {
+        viewer.readable.iter().any(|r| *r == spec.content_type())
+    };
+    if !may_read(&CONTACT) || !may_read(&CONTACT_ASSIGNMENT) {
+        return Ok(Vec::new());
+    }
+    let pairs = [
+        ("content_type".to_string(), AUTONOMOUS_SYSTEM.content_type()),
+        ("object_id".to_string(), system.to_string()),
+    ];
+    let filter = peering_filter::parse(&pairs, &Store::catalog(&CONTACT_ASSIGNMENT))
+        .map_err(|e| Error::Backend(format!("contact assignments: {e:?}").into()))?;
+    let window = Window {
+        limit: Some(MAX_ADDRESSES as i64),
+        offset: 0,
+    };
+    let page = store.list(&CONTACT_ASSIGNMENT, &filter, window, true, None)?;
+    let mut addresses: Vec<String> = Vec::new();
+    for assignment in &page.records {
+        let Some(contact) = assignment.follow(&CONTACT_ASSIGNMENT, "contact", &page.related) else {
+            continue;
+        };
+        let address = contact.text(&CONTACT, "email").trim();
+        if !address.is_empty() && !addresses.iter().any(|a| a == address) {
+            addresses.push(address.to_string());
+        }
+    }
+    Ok(addresses)
+}
