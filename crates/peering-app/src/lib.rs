@@ -82,6 +82,11 @@ impl Viewer {
         }
     }
 
+    /// Whether the viewer may read `spec`'s objects.
+    pub fn may_read(&self, spec: &peering_domain::ResourceSpec) -> bool {
+        self.readable.contains(&spec.content_type())
+    }
+
     pub(crate) fn audience(&self) -> Audience {
         Audience::reading(
             self.readable.iter().cloned(),

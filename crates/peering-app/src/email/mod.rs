@@ -125,12 +125,13 @@ pub fn check(
     mut request: EmailToSend,
     viewer: &Viewer,
 ) -> Result<EmailToSend, WorkError> {
-    if store.get(&AUTONOMOUS_SYSTEM, system)?.is_none() {
+    // The render sees only what the caller may read: a system they may not read is one
+    // there is not, for them.
+    if !viewer.may_read(&AUTONOMOUS_SYSTEM) || store.get(&AUTONOMOUS_SYSTEM, system)?.is_none() {
         return Err(WorkError::NotFound("autonomous system"));
     }
     let mut errors = FieldErrors::new();
-    let readable = viewer.readable.iter().any(|r| *r == EMAIL.content_type());
-    if !readable || store.get(&EMAIL, request.email)?.is_none() {
+    if !viewer.may_read(&EMAIL) || store.get(&EMAIL, request.email)?.is_none() {
         let id = request.email;
         errors.add(
             "email",
@@ -174,10 +175,7 @@ pub fn check(
 /// offers them, in the contacts' order and without repeats; none when the caller may not
 /// read contacts and their assignments.
 fn contact_addresses(store: &Store, system: i64, viewer: &Viewer) -> Result<Vec<String>, Error> {
-    let may_read = |spec: &peering_domain::ResourceSpec| {
-        viewer.readable.iter().any(|r| *r == spec.content_type())
-    };
-    if !may_read(&CONTACT) || !may_read(&CONTACT_ASSIGNMENT) {
+    if !viewer.may_read(&CONTACT) || !viewer.may_read(&CONTACT_ASSIGNMENT) {
         return Ok(Vec::new());
     }
     let pairs = [

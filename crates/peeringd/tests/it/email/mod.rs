@@ -2,9 +2,10 @@
 //! on 127.0.0.1 that speaks real SMTP (`smtp.rs`): what arrives (envelope, headers, the
 //! rendered body), the journal entry that records it, the failures that end the job
 //! errored with no entry (a refused recipient or login, no server, no answer, TLS that
-//! cannot be trusted), bodies refused before any job, the 503 without a server, and who
-//! may send.
+//! cannot be trusted), bodies refused before any job, the 503 without a server, who may
+//! send, and the binary's settings by their variables (`binary.rs`).
 
+mod binary;
 mod failures;
 mod requests;
 mod smtp;

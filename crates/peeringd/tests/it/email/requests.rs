@@ -131,3 +131,50 @@ fn sending_needs_the_send_email_permission_and_a_write_token() {
     let received = smtp.received();
     assert_eq!(received.len(), 1);
 }
+
+/// With view permissions enforced, a sender sees what they may read and nothing else: a
+/// system or a template they may not read is not there, nor are the contacts the
+/// recipients would default to.
+#[test]
+fn a_sender_sends_only_what_they_may_read() {
+    let smtp = SmtpServer::start(Behaviour::default());
+    let s = TestServer::start_with(peering_api::Settings {
+        email: email_settings(smtp.addr.port()),
+        exempt_view_permissions: peering_api::ExemptViews::Only(Vec::new()),
+        ..peering_api::Settings::default()
+    });
+    let p = peer(&s);
+    let body = json!({"email": p.template});
+    let status = |key: &str, body: &Json| {
+        let r = s.request("POST", &send_path(p.system), Some(body), Some(key), &[]);
+        (r.status, r.text)
+    };
+    let blind = s.user_with("blind", &["peering.send_email"], true);
+    let (code, text) = status(&blind, &body);
+    assert_eq!(code, 404, "{text}");
+    let no_template = s.user_with(
+        "no-template",
+        &["peering.send_email", "peering.view_autonomoussystem"],
+        true,
+    );
+    let (code, text) = status(&no_template, &body);
+    assert_eq!(code, 400, "{text}");
+    assert!(text.contains("\"email\""), "{text}");
+    let no_contacts = s.user_with(
+        "no-contacts",
+        &[
+            "peering.send_email",
+            "peering.view_autonomoussystem",
+            "messaging.view_email",
+        ],
+        true,
+    );
+    let (code, text) = status(&no_contacts, &body);
+    assert_eq!(code, 400, "{text}");
+    assert!(text.contains("No recipients"), "{text}");
+    assert_eq!(jobs(&s), 0);
+    let with_recipient = json!({"email": p.template, "recipients": ["noc@peer-one.example"]});
+    let done = send_as(&s, p.system, with_recipient, &no_contacts);
+    assert_eq!(done["status"]["value"], "completed", "{done}");
+    assert!(smtp.received()[0].data.contains("Hello Peer One"));
+}
