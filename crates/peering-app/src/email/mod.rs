@@ -9,8 +9,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use peering_domain::bodies::EmailToSend;
-use peering_domain::resources::{AUTONOMOUS_SYSTEM, CONTACT, CONTACT_ASSIGNMENT, EMAIL};
-use peering_domain::FieldErrors;
+use peering_domain::resources::{
+    AUTONOMOUS_SYSTEM, CONTACT, CONTACT_ASSIGNMENT, EMAIL, PDB_NETWORK, PDB_NETWORK_CONTACT,
+};
+use peering_domain::{FieldErrors, ResourceSpec};
 use peering_store::{Error, Store, Window};
 
 use crate::{Viewer, WorkError};
@@ -127,9 +129,13 @@ pub fn check(
 ) -> Result<EmailToSend, WorkError> {
     // The render sees only what the caller may read: a system they may not read is one
     // there is not, for them.
-    if !viewer.may_read(&AUTONOMOUS_SYSTEM) || store.get(&AUTONOMOUS_SYSTEM, system)?.is_none() {
+    let found = match viewer.may_read(&AUTONOMOUS_SYSTEM) {
+        true => store.get(&AUTONOMOUS_SYSTEM, system)?,
+        false => None,
+    };
+    let Some((record, _)) = found else {
         return Err(WorkError::NotFound("autonomous system"));
-    }
+    };
     let mut errors = FieldErrors::new();
     if !viewer.may_read(&EMAIL) || store.get(&EMAIL, request.email)?.is_none() {
         let id = request.email;
@@ -139,7 +145,8 @@ pub fn check(
         );
     }
     if request.recipients.is_empty() {
-        request.recipients = contact_addresses(store, system, viewer)?;
+        let asn = record.int(&AUTONOMOUS_SYSTEM, "asn");
+        request.recipients = contact_addresses(store, system, asn, viewer)?;
     }
     if request.recipients.is_empty() {
         errors.add(
@@ -172,32 +179,70 @@ pub fn check(
 }
 
 /// The e-mail addresses of the autonomous system's contacts, as the reference's form
-/// offers them, in the contacts' order and without repeats; none when the caller may not
-/// read contacts and their assignments.
-fn contact_addresses(store: &Store, system: i64, viewer: &Viewer) -> Result<Vec<String>, Error> {
-    if !viewer.may_read(&CONTACT) || !viewer.may_read(&CONTACT_ASSIGNMENT) {
-        return Ok(Vec::new());
+/// offers them: those assigned to it, then those of its PeeringDB network, in order and
+/// without repeats; only those the caller may read.
+fn contact_addresses(
+    store: &Store,
+    system: i64,
+    asn: i64,
+    viewer: &Viewer,
+) -> Result<Vec<String>, Error> {
+    let mut addresses: Vec<String> = Vec::new();
+    let mut keep = |address: &str| {
+        let address = address.trim();
+        if !address.is_empty() && !addresses.iter().any(|a| a == address) {
+            addresses.push(address.to_string());
+        }
+    };
+    if viewer.may_read(&CONTACT) && viewer.may_read(&CONTACT_ASSIGNMENT) {
+        let (content_type, system) = (AUTONOMOUS_SYSTEM.content_type(), system.to_string());
+        let pairs = [
+            ("content_type", content_type.as_str()),
+            ("object_id", system.as_str()),
+        ];
+        let page = listed(store, &CONTACT_ASSIGNMENT, &pairs, true)?;
+        for assignment in &page.records {
+            if let Some(contact) = assignment.follow(&CONTACT_ASSIGNMENT, "contact", &page.related)
+            {
+                keep(contact.text(&CONTACT, "email"));
+            }
+        }
     }
-    let pairs = [
-        ("content_type".to_string(), AUTONOMOUS_SYSTEM.content_type()),
-        ("object_id".to_string(), system.to_string()),
-    ];
-    let filter = peering_filter::parse(&pairs, &Store::catalog(&CONTACT_ASSIGNMENT))
-        .map_err(|e| Error::Backend(format!("contact assignments: {e:?}").into()))?;
+    if viewer.may_read(&PDB_NETWORK) && viewer.may_read(&PDB_NETWORK_CONTACT) {
+        let asn = asn.to_string();
+        let networks = listed(store, &PDB_NETWORK, &[("asn", asn.as_str())], false)?;
+        for network in &networks.records {
+            let net = network.id.to_string();
+            let contacts = listed(
+                store,
+                &PDB_NETWORK_CONTACT,
+                &[("net_id", net.as_str())],
+                false,
+            )?;
+            for contact in &contacts.records {
+                keep(contact.text(&PDB_NETWORK_CONTACT, "email"));
+            }
+        }
+    }
+    Ok(addresses)
+}
+
+/// The first [`MAX_ADDRESSES`] objects of `spec` that the filter `pairs` keeps.
+fn listed(
+    store: &Store,
+    spec: &'static ResourceSpec,
+    pairs: &[(&str, &str)],
+    relations: bool,
+) -> Result<peering_store::Page, Error> {
+    let pairs: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let filter = peering_filter::parse(&pairs, &Store::catalog(spec))
+        .map_err(|e| Error::Backend(format!("{}: {e:?}", spec.table).into()))?;
     let window = Window {
         limit: Some(MAX_ADDRESSES as i64),
         offset: 0,
     };
-    let page = store.list(&CONTACT_ASSIGNMENT, &filter, window, true, None)?;
-    let mut addresses: Vec<String> = Vec::new();
-    for assignment in &page.records {
-        let Some(contact) = assignment.follow(&CONTACT_ASSIGNMENT, "contact", &page.related) else {
-            continue;
-        };
-        let address = contact.text(&CONTACT, "email").trim();
-        if !address.is_empty() && !addresses.iter().any(|a| a == address) {
-            addresses.push(address.to_string());
-        }
-    }
-    Ok(addresses)
+    store.list(spec, &filter, window, relations, None)
 }

@@ -227,3 +227,51 @@ fn the_typed_client_sends_too() {
     assert_eq!(done["status"]["value"], "completed", "{done}");
     assert_eq!(smtp.received()[0].to, ["noc@peer-one.example"]);
 }
+
+/// The reference's form also offers the contacts PeeringDB lists for the network: so do
+/// the default recipients, after those assigned to the system.
+#[test]
+fn without_recipients_the_peeringdb_contacts_get_it_too() {
+    use peeringdb_fake::{Dataset, FakePeeringDb, Sizes};
+    let fake = FakePeeringDb::start(Dataset::new(Sizes::scaled(0.001)));
+    let db = peering_store::testing::TestDatabase::new();
+    crate::common::peeringdb_sync(&db, &fake.url);
+    let smtp = SmtpServer::start(Behaviour::default());
+    let s = TestServer::start_on(
+        db,
+        peering_api::Settings {
+            email: email_settings(smtp.addr.port()),
+            ..peering_api::Settings::default()
+        },
+    );
+    let contact = s.get("/api/peeringdb/network-contacts/?limit=1").json()["results"][0].clone();
+    let net = contact["net"]["id"].as_i64().expect("a contact's network");
+    let asn = s.get(&format!("/api/peeringdb/networks/{net}/")).json()["asn"].clone();
+    let listed = s
+        .get(&format!(
+            "/api/peeringdb/network-contacts/?net_id={net}&limit=1000"
+        ))
+        .json();
+    let mut expected: Vec<String> = crate::common::column(&listed, "email")
+        .iter()
+        .filter_map(|e| e.as_str().filter(|e| !e.is_empty()).map(str::to_string))
+        .collect();
+    expected.sort();
+    expected.dedup();
+    assert!(!expected.is_empty(), "{listed}");
+
+    let system = s.create(AS, json!({"asn": asn, "name": "Listed"}))["id"]
+        .as_i64()
+        .unwrap();
+    let template = s.create(
+        "/api/messaging/emails/",
+        json!({"name": "Hi", "subject": "Hi", "template": "Hello"}),
+    )["id"]
+        .clone();
+    let done = send(&s, system, json!({"email": template}));
+    assert_eq!(done["status"]["value"], "completed", "{done}");
+    let received = smtp.received();
+    let mut got = received[0].to.clone();
+    got.sort();
+    assert_eq!(got, expected);
+}
