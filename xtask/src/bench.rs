@@ -25,6 +25,7 @@ mod scale;
 pub(crate) mod server;
 mod target;
 mod templates;
+mod webhooks;
 mod writer;
 mod writes;
 mod wrk;
@@ -68,6 +69,13 @@ pub struct BenchArgs {
     /// PATCHes a second the writer sends while the realistic scenarios read (0: none).
     #[arg(long, default_value_t = 20)]
     write_rate: u32,
+    /// Webhooks to measure the writes' cost of (0: none). After the other scenarios, N
+    /// webhooks on every peering content type (create, update, delete, signed) are created,
+    /// sending to a receiver the harness runs on 127.0.0.1; the bulk writes and the
+    /// realistic writer then run with none enabled, then with all N, and the report's
+    /// "Writes with webhooks" table puts both side by side with the deliveries received.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    webhooks: u32,
     /// Runs of each PeeringDB scenario; the report gives the median.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
@@ -146,6 +154,9 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         (Some(url), Some(token)) => Some(Target::against(url, token)?),
         _ => None,
     };
+    if args.webhooks > 0 && !api {
+        return Err("--webhooks measures the API's writes, which this --only leaves out".into());
+    }
     // Check what can fail quickly before the long release build.
     if let Some(theirs) = &against {
         discover::discover(theirs)?;
@@ -254,6 +265,24 @@ fn run_backend(
         eprintln!("== {name}: templates");
         results.extend(templates::measure(&ours, &loaded, &monitor));
     }
+    let webhooks = (args.webhooks > 0)
+        .then(|| {
+            let context = webhooks::Context {
+                target: &ours,
+                loaded: &loaded,
+                monitor: &monitor,
+                population: &population,
+                run: Run {
+                    connections: args.connections,
+                    duration_s: args.duration,
+                    timeout_s: 10,
+                },
+                write_rate: args.write_rate,
+                on_postgres: matches!(backend, Backend::Postgres),
+            };
+            webhooks::compare(&context, args.webhooks)
+        })
+        .transpose()?;
 
     let report = Report {
         backend: name,
@@ -284,6 +313,7 @@ fn run_backend(
             url: theirs.url(""),
             scenarios: their_results,
         }),
+        webhooks,
     };
     let markdown = report.write(&args.out)?;
     println!("{markdown}");

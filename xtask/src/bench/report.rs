@@ -79,6 +79,8 @@ pub struct Report<'a> {
     /// One URL repeated per scenario, then bulk writes and templates.
     pub scenarios: Vec<ScenarioResult>,
     pub against: Option<Against>,
+    /// The writes without and with webhooks, under `--webhooks N`.
+    pub webhooks: Option<super::webhooks::Comparison>,
 }
 
 /// Rounds for display and JSON: more digits would be noise.
@@ -97,7 +99,7 @@ fn ratio(ours: &ScenarioResult, theirs: &ScenarioResult) -> Option<f64> {
     (theirs.requests_per_s > 0.0).then(|| ours.requests_per_s / theirs.requests_per_s)
 }
 
-fn scenario_json(s: &ScenarioResult) -> Value {
+pub(super) fn scenario_json(s: &ScenarioResult) -> Value {
     let mut v = json!({"scenario": s.name, "request": s.request, "connections": s.connections});
     match &s.outcome {
         Outcome::Skipped(why) => v["skipped"] = json!(why),
@@ -195,6 +197,9 @@ impl Report<'_> {
                 .collect();
             report["against"] = json!({"url": against.url, "scenarios": scenarios});
         }
+        if let Some(webhooks) = &self.webhooks {
+            report["writes_with_webhooks"] = super::webhooks::json(webhooks);
+        }
         report
     }
 
@@ -263,9 +268,17 @@ impl Report<'_> {
             &self.realistic,
             &self.baselines,
         ));
-        if self.scenarios.is_empty() {
-            return md;
+        if !self.scenarios.is_empty() {
+            self.scenarios_markdown(&mut md);
         }
+        if let Some(webhooks) = &self.webhooks {
+            md.push('\n');
+            md.push_str(&super::webhooks::markdown(webhooks));
+        }
+        md
+    }
+
+    fn scenarios_markdown(&self, md: &mut String) {
         md.push_str("## One URL repeated, bulk writes, templates\n\n");
         md.push_str("| scenario | conns | req/s | objects/s | p50 ms | p99 ms | errors | non-2xx | peak RSS MiB |\n");
         md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -277,9 +290,8 @@ impl Report<'_> {
             let _ = writeln!(md, "- {}: `{}`", s.name, s.request);
         }
         if let Some(against) = &self.against {
-            self.against_markdown(&mut md, against);
+            self.against_markdown(md, against);
         }
-        md
     }
 
     fn against_markdown(&self, md: &mut String, against: &Against) {

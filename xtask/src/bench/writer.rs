@@ -34,6 +34,15 @@ pub struct WriterStats {
     pub failed: u64,
     pub p50_ms: f64,
     pub p99_ms: f64,
+    /// How long the writer ran.
+    pub seconds: f64,
+}
+
+impl WriterStats {
+    /// Writes answered 200 a second.
+    pub fn done_per_s(&self) -> f64 {
+        self.done as f64 / self.seconds.max(1e-9)
+    }
 }
 
 pub struct Writer {
@@ -61,6 +70,7 @@ impl Writer {
             failed: 1,
             p50_ms: 0.0,
             p99_ms: 0.0,
+            seconds: 0.0,
         })
     }
 }
@@ -101,6 +111,7 @@ fn write_until(target: &Target, writable: &Writable, rate: u32, stop: &AtomicBoo
         failed,
         p50_ms: percentile(&latencies, 50.0),
         p99_ms: percentile(&latencies, 99.0),
+        seconds: started.elapsed().as_secs_f64(),
     }
 }
 

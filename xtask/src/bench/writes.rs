@@ -103,6 +103,16 @@ pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// Runs the write scenarios on our server, after the reads (they add sessions, and take
 /// them away again).
 pub fn measure(target: &Target, loaded: &Loaded, monitor: &RssMonitor) -> Vec<ScenarioResult> {
+    measure_counting(target, loaded, monitor).0
+}
+
+/// [`measure`], with the number of objects the scenarios changed (created, updated and
+/// deleted, each counted once per write).
+pub fn measure_counting(
+    target: &Target,
+    loaded: &Loaded,
+    monitor: &RssMonitor,
+) -> (Vec<ScenarioResult>, u64) {
     monitor.take_window_peak_mib();
     let mut posts = Batches::new();
     let mut created: Vec<Vec<i64>> = Vec::new();
@@ -165,7 +175,8 @@ pub fn measure(target: &Target, loaded: &Loaded, monitor: &RssMonitor) -> Vec<Sc
         connections: 1,
         outcome: of_created(&created, "delete", &deletes, monitor),
     };
-    vec![post, patch, delete]
+    let changes = posts.objects + patches.objects + deletes.objects;
+    (vec![post, patch, delete], changes)
 }
 
 /// The measurement of batches sent to the created sessions, if any were created.
