@@ -266,22 +266,7 @@ fn run_backend(
         results.extend(templates::measure(&ours, &loaded, &monitor));
     }
     let webhooks = (args.webhooks > 0)
-        .then(|| {
-            let context = webhooks::Context {
-                target: &ours,
-                loaded: &loaded,
-                monitor: &monitor,
-                population: &population,
-                run: Run {
-                    connections: args.connections,
-                    duration_s: args.duration,
-                    timeout_s: 10,
-                },
-                write_rate: args.write_rate,
-                on_postgres: matches!(backend, Backend::Postgres),
-            };
-            webhooks::compare(&context, args.webhooks)
-        })
+        .then(|| webhooks_compared(args, backend, &ours, &loaded, &monitor, &population))
         .transpose()?;
 
     let report = Report {
@@ -318,6 +303,31 @@ fn run_backend(
     let markdown = report.write(&args.out)?;
     println!("{markdown}");
     Ok(())
+}
+
+/// The writes without and with `--webhooks` webhooks, on the server of the scenarios.
+fn webhooks_compared(
+    args: &BenchArgs,
+    backend: Backend,
+    ours: &Target,
+    loaded: &load::Loaded,
+    monitor: &RssMonitor,
+    population: &realistic::Population,
+) -> Result<webhooks::Comparison, String> {
+    let context = webhooks::Context {
+        target: ours,
+        loaded,
+        monitor,
+        population,
+        run: Run {
+            connections: args.connections,
+            duration_s: args.duration,
+            timeout_s: 10,
+        },
+        write_rate: args.write_rate,
+        on_postgres: matches!(backend, Backend::Postgres),
+    };
+    webhooks::compare(&context, args.webhooks)
 }
 
 /// The realistic scenarios, each with the answer cache on and off (`server` has it on; a

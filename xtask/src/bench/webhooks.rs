@@ -274,6 +274,9 @@ fn drain(
         deliveries.left,
         deliveries.drain_s
     );
+    if deliveries.expected > 0 && deliveries.queued == 0 {
+        eprintln!("   the server queued no delivery job: this build sends no webhook");
+    }
     Ok(deliveries)
 }
 

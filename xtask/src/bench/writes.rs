@@ -115,30 +115,7 @@ pub fn measure_counting(
 ) -> (Vec<ScenarioResult>, u64) {
     monitor.take_window_peak_mib();
     let mut posts = Batches::new();
-    let mut created: Vec<Vec<i64>> = Vec::new();
-    for b in 0..WRITE_BATCHES {
-        let first = loaded.sessions + b * BATCH as u64;
-        let batch: Result<Vec<Value>, String> = (first..first + BATCH as u64)
-            .map(|k| {
-                let (exchange, address) = loaded.addresses.get(k)?;
-                let peer = loaded.peer_ids[k as usize % loaded.peer_ids.len()];
-                let connection = loaded.connection_ids[exchange as usize];
-                Ok(dataset::session(k, peer, connection, address))
-            })
-            .collect();
-        let batch = match batch {
-            Ok(batch) => batch,
-            Err(e) => {
-                eprintln!("   {e}");
-                break;
-            }
-        };
-        if let Some(body) = posts.send(target, "POST", &batch, 201) {
-            if let Some(ids) = ids_of(&body, batch.len()) {
-                created.push(ids);
-            }
-        }
-    }
+    let created = post_batches(target, loaded, &mut posts);
     let post = ScenarioResult {
         name: "session_bulk_post",
         request: format!("POST {SESSIONS} with 1,000 new sessions, {WRITE_BATCHES} times"),
@@ -177,6 +154,35 @@ pub fn measure_counting(
     };
     let changes = posts.objects + patches.objects + deletes.objects;
     (vec![post, patch, delete], changes)
+}
+
+/// POSTs the new sessions in batches; returns the ids of each batch created.
+fn post_batches(target: &Target, loaded: &Loaded, posts: &mut Batches) -> Vec<Vec<i64>> {
+    let mut created: Vec<Vec<i64>> = Vec::new();
+    for b in 0..WRITE_BATCHES {
+        let first = loaded.sessions + b * BATCH as u64;
+        let batch: Result<Vec<Value>, String> = (first..first + BATCH as u64)
+            .map(|k| {
+                let (exchange, address) = loaded.addresses.get(k)?;
+                let peer = loaded.peer_ids[k as usize % loaded.peer_ids.len()];
+                let connection = loaded.connection_ids[exchange as usize];
+                Ok(dataset::session(k, peer, connection, address))
+            })
+            .collect();
+        let batch = match batch {
+            Ok(batch) => batch,
+            Err(e) => {
+                eprintln!("   {e}");
+                break;
+            }
+        };
+        if let Some(body) = posts.send(target, "POST", &batch, 201) {
+            if let Some(ids) = ids_of(&body, batch.len()) {
+                created.push(ids);
+            }
+        }
+    }
+    created
 }
 
 /// The measurement of batches sent to the created sessions, if any were created.

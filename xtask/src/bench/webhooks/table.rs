@@ -205,16 +205,22 @@ fn targets(md: &mut String, c: &Comparison, none: Option<&Phase>) {
             met(drop_pct <= WRITER_TARGET_PCT)
         );
     }
-    let (due, received): (u64, u64) = with
-        .deliveries
-        .iter()
-        .fold((0, 0), |(due, got), d| (due + d.expected, got + d.received));
+    let (due, queued, received) = with.deliveries.iter().fold((0, 0, 0), |(a, b, c), d| {
+        (a + d.expected, b + d.queued, c + d.received)
+    });
     let _ = writeln!(
         md,
-        "- Deliveries received: {} of {} due\n",
+        "- Deliveries received: {} of {} due",
         thousands(received as f64),
         thousands(due as f64)
     );
+    if due > 0 && queued == 0 {
+        md.push_str(
+            "- The server queued no delivery job: this build sends no webhook, so the \
+             figures above measure no webhook cost\n",
+        );
+    }
+    md.push('\n');
 }
 
 #[cfg(test)]
@@ -313,6 +319,19 @@ mod tests {
             "{slow}"
         );
         assert!(slow.contains("25.0% lower (target: at most 10% lower): missed"));
+        let mut none_queued = phase(2, 1500.0, 800.0, 190);
+        for d in &mut none_queued.deliveries {
+            (d.queued, d.received, d.signed) = (0, 0, 0);
+        }
+        let unsent = markdown(&comparison(none_queued));
+        assert!(
+            unsent.contains("Deliveries received: 0 of 30,380 due"),
+            "{unsent}"
+        );
+        assert!(
+            unsent.contains("The server queued no delivery job"),
+            "{unsent}"
+        );
         let value = json(&comparison(phase(2, 1500.0, 800.0, 190)));
         assert_eq!(value["phases"][1]["webhooks_enabled"], 2);
         assert_eq!(value["phases"][1]["deliveries"][0]["received"], 30_000);
