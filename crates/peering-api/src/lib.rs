@@ -239,10 +239,19 @@ impl AppState {
         let rules = peering_app::edits::WriteRules {
             min_password_length: settings.min_password_length,
         };
+        let jobs = peering_jobs::Queue::new(store.clone());
+        peering_app::webhooks::follow_writes(
+            &store,
+            peering_app::webhooks::Deliveries {
+                base: settings.base_path.trim_end_matches('/').to_string(),
+                names: settings.field_names,
+                wake: Some(jobs.clone()),
+            },
+        );
         AppState {
             edits: peering_app::edits::Edits::new(store.clone(), rules),
             work: std::sync::Arc::new(peering_app::Work::new(store.clone(), Default::default())),
-            jobs: peering_jobs::Queue::new(store.clone()),
+            jobs,
             inline_renders: inline_renders::InlineRenders::new(settings.max_inline_renders),
             counts: std::sync::Arc::new(peering_app::answers::counts::Counts::new(
                 responses.enabled(),

@@ -19,6 +19,8 @@ pub const IMPORT_SESSIONS: &str = "peering.internet_exchange.import_sessions";
 pub const IMPORT_PEERINGDB_SESSIONS: &str = "peering.internet_exchange.import_peeringdb_sessions";
 pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
 pub const SEND_EMAIL: &str = "messaging.email.send";
+/// Sends one change to one webhook's receiver (enqueued by `webhooks/enqueue.rs`).
+pub const DELIVER_WEBHOOK: &str = "extras.webhook.deliver";
 
 /// A job to run `name` on an object, for a user; what it renders shows what `viewer` may
 /// see (nothing, for a job that renders nothing).

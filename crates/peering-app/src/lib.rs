@@ -4,8 +4,9 @@
 //! router configurations, e-mails and exports rendered from stored templates for a
 //! [`Viewer`] (`renders.rs`), the jobs that run them and the workers that run jobs
 //! (`jobs.rs`), the routers, driven or through the router command (`router/`), the
-//! PeeringDB jobs, and the e-mails sent to peers (`email/`). The API calls it for
-//! requests; `peeringd worker` runs its jobs with no HTTP at all.
+//! PeeringDB jobs, the e-mails sent to peers (`email/`), and webhook deliveries
+//! (`webhooks/`). The API calls it for requests; `peeringd worker` runs its jobs with no
+//! HTTP at all.
 
 pub mod accounts;
 pub mod answers;
@@ -21,6 +22,7 @@ mod renders;
 pub mod router;
 pub mod sessions;
 pub mod source;
+pub mod webhooks;
 
 use peering_render::{Audience, RenderError, Secrets};
 

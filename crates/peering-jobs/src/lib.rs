@@ -132,6 +132,12 @@ impl Queue {
         waiting.notify_all();
     }
 
+    /// Tells idle workers that jobs were enqueued some other way (in a write's own
+    /// transaction, say) than through [`Queue::enqueue`].
+    pub fn wake(&self) {
+        self.wake_all();
+    }
+
     /// Adds a job; its id.
     pub fn enqueue(&self, job: &NewJob) -> Result<i64, peering_store::Error> {
         let id = self.store.jobs().enqueue(job)?;

@@ -39,6 +39,7 @@ use peering_filter::Catalog;
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Cause, Error, StorageProblem};
+pub use follow::{ChangeAction, FollowChanges, WrittenChange};
 pub use gate::Writing;
 pub use import::ImportWriter;
 pub use query::{Page, Related, Window};
@@ -56,7 +57,8 @@ pub use write::ImportedObject;
 use caches::{kept, order_ids, orders, versions};
 use connection::{AnyConnection, Db, Mode, Pool};
 use engine::{
-    changes, computed, connection, copy, delete, query, removals, schema, sql, write, written,
+    changes, computed, connection, copy, delete, follow, query, removals, schema, sql, write,
+    written,
 };
 use written::Written;
 
@@ -98,6 +100,9 @@ pub struct Store {
     kept: Arc<kept::KeptObjects>,
     /// Details asked at the same time, read together (`together.rs`).
     together: Option<Arc<together::Together>>,
+    /// What follows the changes of every write (`follow.rs`): set once, for all the
+    /// handles on this store.
+    follower: Arc<std::sync::OnceLock<Arc<dyn FollowChanges>>>,
 }
 
 impl std::fmt::Debug for Store {
@@ -169,11 +174,19 @@ impl Store {
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
             together: Some(Arc::default()),
+            follower: Arc::default(),
         })
     }
 
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// Has `follower` enqueue, in each write's transaction, the jobs that follow its
+    /// changes; for every handle on this store. Only the first follower given counts:
+    /// false when one was given before.
+    pub fn follow_changes(&self, follower: Arc<dyn FollowChanges>) -> bool {
+        self.follower.set(follower).is_ok()
     }
 
     /// How many SQL statements this store has run (for tests that count queries), reads of
@@ -306,6 +319,7 @@ impl Store {
         let mut conn = self.write_pool.get()?;
         let counter = &self.queries;
         let written = RefCell::new(Written::default());
+        let follower = self.follower.get().map(|f| f.as_ref());
         let orders = self.kept.orders();
         // The versions before and after the write, when an order it may keep reads a
         // table it wrote (`orders.rs`), or it may keep related objects of one (`kept.rs`).
@@ -331,28 +345,44 @@ impl Store {
             // IMMEDIATE takes the write lock up front, so two writers queue on the busy
             // timeout instead of failing when a read lock would have to be upgraded.
             AnyConnection::Sqlite(c) => c.immediate_transaction(|c| {
-                versioned(&mut Db::Sqlite(c, counter, Mode::Write(&written)))
+                versioned(&mut Db::Sqlite(c, counter, Mode::Write(&written, follower)))
             }),
-            AnyConnection::Postgresql(c) => {
-                c.transaction(|c| versioned(&mut Db::Postgres(c, counter, Mode::Write(&written))))
-            }
+            AnyConnection::Postgresql(c) => c.transaction(|c| {
+                versioned(&mut Db::Postgres(
+                    c,
+                    counter,
+                    Mode::Write(&written, follower),
+                ))
+            }),
         };
         if let Some(checkpoints) = &self.checkpoints {
             checkpoints.wrote();
         }
-        if let (Some(vacuums), Ok(_)) = (&self.vacuums, &done) {
-            vacuums.wrote(written.borrow().tables());
-        }
         if done.is_ok() {
-            // Reads after this write would find the orders of the tables it wrote out of
-            // date: forgotten now, they are not tried first, unless the write changed
-            // nothing they are read from (`orders.rs`).
-            let around = around.borrow();
-            let versions = around.as_ref().map(|(before, after)| (before, after));
-            orders.after_write(&written.borrow(), versions);
-            self.kept.after_write(&written.borrow(), versions);
+            self.after_commit(&written.borrow(), around.borrow().as_ref(), follower);
         }
         done
+    }
+
+    /// Tells those who follow writes what a write that committed wrote.
+    fn after_commit(
+        &self,
+        written: &Written,
+        around: Option<&(TableVersions, TableVersions)>,
+        follower: Option<&dyn FollowChanges>,
+    ) {
+        if let Some(vacuums) = &self.vacuums {
+            vacuums.wrote(written.tables());
+        }
+        if let Some(follower) = follower.filter(|_| written.followed()) {
+            follower.committed();
+        }
+        // Reads after this write would find the orders of the tables it wrote out of
+        // date: forgotten now, they are not tried first, unless the write changed
+        // nothing they are read from (`orders.rs`).
+        let versions = around.map(|(before, after)| (before, after));
+        self.kept.orders().after_write(written, versions);
+        self.kept.after_write(written, versions);
     }
 
     /// A value that changes with every write, through any instance on this database: equal

@@ -86,7 +86,7 @@ pub fn token(settings: &Settings, command: TokenCommand) -> Result<(), String> {
 
 /// The store, with one connection: a command runs one thing at a time.
 fn open(settings: &Settings) -> Result<Store, String> {
-    Store::open(&settings.database_url, 1).map_err(|e| e.to_string())
+    crate::open_store(settings, 1)
 }
 
 fn user_id(store: &Store, name: &str) -> Result<i64, String> {

@@ -5,7 +5,6 @@
 use std::time::Instant;
 
 use peering_import::{Event, Outcome, Report, Source};
-use peering_store::Store;
 
 use crate::config::Settings;
 
@@ -18,7 +17,7 @@ pub fn peering_manager(
     token: &str,
     dry_run: bool,
 ) -> Result<(), String> {
-    let store = Store::open(&settings.database_url, 2).map_err(|e| e.to_string())?;
+    let store = crate::open_store(settings, 2)?;
     let source = Source::new(url, token).map_err(|e| e.to_string())?;
     let clock = Instant::now();
     let progress = |event: Event| match event {

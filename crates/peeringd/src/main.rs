@@ -127,6 +127,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// Opens the database of `settings` with `connections` read connections, every write
+/// through it enqueuing the webhook deliveries it sets off, for the instances that run
+/// jobs.
+pub(crate) fn open_store(settings: &config::Settings, connections: u32) -> Result<Store, String> {
+    let store = Store::open(&settings.database_url, connections).map_err(|e| e.to_string())?;
+    follow_writes(settings, &store, None);
+    Ok(store)
+}
+
+/// Has every write through `store` enqueue the webhook deliveries it sets off, waking the
+/// workers of `wake`.
+pub(crate) fn follow_writes(
+    settings: &config::Settings,
+    store: &Store,
+    wake: Option<&peering_app::jobs::Queue>,
+) {
+    peering_app::webhooks::follow_writes(
+        store,
+        peering_app::webhooks::Deliveries {
+            base: settings.base_path.trim_end_matches('/').to_string(),
+            names: settings.field_names,
+            wake: wake.cloned(),
+        },
+    );
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let settings = cli.settings.resolve()?;
     let _log = logging::init(settings.log_format);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use peering_peeringdb::follow::Followed;
 use peering_peeringdb::{Event, Report, Source};
-use peering_store::{ChangeContext, Store};
+use peering_store::ChangeContext;
 
 use crate::config::Settings;
 
@@ -16,7 +16,7 @@ use crate::config::Settings;
 const LISTED: usize = 20;
 
 pub fn sync(settings: &Settings, from_dir: Option<PathBuf>) -> Result<(), String> {
-    let store = Store::open(&settings.database_url, 2).map_err(|e| e.to_string())?;
+    let store = crate::open_store(settings, 2)?;
     let source = match from_dir {
         Some(dir) if !dir.is_dir() => return Err(format!("{} is not a directory", dir.display())),
         Some(dir) => Source::Directory(dir),

@@ -137,6 +137,7 @@ fn purge_when_kept_for_days(store: &Store, settings: &Settings) {
 
 pub fn serve(settings: Settings) -> std::io::Result<()> {
     raise_open_file_limit();
+    // The API's state has its writes enqueue webhook deliveries, waking its workers.
     let store = Store::open(&settings.database_url, read_pool_size())
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;

@@ -29,7 +29,8 @@ pub fn run(settings: Settings) -> Result<(), String> {
         email: settings.email.clone(),
         edits: peering_app::edits::Edits::new(store.clone(), settings.write_rules()),
     };
-    let queue = Queue::new(store);
+    let queue = Queue::new(store.clone());
+    crate::follow_writes(&settings, &store, Some(&queue));
     let workers = start_workers(
         &queue,
         runner,

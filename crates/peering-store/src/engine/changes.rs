@@ -11,6 +11,7 @@ use peering_domain::{Record, ResourceSpec, Value};
 
 use crate::connection::Db;
 use crate::error::Error;
+use crate::follow::{follow, WrittenChange};
 use crate::query::{shallow_by_ids, Related};
 use crate::sql::Bind;
 
@@ -189,23 +190,39 @@ pub(crate) fn record_changes(
     related: &Related,
     changes: Vec<Change<'_>>,
 ) -> Result<(), Error> {
-    record_labelled_changes(
-        db,
-        ctx,
-        changes.into_iter().map(|change| {
+    let labelled: Vec<_> = changes
+        .into_iter()
+        .map(|change| {
             let repr = change.record.display_with(spec, related);
             (spec, repr, change)
-        }),
-    )
+        })
+        .collect();
+    record_labelled_changes(db, ctx, related, labelled)
 }
 
-/// Records changes of objects of any resources, each with its label, in the order given.
-pub(crate) fn record_labelled_changes<'a>(
+/// Records changes of objects of any resources, each with its label, in the order given,
+/// and enqueues what follows them (`follow.rs`).
+pub(crate) fn record_labelled_changes(
     db: &mut Db<'_>,
     ctx: &ChangeContext,
-    changes: impl Iterator<Item = (&'static ResourceSpec, String, Change<'a>)>,
+    related: &Related,
+    changes: Vec<(&'static ResourceSpec, String, Change<'_>)>,
 ) -> Result<(), Error> {
+    if db.follower().is_some() {
+        let written: Vec<WrittenChange<'_>> = changes
+            .iter()
+            .map(|(spec, _, change)| WrittenChange {
+                spec,
+                action: change.action.into(),
+                record: change.record,
+                prechange: change.pre.as_deref(),
+                postchange: change.post.as_deref(),
+            })
+            .collect();
+        follow(db, ctx, related, &written)?;
+    }
     let rows: Vec<Vec<Bind>> = changes
+        .into_iter()
         .map(|(spec, repr, change)| change_row(ctx, spec, &repr, change))
         .collect();
     db.insert_object_changes(rows)

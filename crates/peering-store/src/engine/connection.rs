@@ -13,6 +13,7 @@ use diesel::{Connection, RunQueryDsl};
 use peering_domain::spec::CHANGE_RECORDS;
 
 use crate::error::Error;
+use crate::follow::FollowChanges;
 use crate::kept::KeptObjects;
 use crate::pool_manager::Manager;
 use crate::sql::{Bind, DbRow, Run, Sql};
@@ -142,12 +143,13 @@ pub(crate) enum Db<'a> {
 }
 
 /// What a borrowed connection serves.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) enum Mode<'a> {
     /// Reads, which take related objects from those kept between reads, if given.
     Read(Option<&'a KeptObjects>),
-    /// A write transaction, with the tables written so far (`versions.rs`).
-    Write(&'a RefCell<Written>),
+    /// A write transaction, with the tables written so far (`versions.rs`), and what
+    /// follows its changes (`follow.rs`), if anything does.
+    Write(&'a RefCell<Written>, Option<&'a dyn FollowChanges>),
 }
 
 impl<'a> Db<'a> {
@@ -166,7 +168,22 @@ impl<'a> Db<'a> {
 
     fn written(&self) -> Option<&RefCell<Written>> {
         match self.mode() {
-            Mode::Write(written) => Some(written),
+            Mode::Write(written, _) => Some(written),
+            Mode::Read(_) => None,
+        }
+    }
+
+    /// Notes that jobs following this transaction's changes were enqueued.
+    pub fn note_followed(&self) {
+        if let Some(written) = self.written() {
+            written.borrow_mut().note_followed();
+        }
+    }
+
+    /// What follows the changes of this write transaction, if anything does.
+    pub fn follower(&self) -> Option<&'a dyn FollowChanges> {
+        match self.mode() {
+            Mode::Write(_, follower) => follower,
             Mode::Read(_) => None,
         }
     }
@@ -175,7 +192,7 @@ impl<'a> Db<'a> {
     pub fn kept(&self) -> Option<&'a KeptObjects> {
         match self.mode() {
             Mode::Read(kept) => kept,
-            Mode::Write(_) => None,
+            Mode::Write(..) => None,
         }
     }
 
@@ -284,7 +301,7 @@ impl<'a> Db<'a> {
         match self {
             Db::Postgres(c, counter, mode) if !rows.is_empty() => {
                 counter.fetch_add(1, Ordering::Relaxed);
-                if let Mode::Write(written) = mode {
+                if let Mode::Write(written, _) = mode {
                     written.borrow_mut().note(&Writes::adds(CHANGE_RECORDS));
                 }
                 crate::copy::object_changes(c, &rows)

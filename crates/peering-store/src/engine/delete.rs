@@ -251,7 +251,7 @@ impl Doomed {
             };
             changes.push((node.spec, repr, change));
         }
-        record_labelled_changes(db, ctx, changes.into_iter())
+        record_labelled_changes(db, ctx, related, changes)
     }
 
     fn post_order(&self, i: usize, out: &mut Vec<usize>) {

@@ -9,6 +9,7 @@ pub(crate) mod computed;
 pub(crate) mod connection;
 pub(crate) mod copy;
 pub(crate) mod delete;
+pub(crate) mod follow;
 pub(crate) mod query;
 pub(crate) mod removals;
 pub(crate) mod schema;

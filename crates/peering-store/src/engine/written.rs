@@ -95,6 +95,8 @@ pub(crate) struct Written {
     /// The ids of the rows written, per table written: `None` where rows may have been
     /// written that no statement named by id (`kept.rs` keeps the other rows' objects).
     ids: BTreeMap<String, Option<BTreeSet<i64>>>,
+    /// Whether jobs that follow the changes were enqueued (`follow.rs`).
+    followed: bool,
 }
 
 impl Written {
@@ -138,6 +140,16 @@ impl Written {
     }
 
     /// Whether `table` may have been written.
+    /// Notes that jobs following the changes were enqueued.
+    pub fn note_followed(&mut self) {
+        self.followed = true;
+    }
+
+    /// Whether jobs following the changes were enqueued.
+    pub fn followed(&self) -> bool {
+        self.followed
+    }
+
     pub fn may_have_written(&self, table: &str) -> bool {
         self.tables.contains_key(table)
     }

@@ -67,6 +67,7 @@ mod jobs_survive;
 mod napalm_adapter;
 mod router_command;
 mod router_lanes;
+mod webhook_jobs;
 mod worker;
 
 // E-mails sent to peers.

@@ -236,6 +236,18 @@ impl Sql {
         rows: Vec<Vec<Bind>>,
     ) -> Vec<Sql> {
         let per_statement = Self::rows_per_statement(backend, columns.len());
+        Self::inserts_by(backend, table, columns, rows, per_statement)
+    }
+
+    /// Like [`Sql::inserts`], `per_statement` rows at most in each statement.
+    pub fn inserts_by(
+        backend: Database,
+        table: &'static str,
+        columns: &[&str],
+        rows: Vec<Vec<Bind>>,
+        per_statement: usize,
+    ) -> Vec<Sql> {
+        let per_statement = per_statement.max(1);
         let mut statements = Vec::new();
         let mut rows = rows.into_iter().peekable();
         while rows.peek().is_some() {

@@ -1,8 +1,10 @@
 //! The job queue, reached through [`Store::jobs`]: jobs enqueued, claimed by workers under
 //! a lease, renewed, finished and purged (the statements in `rows.rs`).
 
+mod batch;
 mod rows;
 
+pub(crate) use batch::enqueue_many;
 pub use rows::{ClaimedJob, Claims, JobEnd, NewJob};
 
 use crate::{Error, Store};
@@ -25,6 +27,11 @@ impl Jobs<'_> {
     /// Adds a job to the queue; its id.
     pub fn enqueue(&self, job: &NewJob) -> Result<i64, Error> {
         self.store.write(|db| jobs::enqueue(db, job))
+    }
+
+    /// Adds jobs to the queue in as few statements as the database allows.
+    pub fn enqueue_many(&self, jobs: &[NewJob]) -> Result<(), Error> {
+        self.store.write(|db| enqueue_many(db, jobs))
     }
 
     /// The oldest job waiting, claimed for `worker` for `lease` (none waits: `None`).
