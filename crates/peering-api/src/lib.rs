@@ -86,6 +86,8 @@ pub struct Settings {
     /// How e-mails sent to peers reach their SMTP server; without a server, `send-email/`
     /// answers 503.
     pub email: peering_app::email::Settings,
+    /// How prefix refreshes ask the IRR (bgpq4, its server, sources and arguments).
+    pub irr: peering_app::irr::Settings,
 }
 
 impl Settings {
@@ -119,6 +121,7 @@ impl Default for Settings {
             max_inline_renders: inline_renders::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
             email: peering_app::email::Settings::default(),
+            irr: peering_app::irr::Settings::default(),
         }
     }
 }
@@ -207,6 +210,7 @@ impl AppState {
             peeringdb_limits: self.settings.peeringdb_limits,
             email: self.settings.email.clone(),
             edits: self.edits.clone(),
+            irr: self.settings.irr.clone(),
         }
     }
 }

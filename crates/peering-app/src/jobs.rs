@@ -21,6 +21,9 @@ pub const SYNCHRONISE_PEERINGDB: &str = "peeringdb.synchronise";
 pub const SEND_EMAIL: &str = "messaging.email.send";
 /// Sends one change to one webhook's receiver (enqueued by `webhooks/enqueue.rs`).
 pub const DELIVER_WEBHOOK: &str = "extras.webhook.deliver";
+pub const REFRESH_PREFIXES: &str = "peering.autonomous_system.refresh_prefixes";
+/// Refreshes every autonomous system's prefixes (a schedule's job).
+pub const REFRESH_ALL_PREFIXES: &str = "peering.autonomous_system.refresh_all_prefixes";
 
 /// A job to run `name` on an object, for a user; what it renders shows what `viewer` may
 /// see (nothing, for a job that renders nothing).
@@ -46,6 +49,8 @@ pub struct JobRunner {
     pub email: super::email::Settings,
     /// What jobs write (journal entries), under the write rules.
     pub edits: super::edits::Edits,
+    /// How prefixes are asked of the IRR (written through `edits`).
+    pub irr: super::irr::Settings,
 }
 
 fn ended(result: Result<String, WorkError>) -> Outcome {
@@ -64,6 +69,9 @@ impl Runner for JobRunner {
                 self.peeringdb_limits,
                 &self.context(job),
             );
+        }
+        if job.name == REFRESH_ALL_PREFIXES {
+            return self.refresh_all_prefixes(job);
         }
         let Some(object) = job.object_id else {
             return Outcome::failed(format!("job {} names no object", job.name));
@@ -95,6 +103,12 @@ impl Runner for JobRunner {
             IMPORT_PEERINGDB_SESSIONS => {
                 super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
             }
+            REFRESH_PREFIXES => {
+                match super::irr::refresh(&self.edits, &self.irr, object, &self.context(job)) {
+                    Ok(done) => Outcome::completed(done.line()),
+                    Err(e) => Outcome::errored(e.to_string()),
+                }
+            }
             other => Outcome::failed(format!("unknown kind of job: {other}")),
         }
     }
@@ -110,6 +124,8 @@ impl Runner for JobRunner {
                 | POLL_SESSIONS
                 | TEST_CONNECTION
                 | SYNCHRONISE_PEERINGDB
+                | REFRESH_PREFIXES
+                | REFRESH_ALL_PREFIXES
         )
     }
 }
@@ -127,6 +143,19 @@ impl JobRunner {
             user_id: job.user_id,
             user_name,
             authority: Authority::operator(),
+        }
+    }
+
+    /// Refreshes every autonomous system's prefixes; errored when one failed (the others
+    /// are written all the same).
+    fn refresh_all_prefixes(&self, job: &ClaimedJob) -> Outcome {
+        let ctx = self.context(job);
+        let report = super::irr::systems(self.edits.store(), None)
+            .and_then(|ids| super::irr::refresh_each(&self.edits, &self.irr, &ids, &ctx));
+        match report {
+            Ok(report) if report.failed == 0 => Outcome::completed(report.text()),
+            Ok(report) => Outcome::errored(report.text()),
+            Err(e) => Outcome::errored(format!("Refreshing prefixes failed: {e}")),
         }
     }
 

@@ -15,6 +15,7 @@ pub mod edits;
 pub mod email;
 pub mod exchanges;
 pub mod imports;
+pub mod irr;
 pub mod jobs;
 pub mod logins;
 mod peeringdb;

@@ -184,8 +184,9 @@ pub struct PasswordEncrypted {
     pub encrypted: bool,
 }
 
-/// The prefixes stored for an autonomous system's AS-SET, by family (each as the import
-/// stored it).
+/// The prefixes stored for an autonomous system's AS-SET, by family, each entry as bgpq4
+/// wrote it (`{"prefix", "exact", "greater-equal"?, "less-equal"?}`), as the reference
+/// stores them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prefixes {
     pub ipv6: Vec<Json>,

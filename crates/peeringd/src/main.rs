@@ -6,6 +6,7 @@ mod accounts_command;
 mod config;
 mod demo_data;
 mod import_command;
+mod irr_command;
 mod logging;
 mod peeringdb_command;
 mod server;
@@ -78,6 +79,11 @@ enum Command {
     Peeringdb {
         #[command(subcommand)]
         command: PeeringdbCommand,
+    },
+    /// IRR prefix lists, asked through bgpq4.
+    Irr {
+        #[command(subcommand)]
+        command: irr_command::IrrCommand,
     },
     /// Bring another system's data in.
     Import {
@@ -179,6 +185,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Peeringdb {
             command: PeeringdbCommand::Sync { from_dir },
         } => peeringdb_command::sync(&settings, from_dir),
+        Command::Irr { command } => irr_command::run(&settings, command),
         Command::Import {
             command:
                 ImportCommand::PeeringManager {

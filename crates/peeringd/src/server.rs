@@ -41,6 +41,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         max_inline_renders: s.max_inline_renders,
         field_names: s.field_names,
         email: s.email.clone(),
+        irr: s.irr.clone(),
     }
 }
 

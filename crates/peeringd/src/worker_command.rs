@@ -28,6 +28,7 @@ pub fn run(settings: Settings) -> Result<(), String> {
         peeringdb_limits: settings.peeringdb_limits,
         email: settings.email.clone(),
         edits: peering_app::edits::Edits::new(store.clone(), settings.write_rules()),
+        irr: settings.irr.clone(),
     };
     let queue = Queue::new(store.clone());
     crate::follow_writes(&settings, &store, Some(&queue));

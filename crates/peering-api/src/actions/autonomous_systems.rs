@@ -1,5 +1,6 @@
 //! Autonomous system actions: stored prefixes, exchanges and facilities shared with the
-//! caller's affiliated network, and the synchronisation with PeeringDB.
+//! caller's affiliated network, the synchronisation with PeeringDB, and the refresh of
+//! the prefixes from the IRR.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -15,7 +16,8 @@ use crate::respond::{base_url, respond_text};
 use peering_represent::{Renderer, SecretView};
 
 /// `GET autonomous-systems/{id}/as-set-prefixes/`: `{"ipv6": […], "ipv4": […]}` as stored
-/// (peeringd does not query IRR databases itself: stored prefixes come from an import).
+/// (by `refresh-prefixes/`, `peeringd irr refresh` or an import; never asked of the IRR
+/// while the caller waits).
 pub async fn as_set_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
     let Call { req, state, id, .. } = call;
     let store = state.store.clone();
@@ -125,4 +127,25 @@ pub async fn sync_with_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
             false,
         )),
     }
+}
+
+/// `POST autonomous-systems/{id}/refresh-prefixes/`: a job asking the IRR for the system's
+/// prefixes through bgpq4 and storing them.
+pub async fn refresh_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    let user = caller.require_user()?;
+    super::existing(&state, &AUTONOMOUS_SYSTEM, id).await?;
+    let job = peering_app::jobs::new_job(
+        peering_app::jobs::REFRESH_PREFIXES,
+        (&AUTONOMOUS_SYSTEM.content_type(), id),
+        Some(user.id),
+        &peering_app::Viewer::default(),
+    );
+    super::routers::enqueue(&req, &state, job).await
 }

@@ -94,6 +94,9 @@ pub static HANDLERS: &[Served] = &[
     on(&AUTONOMOUS_SYSTEM, "sync-with-peeringdb", |c| {
         Box::pin(autonomous_systems::sync_with_peeringdb(c))
     }),
+    on(&AUTONOMOUS_SYSTEM, "refresh-prefixes", |c| {
+        Box::pin(autonomous_systems::refresh_prefixes(c))
+    }),
     on(&INTERNET_EXCHANGE, "link-to-peeringdb", |c| {
         Box::pin(exchanges::link_to_peeringdb(c))
     }),

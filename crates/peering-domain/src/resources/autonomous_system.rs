@@ -80,6 +80,33 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             .nullable()
             .read_only()
             .default(Default::Null),
+        // The reference's 1.10 fields (migration 0107): whether a refresh asks the IRR for
+        // this system's prefixes, and what it asks with instead of the settings'.
+        Field::new("retrieve_prefixes", "Retrieve prefixes", Kind::Bool)
+            .default(Default::Bool(true)),
+        Field::new(
+            "irr_sources_override",
+            "IRR sources override",
+            kinds::plain_text(255),
+        )
+        .default(Default::Text(""))
+        .help(
+            "Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB",
+        ),
+        Field::new(
+            "irr_ipv6_prefixes_args_override",
+            "IRR IPv6 prefix arguments override",
+            kinds::plain_text(255),
+        )
+        .default(Default::Text(""))
+        .help("Override for PEERING_BGPQ_IPV6_ARGS"),
+        Field::new(
+            "irr_ipv4_prefixes_args_override",
+            "IRR IPv4 prefix arguments override",
+            kinds::plain_text(255),
+        )
+        .default(Default::Text(""))
+        .help("Override for PEERING_BGPQ_IPV4_ARGS"),
         Field::new("affiliated", "Affiliated", Kind::Bool)
             .default(Default::Bool(false))
             .filter(),

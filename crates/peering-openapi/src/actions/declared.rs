@@ -215,6 +215,17 @@ pub static ACTIONS: &[Action] = &[
         needs: Needs::Hold(&[Grant::On(Permission::Change, &AUTONOMOUS_SYSTEM)]),
     },
     Action {
+        spec: &AUTONOMOUS_SYSTEM,
+        name: "refresh-prefixes",
+        scope: Scope::Object,
+        method: "POST",
+        summary: "Ask the IRR for the autonomous system's prefixes through bgpq4 and store them (a job)",
+        query: QUERY_NONE,
+        body: None,
+        answers: &[JOB_ACCEPTED],
+        needs: Needs::Hold(&[Grant::On(Permission::Change, &AUTONOMOUS_SYSTEM)]),
+    },
+    Action {
         spec: &INTERNET_EXCHANGE,
         name: "link-to-peeringdb",
         scope: Scope::Object,

@@ -125,12 +125,16 @@ pub(super) fn definitions(api: &mut DefaultApiRaw) {
         "RenderedExport".into(),
         object(&[("rendered", string())], true),
     );
+    // An entry of a prefix list as bgpq4 writes it and the reference stores it.
+    let mut entry = object(&[("prefix", string()), ("exact", boolean())], true);
+    for bound in ["greater-equal", "less-equal"] {
+        entry.properties.insert(bound.into(), Box::new(id()));
+    }
+    definitions.insert("PrefixListEntry".into(), entry);
+    let entries = || array(reference("PrefixListEntry"));
     definitions.insert(
         "Prefixes".into(),
-        object(
-            &[("ipv6", array(string())), ("ipv4", array(string()))],
-            true,
-        ),
+        object(&[("ipv6", entries()), ("ipv4", entries())], true),
     );
     // A key only for a family that has prefixes, as the reference.
     definitions.insert(

@@ -2,6 +2,7 @@
 //! by `--config`, else the default.
 
 mod email;
+mod irr;
 
 use std::path::Path;
 
@@ -120,6 +121,8 @@ pub struct SettingsArgs {
     pub config: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub email: email::EmailArgs,
+    #[command(flatten)]
+    pub irr: irr::IrrArgs,
 }
 
 /// The same settings as read from the TOML file.
@@ -157,6 +160,8 @@ struct FileSettings {
     field_names: Option<String>,
     #[serde(flatten)]
     email: email::EmailFile,
+    #[serde(flatten)]
+    irr: irr::IrrFile,
 }
 
 /// The settings in force.
@@ -188,6 +193,7 @@ pub struct Settings {
     pub peeringdb_limits: peering_peeringdb::Limits,
     pub field_names: peering_domain::names::FieldNames,
     pub email: peering_app::email::Settings,
+    pub irr: peering_app::irr::Settings,
 }
 
 /// `extdb` (or empty) for the spec's names, `peeringdb` for the reference's.
@@ -326,6 +332,7 @@ impl SettingsArgs {
             ),
             field_names: field_names(or(&self.field_names, file.field_names))?,
             email: self.email.resolve(file.email)?,
+            irr: self.irr.resolve(file.irr)?,
         })
     }
 

@@ -76,6 +76,7 @@ mod email;
 // PeeringDB and imports.
 mod import;
 mod import_bounds;
+mod irr;
 mod peeringdb_sync;
 mod peeringdb_use;
 mod sync_bounds;

@@ -45,6 +45,14 @@ pub struct AutonomousSystem {
     pub communities: Vec<NestedCommunity>,
     /// Prefixes
     pub prefixes: serde_json::Value,
+    /// Retrieve prefixes
+    pub retrieve_prefixes: bool,
+    /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
+    pub irr_sources_override: String,
+    /// Override for PEERING_BGPQ_IPV6_ARGS
+    pub irr_ipv6_prefixes_args_override: String,
+    /// Override for PEERING_BGPQ_IPV4_ARGS
+    pub irr_ipv4_prefixes_args_override: String,
     /// Affiliated
     pub affiliated: bool,
     /// Local context data
@@ -161,6 +169,18 @@ pub struct WritableAutonomousSystem {
     /// Communities
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub communities: Option<Vec<i64>>,
+    /// Retrieve prefixes
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve_prefixes: Option<bool>,
+    /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_sources_override: Option<String>,
+    /// Override for PEERING_BGPQ_IPV6_ARGS
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_ipv6_prefixes_args_override: Option<String>,
+    /// Override for PEERING_BGPQ_IPV4_ARGS
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_ipv4_prefixes_args_override: Option<String>,
     /// Affiliated
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub affiliated: Option<bool>,
@@ -189,6 +209,10 @@ impl WritableAutonomousSystem {
             import_routing_policies: None,
             export_routing_policies: None,
             communities: None,
+            retrieve_prefixes: None,
+            irr_sources_override: None,
+            irr_ipv6_prefixes_args_override: None,
+            irr_ipv4_prefixes_args_override: None,
             affiliated: None,
             local_context_data: None,
             tags: None,
@@ -256,6 +280,18 @@ pub struct PatchAutonomousSystem {
     /// Communities
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub communities: Option<Vec<i64>>,
+    /// Retrieve prefixes
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve_prefixes: Option<bool>,
+    /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_sources_override: Option<String>,
+    /// Override for PEERING_BGPQ_IPV6_ARGS
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_ipv6_prefixes_args_override: Option<String>,
+    /// Override for PEERING_BGPQ_IPV4_ARGS
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub irr_ipv4_prefixes_args_override: Option<String>,
     /// Affiliated
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub affiliated: Option<bool>,

@@ -1,0 +1,4 @@
+ALTER TABLE autonomous_systems DROP COLUMN irr_ipv4_prefixes_args_override;
+ALTER TABLE autonomous_systems DROP COLUMN irr_ipv6_prefixes_args_override;
+ALTER TABLE autonomous_systems DROP COLUMN irr_sources_override;
+ALTER TABLE autonomous_systems DROP COLUMN retrieve_prefixes;
