@@ -150,8 +150,9 @@ impl JobRunner {
     /// are written all the same).
     fn refresh_all_prefixes(&self, job: &ClaimedJob) -> Outcome {
         let ctx = self.context(job);
-        let report = super::irr::systems(self.edits.store(), None)
-            .and_then(|ids| super::irr::refresh_each(&self.edits, &self.irr, &ids, &ctx));
+        let report = super::irr::systems(self.edits.store(), None).and_then(|ids| {
+            super::irr::refresh_each(&self.edits, &self.irr, &ids, &ctx, &mut |_| {})
+        });
         match report {
             Ok(report) if report.failed == 0 => Outcome::completed(report.text()),
             Ok(report) => Outcome::errored(report.text()),

@@ -34,8 +34,11 @@ pub fn run(settings: &Settings, command: IrrCommand) -> Result<(), String> {
         user_name: "irr-refresh".into(),
         authority: peering_domain::grants::Authority::operator(),
     };
-    let report = irr::refresh_each(&edits, &settings.irr, &ids, &ctx).map_err(|e| e.to_string())?;
-    println!("{}", report.text());
+    // A line per system as it is done: a refresh of thousands takes a while.
+    let mut print = |line: &str| println!("{line}");
+    let report = irr::refresh_each(&edits, &settings.irr, &ids, &ctx, &mut print)
+        .map_err(|e| e.to_string())?;
+    println!("{}", report.totals());
     if report.failed > 0 {
         return Err(format!(
             "{} of {} autonomous systems could not be refreshed",

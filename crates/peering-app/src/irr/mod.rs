@@ -212,39 +212,48 @@ pub struct Report {
 }
 
 impl Report {
+    /// Every line, then the totals.
     pub fn text(&self) -> String {
         let mut out = self.lines.join("\n");
-        out.push_str(&format!(
-            "\nRefreshed {} autonomous systems, {} failed.",
-            self.refreshed, self.failed
-        ));
+        out.push('\n');
+        out.push_str(&self.totals());
         out
+    }
+
+    pub fn totals(&self) -> String {
+        format!(
+            "Refreshed {} autonomous systems, {} failed.",
+            self.refreshed, self.failed
+        )
     }
 }
 
-/// Refreshes each of `ids` in turn: one that fails keeps its prefixes and the others go
-/// on. Only the store failing stops it.
+/// Refreshes each of `ids` in turn, giving `each` every report line as it comes: one
+/// that fails keeps its prefixes and the others go on. Only the store failing stops it.
 pub fn refresh_each(
     edits: &Edits,
     settings: &Settings,
     ids: &[i64],
     ctx: &ChangeContext,
+    each: &mut dyn FnMut(&str),
 ) -> Result<Report, peering_store::Error> {
     let mut report = Report::default();
     for &id in ids {
-        match refresh(edits, settings, id, ctx) {
+        let line = match refresh(edits, settings, id, ctx) {
             Ok(done) => {
                 report.refreshed += 1;
-                report.lines.push(done.line());
+                done.line()
             }
             // Deleted meanwhile: nothing to refresh.
-            Err(IrrError::NotFound(_)) => {}
+            Err(IrrError::NotFound(_)) => continue,
             Err(IrrError::Store(e)) => return Err(e),
             Err(unresolved) => {
                 report.failed += 1;
-                report.lines.push(unresolved.to_string());
+                unresolved.to_string()
             }
-        }
+        };
+        each(&line);
+        report.lines.push(line);
     }
     Ok(report)
 }

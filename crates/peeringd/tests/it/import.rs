@@ -324,6 +324,10 @@ fn the_references_1_10_answers_come_across() {
     let peer = to.get("/api/peering/autonomous-systems/7/").json();
     assert_eq!(peer["name"], "Peer Networks");
     assert_eq!(peer["irr_as_set_extdb_sync"], false);
+    // The IRR options of 1.10 come across as they were set there.
+    assert_eq!(peer["retrieve_prefixes"], false);
+    assert_eq!(peer["irr_sources_override"], "RIPE,RADB");
+    assert_eq!(peer["irr_ipv6_prefixes_args_override"], "-A -R 48");
     assert_eq!(
         peer["communities"][0]["slug"], "peers",
         "from /api/bgp/communities/"

@@ -367,6 +367,10 @@ fn the_command_refreshes_at_once_and_fails_clearly() {
         "{text}"
     );
     assert!(
+        text.contains("Refreshed 1 autonomous systems, 1 failed."),
+        "{text}"
+    );
+    assert!(
         text.contains("1 of 2 autonomous systems could not be refreshed"),
         "{text}"
     );
