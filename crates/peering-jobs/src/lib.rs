@@ -5,13 +5,16 @@
 //! panic's message. A job whose worker died is claimed again when its lease ends; it runs
 //! again only if its runner declares it resumable ([`Runner::resumable`]), otherwise it ends
 //! errored as interrupted, since it may have acted already; and no job is taken up more than
-//! [`Settings::max_attempts`] times. The processes jobs start are run by `peering-exec`.
+//! [`Settings::max_attempts`] times. A runner may instead ask for its job to be tried again
+//! later ([`Outcome::retry`]): the job waits, pending, until then, keeping what the run left
+//! in its data; this process's idle workers wake when it is due, other instances' at their
+//! next poll. The processes jobs start are run by `peering-exec`.
 #![doc = include_str!("../README.md")]
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use peering_store::{ClaimedJob, JobEnd, NewJob, Store};
 
@@ -23,9 +26,23 @@ pub struct Outcome {
     pub end: JobEnd,
     pub output: String,
     pub data: serde_json::Value,
+    /// When set, the job has not ended: it waits this long, then runs again (its `end`
+    /// is what it would have ended with).
+    pub retry_after: Option<Duration>,
 }
 
 impl Outcome {
+    /// The job runs again after `delay`, keeping `output` and `data` meanwhile (the
+    /// runner finds the data in [`ClaimedJob::data`]).
+    pub fn retry(delay: Duration, output: String, data: serde_json::Value) -> Outcome {
+        Outcome {
+            end: JobEnd::Errored,
+            output,
+            data,
+            retry_after: Some(delay),
+        }
+    }
+
     pub fn completed(output: String) -> Outcome {
         Outcome::logged(JobEnd::Completed, output, "success")
     }
@@ -54,6 +71,7 @@ impl Outcome {
             end,
             output,
             data: counts,
+            retry_after: None,
         }
     }
 }
@@ -105,8 +123,16 @@ impl Default for Settings {
 #[derive(Clone)]
 pub struct Queue {
     store: Store,
-    wake: Arc<(Mutex<u64>, Condvar)>,
+    wake: Arc<(Mutex<Wakes>, Condvar)>,
     stopping: Arc<AtomicBool>,
+}
+
+/// When idle workers wake: each time they are woken (counted), and when a job this
+/// process put back to wait is due.
+#[derive(Debug, Default)]
+struct Wakes {
+    count: u64,
+    due: Vec<Instant>,
 }
 
 impl std::fmt::Debug for Queue {
@@ -120,7 +146,7 @@ impl Queue {
     pub fn new(store: Store) -> Queue {
         Queue {
             store,
-            wake: Arc::new((Mutex::new(0), Condvar::new())),
+            wake: Arc::new((Mutex::new(Wakes::default()), Condvar::new())),
             stopping: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -128,7 +154,14 @@ impl Queue {
     /// Wakes every idle worker (to take a job, or to stop).
     fn wake_all(&self) {
         let (count, waiting) = &*self.wake;
-        *count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        count.lock().unwrap_or_else(|e| e.into_inner()).count += 1;
+        waiting.notify_all();
+    }
+
+    /// Has idle workers wake at `at`, when a job put back to wait is due.
+    fn wake_at(&self, at: Instant) {
+        let (wakes, waiting) = &*self.wake;
+        wakes.lock().unwrap_or_else(|e| e.into_inner()).due.push(at);
         waiting.notify_all();
     }
 
@@ -148,15 +181,21 @@ impl Queue {
     /// How many times workers were woken so far: read before looking for a job, so that a
     /// job enqueued while they look is not slept through ([`Queue::idle`]).
     fn wakes(&self) -> u64 {
-        *self.wake.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.wake.0.lock().unwrap_or_else(|e| e.into_inner()).count
     }
 
     /// Waits until workers are woken again after `seen` wakes (a job enqueued here, or the
-    /// stop), or `timeout` passes.
+    /// stop), `timeout` passes, or a job put back to wait here is due.
     fn idle(&self, seen: u64, timeout: Duration) {
-        let (count, waiting) = &*self.wake;
-        let now = count.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = waiting.wait_timeout_while(now, timeout, |now| *now == seen);
+        let (wakes, waiting) = &*self.wake;
+        let mut wakes = wakes.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        wakes.due.retain(|at| *at > now);
+        let timeout = match wakes.due.iter().min() {
+            Some(at) => timeout.min(at.duration_since(now)),
+            None => timeout,
+        };
+        let _ = waiting.wait_timeout_while(wakes, timeout, |wakes| wakes.count == seen);
     }
 }
 
@@ -275,19 +314,32 @@ impl Worker {
         })
     }
 
-    /// Records how a job ended, if it is still this worker's.
+    /// Records how a job ended, or that it waits to run again, if it is still this
+    /// worker's.
     fn record(&self, job: &ClaimedJob, outcome: &Outcome) {
-        let stored = self.queue.store.jobs().finish(
-            job.id,
-            &self.id,
-            outcome.end,
-            &outcome.output,
-            &outcome.data,
-        );
-        match stored {
-            Ok(true) => log::info!("job {} ({}) ended {:?}", job.id, job.name, outcome.end),
-            Ok(false) => log::warn!("job {} was taken from this worker before it ended", job.id),
-            Err(e) => log::warn!("job {}: its end could not be recorded: {e}", job.id),
+        let jobs = self.queue.store.jobs();
+        let stored = match outcome.retry_after {
+            Some(delay) => jobs.retry(job.id, &self.id, delay, &outcome.output, &outcome.data),
+            None => jobs.finish(
+                job.id,
+                &self.id,
+                outcome.end,
+                &outcome.output,
+                &outcome.data,
+            ),
+        };
+        match (stored, outcome.retry_after) {
+            (Ok(true), Some(delay)) => {
+                log::info!("job {} ({}) runs again in {delay:?}", job.id, job.name);
+                if let Some(at) = Instant::now().checked_add(delay) {
+                    self.queue.wake_at(at);
+                }
+            }
+            (Ok(true), None) => log::info!("job {} ({}) ended {:?}", job.id, job.name, outcome.end),
+            (Ok(false), _) => {
+                log::warn!("job {} was taken from this worker before it ended", job.id)
+            }
+            (Err(e), _) => log::warn!("job {}: its end could not be recorded: {e}", job.id),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The job queue, reached through [`Store::jobs`]: jobs enqueued, claimed by workers under
-//! a lease, renewed, finished and purged (the statements in `rows.rs`).
+//! a lease, renewed, finished or put back to wait, and purged (the statements in `rows.rs`).
 
 mod batch;
 mod rows;
@@ -81,6 +81,21 @@ impl Jobs<'_> {
     ) -> Result<bool, Error> {
         self.store
             .write(|db| jobs::finish(db, id, worker, end, output, data))
+    }
+
+    /// Puts `worker`'s job back to waiting for `after`, keeping what this run left; false
+    /// if it is not theirs any more.
+    pub fn retry(
+        &self,
+        id: i64,
+        worker: &str,
+        after: std::time::Duration,
+        output: &str,
+        data: &serde_json::Value,
+    ) -> Result<bool, Error> {
+        let after = i64::try_from(after.as_micros()).unwrap_or(i64::MAX);
+        self.store
+            .write(|db| jobs::retry(db, id, worker, after, output, data))
     }
 
     /// Deletes jobs created more than `days` days ago; how many went.

@@ -3,9 +3,11 @@
 //! the lease while it runs, and finishes it; a job whose worker died (its lease ended) is
 //! claimed again. Every claim counts in the job's `attempts`, so that whoever runs it knows
 //! a job taken back from a dead worker (that may have acted already) and can bound the
-//! tries of one that kills its worker each time. On PostgreSQL, claims skip rows other instances are claiming (`FOR
-//! UPDATE SKIP LOCKED`), so each job goes to one worker; on SQLite, writes are one at a
-//! time anyway.
+//! tries of one that kills its worker each time. A job may also go back to waiting until a
+//! time (`run_after`, [`retry`]): claims skip it until then, and its `attempts` start
+//! again, since its worker did not die. On PostgreSQL, claims skip rows other instances
+//! are claiming (`FOR UPDATE SKIP LOCKED`), so each job goes to one worker; on SQLite,
+//! writes are one at a time anyway.
 
 use peering_domain::value::{now, time_to_micros};
 
@@ -37,6 +39,9 @@ pub struct ClaimedJob {
     /// Which time a worker takes it up: 1 the first time, more when it was taken back
     /// from a worker that died while running it.
     pub attempt: u32,
+    /// What its earlier runs left, when it waited to be tried again (their log); `Null`
+    /// the first time.
+    pub data: serde_json::Value,
 }
 
 /// How a job ended.
@@ -120,12 +125,13 @@ pub(crate) fn claim(
         .push(" WHERE id = (SELECT id FROM jobs WHERE ");
     push_waiting(&mut sql, now, claims);
     sql.push(&format!(
-        " ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts"
+        " ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts, data"
     ));
     let Some(mut row) = db.load(&sql)?.pop() else {
         return Ok(None);
     };
     let params = row.take(4).into_text().unwrap_or_default();
+    let data = row.take(6).into_text();
     Ok(Some(ClaimedJob {
         id: row.int(0),
         name: row.take(1).into_text().unwrap_or_default(),
@@ -133,6 +139,9 @@ pub(crate) fn claim(
         user_id: row.take(3).int(),
         params: serde_json::from_str(&params).unwrap_or(serde_json::Value::Null),
         attempt: u32::try_from(row.int(5)).unwrap_or(u32::MAX),
+        data: data
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or(serde_json::Value::Null),
     }))
 }
 
@@ -156,10 +165,12 @@ pub enum Claims {
     Others(&'static [&'static str]),
 }
 
-/// The condition of the jobs `claims` may take that wait at `now`: pending, or running
-/// with an expired lease.
+/// The condition of the jobs `claims` may take that wait at `now`: pending and due, or
+/// running with an expired lease.
 fn push_waiting(sql: &mut Sql, now: i64, claims: Claims) {
-    sql.push("(status = 'pending' OR (status = 'running' AND lease_until < ")
+    sql.push("((status = 'pending' AND (run_after IS NULL OR run_after <= ")
+        .bind(Bind::Int(now))
+        .push(")) OR (status = 'running' AND lease_until < ")
         .bind(Bind::Int(now))
         .push("))");
     let (names, operator) = match claims {
@@ -227,6 +238,38 @@ pub(crate) fn finish(
         .push(", data = ")
         .bind(Bind::Text(data.to_string()))
         .push(", lease_until = NULL");
+    owned_by(&mut sql, id, worker);
+    Ok(db.execute(&sql)? == 1)
+}
+
+/// Puts `worker`'s job back to waiting until `after_micros` from now, with the output and
+/// data of the run that asked for it; false if it was not this worker's any more. Its
+/// `attempts` start again: the next claim is the first of the next try.
+pub(crate) fn retry(
+    db: &mut Db<'_>,
+    id: i64,
+    worker: &str,
+    after_micros: i64,
+    output: &str,
+    data: &serde_json::Value,
+) -> Result<bool, Error> {
+    let columns = [
+        "status",
+        "run_after",
+        "output",
+        "data",
+        "lease_until",
+        "worker",
+        "attempts",
+    ];
+    let waits = Writes::updates(JOBS).setting(&columns).of_rows(vec![id]);
+    let mut sql = Sql::writing(waits, "UPDATE jobs SET status = 'pending', run_after = ");
+    sql.bind(Bind::Int(micros_now().saturating_add(after_micros)))
+        .push(", output = ")
+        .bind(Bind::Text(output.to_string()))
+        .push(", data = ")
+        .bind(Bind::Text(data.to_string()))
+        .push(", lease_until = NULL, worker = NULL, attempts = 0");
     owned_by(&mut sql, id, worker);
     Ok(db.execute(&sql)? == 1)
 }
