@@ -88,6 +88,8 @@ pub struct Settings {
     pub email: peering_app::email::Settings,
     /// How prefix refreshes ask the IRR (bgpq4, its server, sources and arguments).
     pub irr: peering_app::irr::Settings,
+    /// How the jobs this server runs deliver webhooks.
+    pub webhooks: peering_app::webhooks::Settings,
 }
 
 impl Settings {
@@ -122,6 +124,7 @@ impl Default for Settings {
             field_names: peering_domain::names::FieldNames::Spec,
             email: peering_app::email::Settings::default(),
             irr: peering_app::irr::Settings::default(),
+            webhooks: peering_app::webhooks::Settings::default(),
         }
     }
 }
@@ -211,6 +214,7 @@ impl AppState {
             email: self.settings.email.clone(),
             edits: self.edits.clone(),
             irr: self.settings.irr.clone(),
+            webhooks: self.settings.webhooks.clone(),
         }
     }
 }

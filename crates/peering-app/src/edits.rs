@@ -85,6 +85,7 @@ impl Edits {
 /// password it sets is long enough, then replaced by its hash.
 pub fn admit(spec: &ResourceSpec, draft: &mut Draft, rules: &WriteRules) -> Result<(), Error> {
     check_templates(spec, draft)?;
+    check_conditions(spec, draft)?;
     for (field, input) in spec.fields.iter().zip(draft.inputs.iter_mut()) {
         if !is_password(field.kind) {
             continue;
@@ -147,6 +148,23 @@ fn check_templates(spec: &ResourceSpec, draft: &Draft) -> Result<(), Error> {
     } else {
         Err(Error::invalid(errors))
     }
+}
+
+/// A webhook's conditions that could not be evaluated are refused, as the reference
+/// refuses them (its validation compiles them).
+fn check_conditions(spec: &ResourceSpec, draft: &Draft) -> Result<(), Error> {
+    if !std::ptr::eq(spec, &peering_domain::resources::WEBHOOK) {
+        return Ok(());
+    }
+    let Some(index) = spec.fields.iter().position(|f| f.name == "conditions") else {
+        return Ok(());
+    };
+    let Some(Some(Input::Value(Value::Json(conditions)))) = draft.inputs.get(index) else {
+        return Ok(());
+    };
+    crate::webhooks::conditions::parse(conditions)
+        .map(|_| ())
+        .map_err(|message| Error::invalid(FieldErrors::single("conditions", message)))
 }
 
 /// A field that defaults to the user making the write (a journal entry's `created_by`)

@@ -51,6 +51,8 @@ pub struct JobRunner {
     pub edits: super::edits::Edits,
     /// How prefixes are asked of the IRR (written through `edits`).
     pub irr: super::irr::Settings,
+    /// How webhooks are delivered.
+    pub webhooks: super::webhooks::Settings,
 }
 
 fn ended(result: Result<String, WorkError>) -> Outcome {
@@ -62,6 +64,10 @@ fn ended(result: Result<String, WorkError>) -> Outcome {
 
 impl Runner for JobRunner {
     fn run(&self, job: &ClaimedJob) -> Outcome {
+        if job.name == DELIVER_WEBHOOK {
+            let bounds = self.work.bounds();
+            return super::webhooks::deliver(&self.work.store, &self.webhooks, &bounds, job);
+        }
         if job.name == SYNCHRONISE_PEERINGDB {
             return super::peeringdb::synchronise(
                 &self.work.store,
@@ -115,7 +121,10 @@ impl Runner for JobRunner {
 
     /// Jobs that only render, read routers or copy PeeringDB do the same when run twice;
     /// pushing a configuration, importing sessions or sending an e-mail may have acted
-    /// already, and ends interrupted when taken back from a worker that died.
+    /// already, and ends interrupted when taken back from a worker that died. A webhook
+    /// delivery runs again: deliveries are at least once anyway (an attempt that timed out
+    /// may have arrived and is tried again), and a receiver tells a repeat by its request
+    /// id.
     fn resumable(&self, job_name: &str) -> bool {
         matches!(
             job_name,
@@ -126,6 +135,7 @@ impl Runner for JobRunner {
                 | SYNCHRONISE_PEERINGDB
                 | REFRESH_PREFIXES
                 | REFRESH_ALL_PREFIXES
+                | DELIVER_WEBHOOK
         )
     }
 }
@@ -193,10 +203,26 @@ pub const ROUTER_JOBS: &[&str] = &[POLL_SESSIONS, CONFIGURE, TEST_CONNECTION, IM
 /// a router, not on this machine.
 pub const ROUTER_WORKERS: usize = 4;
 
+/// Webhook deliveries run on workers of their own too ([`WEBHOOK_WORKERS`]): receivers
+/// that never answer hold up neither routers nor renders.
+pub const WEBHOOK_JOBS: &[&str] = &[DELIVER_WEBHOOK];
+
+pub use super::webhooks::WEBHOOK_WORKERS;
+
+/// The jobs of the lanes above, which the general workers leave to them.
+const LANED_JOBS: &[&str] = &[
+    POLL_SESSIONS,
+    CONFIGURE,
+    TEST_CONNECTION,
+    IMPORT_SESSIONS,
+    DELIVER_WEBHOOK,
+];
+
 /// Starts this process's job workers on `queue`, running jobs with `runner`: `settings`'
-/// workers for every job but the routers', and [`ROUTER_WORKERS`] more for those (none
-/// when `settings.workers` is 0). They stop when dropped. The server starts them beside
-/// its HTTP listener, `peeringd worker` alone.
+/// workers for every job but the routers' and webhooks', [`ROUTER_WORKERS`] more for the
+/// routers' and [`WEBHOOK_WORKERS`] for the webhooks' (none when `settings.workers` is 0).
+/// They stop when dropped. The server starts them beside its HTTP listener, `peeringd
+/// worker` alone.
 pub fn start_workers(
     queue: &peering_jobs::Queue,
     runner: JobRunner,
@@ -204,20 +230,17 @@ pub fn start_workers(
 ) -> std::io::Result<Vec<peering_jobs::Workers>> {
     let runner: Arc<dyn peering_jobs::Runner> = Arc::new(runner);
     let others = peering_jobs::Settings {
-        claims: peering_jobs::Claims::Others(ROUTER_JOBS),
+        claims: peering_jobs::Claims::Others(LANED_JOBS),
         ..settings
     };
-    let routers = peering_jobs::Settings {
-        workers: if settings.workers == 0 {
-            0
-        } else {
-            ROUTER_WORKERS
-        },
-        claims: peering_jobs::Claims::Named(ROUTER_JOBS),
+    let lane = |workers: usize, jobs| peering_jobs::Settings {
+        workers: if settings.workers == 0 { 0 } else { workers },
+        claims: peering_jobs::Claims::Named(jobs),
         ..settings
     };
     Ok(vec![
         peering_jobs::start(queue, runner.clone(), others)?,
-        peering_jobs::start(queue, runner, routers)?,
+        peering_jobs::start(queue, runner.clone(), lane(ROUTER_WORKERS, ROUTER_JOBS))?,
+        peering_jobs::start(queue, runner, lane(WEBHOOK_WORKERS, WEBHOOK_JOBS))?,
     ])
 }

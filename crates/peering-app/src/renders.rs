@@ -35,6 +35,11 @@ impl Work {
         }
     }
 
+    /// The bounds of every render.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
     /// A render's data: the tables of the data version given (read now when `None`),
     /// loaded as renders need them, as `viewer` may see them.
     fn dataset(&self, version: Option<i64>, viewer: &Viewer) -> Result<Arc<Dataset>, WorkError> {

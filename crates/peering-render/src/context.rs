@@ -87,3 +87,9 @@ pub fn export(data: &Arc<Dataset>, spec: &'static ResourceSpec, ids: Option<&[i6
     };
     minijinja::context! { dataset => models(objects) }
 }
+
+/// A JSON document as a template value (a webhook's context): objects are maps, in their
+/// order.
+pub fn from_json(document: &serde_json::Value) -> Value {
+    Value::from(minijinja::value::Serde(document))
+}

@@ -42,6 +42,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         field_names: s.field_names,
         email: s.email.clone(),
         irr: s.irr.clone(),
+        webhooks: s.webhooks.clone(),
     }
 }
 

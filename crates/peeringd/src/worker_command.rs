@@ -15,9 +15,11 @@ pub fn run(settings: Settings) -> Result<(), String> {
     if settings.job_workers == 0 {
         return Err("PEERING_JOB_WORKERS is 0: a worker without job workers runs nothing".into());
     }
-    // A connection for each worker (the routers' too), one for renewing leases and one for
-    // the rest.
-    let workers = settings.job_workers + peering_app::jobs::ROUTER_WORKERS;
+    // A connection for each worker (the routers' and webhooks' too), one for renewing
+    // leases and one for the rest.
+    let workers = settings.job_workers
+        + peering_app::jobs::ROUTER_WORKERS
+        + peering_app::jobs::WEBHOOK_WORKERS;
     let connections = u32::try_from(workers + 2).unwrap_or(u32::MAX);
     let store = Store::open(&settings.database_url, connections).map_err(|e| e.to_string())?;
     crate::server::remove_abandoned_downloads();
@@ -29,6 +31,7 @@ pub fn run(settings: Settings) -> Result<(), String> {
         email: settings.email.clone(),
         edits: peering_app::edits::Edits::new(store.clone(), settings.write_rules()),
         irr: settings.irr.clone(),
+        webhooks: settings.webhooks.clone(),
     };
     let queue = Queue::new(store.clone());
     crate::follow_writes(&settings, &store, Some(&queue));
@@ -42,9 +45,10 @@ pub fn run(settings: Settings) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot start the job workers: {e}"))?;
     log::info!(
-        "running {} job worker(s) and {} for routers, no HTTP listener",
+        "running {} job worker(s), {} for routers and {} for webhooks, no HTTP listener",
         settings.job_workers,
-        peering_app::jobs::ROUTER_WORKERS
+        peering_app::jobs::ROUTER_WORKERS,
+        peering_app::jobs::WEBHOOK_WORKERS
     );
     let stopped = until_stopped();
     log::info!("stopping: the running jobs end first");

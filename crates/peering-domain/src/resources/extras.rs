@@ -252,7 +252,10 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
         Field::new("type_delete", "On delete", Kind::Bool)
             .default(Default::Bool(false))
             .filter(),
-        Field::new("payload_url", "URL", kinds::text(512)).required(),
+        // The URL, headers and body are templates, rendered for each delivery.
+        Field::new("payload_url", "URL", kinds::text(512))
+            .required()
+            .template(),
         Field::new("enabled", "Enabled", Kind::Bool)
             .default(Default::Bool(true))
             .filter(),
@@ -270,8 +273,11 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
             .default(Default::Text("application/json"))
             .filter(),
         Field::new("additional_headers", "Additional headers", kinds::LONG_TEXT)
-            .default(Default::Text("")),
-        Field::new("body_template", "Body template", kinds::LONG_TEXT).default(Default::Text("")),
+            .default(Default::Text(""))
+            .template(),
+        Field::new("body_template", "Body template", kinds::LONG_TEXT)
+            .default(Default::Text(""))
+            .template(),
         Field::new("secret", "Secret", kinds::plain_text(255))
             .secret()
             .default(Default::Text("")),

@@ -3,6 +3,7 @@
 
 mod email;
 mod irr;
+mod webhooks;
 
 use std::path::Path;
 
@@ -123,6 +124,8 @@ pub struct SettingsArgs {
     pub email: email::EmailArgs,
     #[command(flatten)]
     pub irr: irr::IrrArgs,
+    #[command(flatten)]
+    pub webhooks: webhooks::WebhookArgs,
 }
 
 /// The same settings as read from the TOML file.
@@ -162,6 +165,8 @@ struct FileSettings {
     email: email::EmailFile,
     #[serde(flatten)]
     irr: irr::IrrFile,
+    #[serde(flatten)]
+    webhooks: webhooks::WebhookFile,
 }
 
 /// The settings in force.
@@ -194,6 +199,7 @@ pub struct Settings {
     pub field_names: peering_domain::names::FieldNames,
     pub email: peering_app::email::Settings,
     pub irr: peering_app::irr::Settings,
+    pub webhooks: peering_app::webhooks::Settings,
 }
 
 /// `extdb` (or empty) for the spec's names, `peeringdb` for the reference's.
@@ -333,6 +339,7 @@ impl SettingsArgs {
             field_names: field_names(or(&self.field_names, file.field_names))?,
             email: self.email.resolve(file.email)?,
             irr: self.irr.resolve(file.irr)?,
+            webhooks: self.webhooks.resolve(file.webhooks)?,
         })
     }
 

@@ -286,6 +286,7 @@ fn the_job_for_all_refreshes_each_and_reports_failures() {
             },
         ),
         irr: settings,
+        webhooks: Default::default(),
     };
     let workers = peering_app::jobs::start_workers(
         &queue,

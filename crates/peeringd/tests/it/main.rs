@@ -68,6 +68,7 @@ mod napalm_adapter;
 mod router_command;
 mod router_lanes;
 mod webhook_jobs;
+mod webhooks;
 mod worker;
 
 // E-mails sent to peers.

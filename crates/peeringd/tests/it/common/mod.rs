@@ -24,6 +24,8 @@ pub struct TestServer {
     /// A write-enabled token of the superuser `admin`.
     pub key: String,
     pub store: Store,
+    /// The queue this server's workers take jobs from: jobs enqueued on it wake them.
+    pub jobs: peering_jobs::Queue,
     handle: ServerHandle,
     /// The document responses are checked against, fetched on the first request.
     conformance: OnceLock<Conformance>,
@@ -142,11 +144,13 @@ impl TestServer {
             },
         )
         .expect("job workers");
+        let jobs = state.jobs.clone();
         let (base, handle) = serve(state);
         TestServer {
             base,
             key: key.as_str().to_string(),
             store,
+            jobs,
             handle,
             conformance: OnceLock::new(),
             _workers: workers,
