@@ -69,6 +69,10 @@ fn create_renders_every_field_with_its_default() {
             "export_routing_policies",
             "communities",
             "prefixes",
+            "retrieve_prefixes",
+            "irr_sources_override",
+            "irr_ipv6_prefixes_args_override",
+            "irr_ipv4_prefixes_args_override",
             "affiliated",
             "local_context_data",
             "tags",
@@ -83,6 +87,8 @@ fn create_renders_every_field_with_its_default() {
     assert_eq!(o["irr_as_set_extdb_sync"], true);
     assert_eq!(o["ipv6_max_prefixes"], 0);
     assert_eq!(o["affiliated"], false);
+    assert_eq!(o["retrieve_prefixes"], true);
+    assert_eq!(o["irr_sources_override"], "");
     assert_eq!(o["tags"], json!([]));
     let created = o["created"].as_str().unwrap();
     assert!(
