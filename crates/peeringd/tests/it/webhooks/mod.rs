@@ -1,14 +1,17 @@
 //! Webhooks delivered: a receiver on 127.0.0.1 gets the reference's payload, signed;
 //! conditions, disabled webhooks and deleted ones send nothing; a failing receiver is
 //! tried again with back-off, each attempt kept in the job's data; one that never
-//! answers holds up neither writes nor other deliveries; bad conditions and templates
-//! are refused when written.
+//! answers holds up neither writes nor other deliveries; HTTPS receivers are verified as
+//! each webhook asks; writes through the API deliver; bad conditions and templates are
+//! refused when written.
 
 mod delivery;
 mod lanes;
 mod receiver;
 mod retries;
 mod rules;
+mod through_the_api;
+mod tls;
 
 use std::time::{Duration, Instant};
 

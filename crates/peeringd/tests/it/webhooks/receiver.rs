@@ -1,7 +1,9 @@
 //! A webhook receiver on 127.0.0.1 (port 0): it records each request's method, path,
 //! headers and body, and answers as told: 200, 500 a number of times first, or never
 //! (it holds the connection until it is dropped). A small HTTP/1.1 server on std's
-//! sockets, one thread per connection, each answer closing its connection.
+//! sockets, one thread per connection, each answer closing its connection; over TLS with
+//! the test fixtures' certificate for `localhost` and 127.0.0.1 (signed by their CA,
+//! `ca_file()`) when started with [`Receiver::start_tls`].
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -41,7 +43,34 @@ impl Received {
     }
 }
 
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/email");
+
+/// The CA that signed the TLS receiver's certificate.
+pub fn ca_file() -> String {
+    format!("{FIXTURES}/ca.pem")
+}
+
+fn tls_config() -> Arc<rustls::ServerConfig> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer<'static>> =
+        CertificateDer::pem_file_iter(format!("{FIXTURES}/server.pem"))
+            .expect("server.pem")
+            .collect::<Result<_, _>>()
+            .expect("certificates");
+    let key = PrivateKeyDer::from_pem_file(format!("{FIXTURES}/server.key")).expect("key");
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("server config");
+    Arc::new(config)
+}
+
 struct Shared {
+    tls: Option<Arc<rustls::ServerConfig>>,
     answers: Answers,
     received: Mutex<Vec<Received>>,
     seen: AtomicUsize,
@@ -57,10 +86,21 @@ pub struct Receiver {
 
 impl Receiver {
     pub fn start(answers: Answers) -> Receiver {
+        Receiver::start_with(answers, None)
+    }
+
+    /// A receiver over HTTPS, at `https://127.0.0.1:port`.
+    pub fn start_tls(answers: Answers) -> Receiver {
+        Receiver::start_with(answers, Some(tls_config()))
+    }
+
+    fn start_with(answers: Answers, tls: Option<Arc<rustls::ServerConfig>>) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         listener.set_nonblocking(true).expect("nonblocking");
-        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let base = format!("{scheme}://{}", listener.local_addr().expect("address"));
         let shared = Arc::new(Shared {
+            tls,
             answers,
             received: Mutex::new(Vec::new()),
             seen: AtomicUsize::new(0),
@@ -125,7 +165,19 @@ fn accept(listener: &TcpListener, shared: &Arc<Shared>) {
 fn serve(stream: TcpStream, shared: &Shared) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let Some(request) = read_request(&stream) else {
+    match &shared.tls {
+        Some(config) => {
+            let Ok(connection) = rustls::ServerConnection::new(config.clone()) else {
+                return;
+            };
+            answer(rustls::StreamOwned::new(connection, stream), shared);
+        }
+        None => answer(stream, shared),
+    }
+}
+
+fn answer<S: Read + Write>(mut stream: S, shared: &Shared) {
+    let Some(request) = read_request(&mut stream) else {
         return;
     };
     let n = shared.seen.fetch_add(1, Ordering::SeqCst);
@@ -154,7 +206,7 @@ fn serve(stream: TcpStream, shared: &Shared) {
     );
 }
 
-fn read_request(stream: &TcpStream) -> Option<Received> {
+fn read_request<S: Read>(stream: &mut S) -> Option<Received> {
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
