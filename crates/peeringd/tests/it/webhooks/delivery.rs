@@ -184,3 +184,41 @@ fn unmet_conditions_disabled_and_deleted_webhooks_send_nothing() {
         "only the met condition's delivery"
     );
 }
+
+#[test]
+fn redirects_are_followed_within_the_origin_only() {
+    let s = TestServer::start_with(quick(1, Duration::from_secs(5)));
+    let within = Receiver::start(Answers::Redirect("/landed/".into()));
+    let elsewhere = Receiver::start(Answers::Ok);
+    let away = Receiver::start(Answers::Redirect(format!("{}/landed/", elsewhere.base)));
+    let same = webhook(
+        &s,
+        "Same origin",
+        &format!("{}/moved/", within.base),
+        json!({}),
+    );
+    let job = enqueue(&s, same, params(same, "create", system(1, 64500, "A")));
+    assert_eq!(
+        ended(&s, job, Duration::from_secs(20))["status"]["value"],
+        "completed"
+    );
+    let paths: Vec<String> = within.received().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(paths, ["/moved/", "/landed/"]);
+    let other = webhook(
+        &s,
+        "Other origin",
+        &format!("{}/moved/", away.base),
+        json!({}),
+    );
+    let job = enqueue(&s, other, params(other, "create", system(1, 64500, "A")));
+    let done = ended(&s, job, Duration::from_secs(20));
+    assert_eq!(done["status"]["value"], "errored", "{done}");
+    assert!(
+        done["output"].as_str().unwrap().contains("status 302"),
+        "{done}"
+    );
+    assert!(
+        elsewhere.received().is_empty(),
+        "followed to another origin"
+    );
+}

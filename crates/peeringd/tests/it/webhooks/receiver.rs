@@ -12,9 +12,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How the receiver answers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Answers {
     Ok,
+    /// A redirect to this location for the path `/moved/`, 200 for any other.
+    Redirect(String),
     /// 500 to the first `n` requests, then 200.
     FailFirst(usize),
     /// Never: reads the request and waits until the receiver is dropped.
@@ -181,10 +183,19 @@ fn answer<S: Read + Write>(mut stream: S, shared: &Shared) {
         return;
     };
     let n = shared.seen.fetch_add(1, Ordering::SeqCst);
+    let path = request.path.clone();
     shared.received.lock().unwrap().push(request);
-    let status = match shared.answers {
-        Answers::Ok => "200 OK",
-        Answers::FailFirst(failures) if n < failures => "500 Internal Server Error",
+    let status = match &shared.answers {
+        Answers::Redirect(location) if path == "/moved/" => {
+            let _ = write!(
+                stream,
+                "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+            let _ = stream.flush();
+            return;
+        }
+        Answers::Ok | Answers::Redirect(_) => "200 OK",
+        Answers::FailFirst(failures) if n < *failures => "500 Internal Server Error",
         Answers::FailFirst(_) => "200 OK",
         Answers::Never => {
             while !shared.stop.load(Ordering::SeqCst) {
