@@ -45,6 +45,7 @@ pub use import::ImportWriter;
 pub use query::{Page, Related, Window};
 pub use repositories::jobs::{ClaimedJob, Claims, JobEnd, Jobs, NewJob};
 pub use repositories::peeringdb::{Applied, CopyWriter, Counts, LanPresence, PeeringDb};
+pub use repositories::schedules::{ClaimedRun, Schedules};
 pub use repositories::users::{
     LoginRecord, NewToken, Principal, SessionRecord, TokenInfo, TokenRecord, Users,
 };

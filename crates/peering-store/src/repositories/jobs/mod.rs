@@ -2,7 +2,7 @@
 //! a lease, renewed, finished or put back to wait, and purged (the statements in `rows.rs`).
 
 mod batch;
-mod rows;
+pub(crate) mod rows;
 
 pub(crate) use batch::enqueue_many;
 pub use rows::{ClaimedJob, Claims, JobEnd, NewJob};

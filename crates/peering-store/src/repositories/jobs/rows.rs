@@ -72,13 +72,23 @@ fn micros_now() -> i64 {
 }
 
 pub(crate) fn enqueue(db: &mut Db<'_>, job: &NewJob) -> Result<i64, Error> {
+    enqueue_at(db, job, micros_now(), None)
+}
+
+/// Enqueues `job` as created at `created` (microseconds), with `data` shown while it waits.
+pub(crate) fn enqueue_at(
+    db: &mut Db<'_>,
+    job: &NewJob,
+    created: i64,
+    data: Option<&serde_json::Value>,
+) -> Result<i64, Error> {
     let (object_type, object_id) = match &job.object {
         Some((t, id)) => (Bind::Text(t.clone()), Bind::Int(*id)),
         None => (Bind::NullText, Bind::NullInt),
     };
     let mut sql = Sql::writing(
         Writes::adds(JOBS),
-        "INSERT INTO jobs (object_type, object_id, name, name_lc, status, created, user_id, job_id, params) VALUES (",
+        "INSERT INTO jobs (object_type, object_id, name, name_lc, status, created, user_id, job_id, params, data) VALUES (",
     );
     sql.bind(object_type)
         .push(", ")
@@ -88,16 +98,36 @@ pub(crate) fn enqueue(db: &mut Db<'_>, job: &NewJob) -> Result<i64, Error> {
         .push(", ")
         .bind(Bind::Text(job.name.to_lowercase()))
         .push(", 'pending', ")
-        .bind(Bind::Int(micros_now()))
+        .bind(Bind::Int(created))
         .push(", ")
         .bind(job.user_id.map_or(Bind::NullInt, Bind::Int))
         .push(", ")
         .bind(Bind::Text(uuid::Uuid::new_v4().to_string()))
         .push(", ")
         .bind(Bind::Text(job.params.to_string()))
+        .push(", ")
+        .bind(data.map_or(Bind::NullText, |d| Bind::Text(d.to_string())))
         .push(") RETURNING id");
     db.scalar(&sql)?
         .ok_or_else(|| Error::Backend("the new job has no id".into()))
+}
+
+/// Whether a job named as `job` is, about the same object, waits or runs.
+pub(crate) fn busy(db: &mut Db<'_>, job: &NewJob) -> Result<bool, Error> {
+    let mut sql = Sql::new(
+        "SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE status IN ('pending', 'running') AND name = ",
+    );
+    sql.bind(Bind::Text(job.name.clone()));
+    match &job.object {
+        Some((object_type, id)) => sql
+            .push(" AND object_type = ")
+            .bind(Bind::Text(object_type.clone()))
+            .push(" AND object_id = ")
+            .bind(Bind::Int(*id)),
+        None => sql.push(" AND object_id IS NULL"),
+    };
+    sql.push(" LIMIT 1) busy");
+    Ok(db.scalar(&sql)?.unwrap_or(0) > 0)
 }
 
 /// Claims the oldest job waiting (or abandoned by a dead worker) for `worker`, until
