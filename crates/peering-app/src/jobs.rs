@@ -8,6 +8,7 @@ use peering_jobs::{Outcome, Runner};
 use peering_store::{ChangeContext, ClaimedJob, NewJob};
 
 use super::router::Ask;
+use super::schedules::PURGE_RETENTION;
 use super::{Viewer, Work, WorkError};
 
 pub const GENERATE_CONFIGURATION: &str = "peering.router.generate_configuration";
@@ -63,7 +64,45 @@ fn ended(result: Result<String, WorkError>) -> Outcome {
 }
 
 impl Runner for JobRunner {
+    /// Runs a job; one a schedule started shows the schedule in its data.
     fn run(&self, job: &ClaimedJob) -> Outcome {
+        let mut outcome = self.run_named(job);
+        if let (Some(schedule), Some(data)) =
+            (job.params.get("schedule"), outcome.data.as_object_mut())
+        {
+            data.insert("schedule".into(), schedule.clone());
+        }
+        outcome
+    }
+
+    /// Jobs that only render, read routers, copy PeeringDB, refresh prefixes or delete old
+    /// records do the same when run twice; pushing a configuration, importing sessions or
+    /// sending an e-mail may have acted already, and ends interrupted when taken back from
+    /// a worker that died. A webhook delivery runs again: deliveries are at least once
+    /// anyway (an attempt that timed out may have arrived and is tried again), and a
+    /// receiver tells a repeat by its request id.
+    fn resumable(&self, job_name: &str) -> bool {
+        matches!(
+            job_name,
+            GENERATE_CONFIGURATION
+                | RENDER_EXPORT
+                | POLL_SESSIONS
+                | TEST_CONNECTION
+                | SYNCHRONISE_PEERINGDB
+                | REFRESH_PREFIXES
+                | REFRESH_ALL_PREFIXES
+                | DELIVER_WEBHOOK
+                | PURGE_RETENTION
+        )
+    }
+}
+
+impl JobRunner {
+    /// What the job of this name does.
+    fn run_named(&self, job: &ClaimedJob) -> Outcome {
+        if job.name == PURGE_RETENTION {
+            return super::schedules::purge(&self.work.store, &job.params);
+        }
         if job.name == DELIVER_WEBHOOK {
             let bounds = self.work.bounds();
             return super::webhooks::deliver(&self.work.store, &self.webhooks, &bounds, job);
@@ -119,28 +158,6 @@ impl Runner for JobRunner {
         }
     }
 
-    /// Jobs that only render, read routers or copy PeeringDB do the same when run twice;
-    /// pushing a configuration, importing sessions or sending an e-mail may have acted
-    /// already, and ends interrupted when taken back from a worker that died. A webhook
-    /// delivery runs again: deliveries are at least once anyway (an attempt that timed out
-    /// may have arrived and is tried again), and a receiver tells a repeat by its request
-    /// id.
-    fn resumable(&self, job_name: &str) -> bool {
-        matches!(
-            job_name,
-            GENERATE_CONFIGURATION
-                | RENDER_EXPORT
-                | POLL_SESSIONS
-                | TEST_CONNECTION
-                | SYNCHRONISE_PEERINGDB
-                | REFRESH_PREFIXES
-                | REFRESH_ALL_PREFIXES
-                | DELIVER_WEBHOOK
-        )
-    }
-}
-
-impl JobRunner {
     /// The change context of what a job writes: in the name of the user who asked.
     fn context(&self, job: &ClaimedJob) -> ChangeContext {
         let user_name = job

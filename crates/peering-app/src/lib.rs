@@ -4,9 +4,9 @@
 //! router configurations, e-mails and exports rendered from stored templates for a
 //! [`Viewer`] (`renders.rs`), the jobs that run them and the workers that run jobs
 //! (`jobs.rs`), the routers, driven or through the router command (`router/`), the
-//! PeeringDB jobs, the e-mails sent to peers (`email/`), and webhook deliveries
-//! (`webhooks/`). The API calls it for requests; `peeringd worker` runs its jobs with no
-//! HTTP at all.
+//! PeeringDB jobs, the e-mails sent to peers (`email/`), webhook deliveries (`webhooks/`),
+//! and the schedules that start jobs by themselves (`schedules/`). The API calls it for
+//! requests; `peeringd worker` runs its jobs with no HTTP at all.
 
 pub mod accounts;
 pub mod answers;
@@ -21,6 +21,7 @@ pub mod logins;
 mod peeringdb;
 mod renders;
 pub mod router;
+pub mod schedules;
 pub mod sessions;
 pub mod source;
 pub mod webhooks;

@@ -178,6 +178,12 @@ impl Queue {
         Ok(id)
     }
 
+    /// Wakes this process's idle workers for jobs enqueued other than through
+    /// [`Queue::enqueue`] (with a schedule's run, in the transaction that claims it).
+    pub fn jobs_added(&self) {
+        self.wake_all();
+    }
+
     /// How many times workers were woken so far: read before looking for a job, so that a
     /// job enqueued while they look is not slept through ([`Queue::idle`]).
     fn wakes(&self) -> u64 {

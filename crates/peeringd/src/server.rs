@@ -74,35 +74,6 @@ fn bootstrap(store: &Store) -> Result<(), peering_store::Error> {
     Ok(())
 }
 
-/// Deletes change records and jobs older than their retention now, then every hour, on a
-/// thread of its own (it ends with the process); a retention of 0 keeps everything.
-fn purge_hourly(store: Store, changes_days: u32, jobs_days: u32) {
-    let spawned = std::thread::Builder::new()
-        .name("retention".into())
-        .spawn(move || loop {
-            if changes_days > 0 {
-                match store.upkeep().purge_changes(changes_days) {
-                    Ok(0) => {}
-                    Ok(n) => {
-                        log::info!("deleted {n} change records older than {changes_days} days")
-                    }
-                    Err(e) => log::warn!("change record retention: {e}"),
-                }
-            }
-            if jobs_days > 0 {
-                match store.jobs().purge(jobs_days) {
-                    Ok(0) => {}
-                    Ok(n) => log::info!("deleted {n} jobs older than {jobs_days} days"),
-                    Err(e) => log::warn!("job retention: {e}"),
-                }
-            }
-            std::thread::sleep(std::time::Duration::from_secs(3600));
-        });
-    if let Err(e) = spawned {
-        log::warn!("retention not started: {e}");
-    }
-}
-
 fn workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -126,15 +97,14 @@ pub(crate) fn remove_abandoned_downloads() {
     }
 }
 
-/// Old change records and jobs deleted hourly, where a retention is set.
-fn purge_when_kept_for_days(store: &Store, settings: &Settings) {
-    if settings.changelog_retention_days > 0 || settings.job_retention_days > 0 {
-        purge_hourly(
-            store.clone(),
-            settings.changelog_retention_days,
-            settings.job_retention_days,
-        );
-    }
+/// Starts the schedules turned on (`PEERING_SCHEDULE_*`), the retention's among them;
+/// they stop with the process.
+pub(crate) fn start_schedules(
+    store: &Store,
+    queue: &peering_app::jobs::Queue,
+    settings: &Settings,
+) -> std::io::Result<Option<peering_app::schedules::Scheduler>> {
+    peering_app::schedules::start(store.clone(), queue.clone(), settings.scheduling())
 }
 
 pub fn serve(settings: Settings) -> std::io::Result<()> {
@@ -145,7 +115,7 @@ pub fn serve(settings: Settings) -> std::io::Result<()> {
     bootstrap(&store).map_err(|e| std::io::Error::other(e.to_string()))?;
     remove_abandoned_downloads();
     let state = AppState::new(store.clone(), api_settings(&settings));
-    purge_when_kept_for_days(&store, &settings);
+    let _schedules = start_schedules(&store, &state.jobs, &settings)?;
     let _workers = peering_app::jobs::start_workers(
         &state.jobs,
         state.job_runner(),

@@ -1,7 +1,8 @@
 //! `peeringd worker`: runs the jobs waiting in the database (renders, router commands,
-//! PeeringDB synchronisations) with no HTTP listener, beside servers that enqueue them
-//! (`PEERING_JOB_WORKERS=0` keeps a server's own workers off). Each job runs once,
-//! whichever process takes it. It stops on SIGINT or SIGTERM, once its running jobs end.
+//! PeeringDB synchronisations) and starts the schedules' runs, with no HTTP listener,
+//! beside servers that enqueue them (`PEERING_JOB_WORKERS=0` keeps a server's own workers
+//! off). Each job runs once, whichever process takes it. It stops on SIGINT or SIGTERM,
+//! once its running jobs end.
 
 use std::sync::Arc;
 
@@ -16,11 +17,11 @@ pub fn run(settings: Settings) -> Result<(), String> {
         return Err("PEERING_JOB_WORKERS is 0: a worker without job workers runs nothing".into());
     }
     // A connection for each worker (the routers' and webhooks' too), one for renewing
-    // leases and one for the rest.
+    // leases, one for the schedules and one for the rest.
     let workers = settings.job_workers
         + peering_app::jobs::ROUTER_WORKERS
         + peering_app::jobs::WEBHOOK_WORKERS;
-    let connections = u32::try_from(workers + 2).unwrap_or(u32::MAX);
+    let connections = u32::try_from(workers + 3).unwrap_or(u32::MAX);
     let store = Store::open(&settings.database_url, connections).map_err(|e| e.to_string())?;
     crate::server::remove_abandoned_downloads();
     let runner = JobRunner {
@@ -44,6 +45,8 @@ pub fn run(settings: Settings) -> Result<(), String> {
         },
     )
     .map_err(|e| format!("cannot start the job workers: {e}"))?;
+    let schedules = crate::server::start_schedules(&store, &queue, &settings)
+        .map_err(|e| format!("cannot start the schedules: {e}"))?;
     log::info!(
         "running {} job worker(s), {} for routers and {} for webhooks, no HTTP listener",
         settings.job_workers,
@@ -52,6 +55,7 @@ pub fn run(settings: Settings) -> Result<(), String> {
     );
     let stopped = until_stopped();
     log::info!("stopping: the running jobs end first");
+    drop(schedules);
     drop(workers);
     stopped
 }

@@ -3,6 +3,7 @@
 
 mod email;
 mod irr;
+mod schedules;
 mod webhooks;
 
 use std::path::Path;
@@ -126,6 +127,8 @@ pub struct SettingsArgs {
     pub irr: irr::IrrArgs,
     #[command(flatten)]
     pub webhooks: webhooks::WebhookArgs,
+    #[command(flatten)]
+    pub schedules: schedules::ScheduleArgs,
 }
 
 /// The same settings as read from the TOML file.
@@ -167,6 +170,8 @@ struct FileSettings {
     irr: irr::IrrFile,
     #[serde(flatten)]
     webhooks: webhooks::WebhookFile,
+    #[serde(flatten)]
+    schedules: schedules::ScheduleFile,
 }
 
 /// The settings in force.
@@ -200,6 +205,8 @@ pub struct Settings {
     pub email: peering_app::email::Settings,
     pub irr: peering_app::irr::Settings,
     pub webhooks: peering_app::webhooks::Settings,
+    /// The schedules turned on (`config/schedules.rs`).
+    pub schedules: Vec<peering_app::schedules::Schedule>,
 }
 
 /// `extdb` (or empty) for the spec's names, `peeringdb` for the reference's.
@@ -247,6 +254,14 @@ fn list(text: Option<String>) -> Vec<String> {
         .split(',')
         .map(str::trim)
         .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The words of a setting split at blanks (a program and its arguments).
+fn words(text: Option<String>) -> Vec<String> {
+    text.unwrap_or_default()
+        .split_whitespace()
         .map(str::to_string)
         .collect()
 }
@@ -321,11 +336,7 @@ impl SettingsArgs {
             max_inline_renders: or(&self.max_inline_renders, file.max_inline_renders)
                 .filter(|n| *n > 0)
                 .unwrap_or_else(peering_api::inline_renders::InlineRenders::default_limit),
-            router_command: or(&self.router_command, file.router_command)
-                .unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_string)
-                .collect(),
+            router_command: words(or(&self.router_command, file.router_command)),
             peeringdb: self.peeringdb(
                 file.peeringdb_url,
                 file.peeringdb_api_key,
@@ -340,6 +351,7 @@ impl SettingsArgs {
             email: self.email.resolve(file.email)?,
             irr: self.irr.resolve(file.irr)?,
             webhooks: self.webhooks.resolve(file.webhooks)?,
+            schedules: self.schedules.resolve(file.schedules)?,
         })
     }
 
@@ -445,6 +457,8 @@ mod tests {
         assert_eq!(args.resolve().unwrap().response_cache_mib, 0);
         std::fs::write(&path, "bogus = 1\n").unwrap();
         assert!(args.resolve().is_err());
+        std::fs::write(&path, "schedule_poll_sessions = \"15m\"\n").unwrap();
+        assert_eq!(args.resolve().unwrap().schedules.len(), 2);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -67,6 +67,7 @@ mod jobs_survive;
 mod napalm_adapter;
 mod router_command;
 mod router_lanes;
+mod schedules;
 mod webhook_jobs;
 mod webhooks;
 mod worker;
