@@ -1,7 +1,8 @@
 //! Schedules (`PEERING_SCHEDULE_*`) run by themselves: two instances on one database (a
 //! server and `peeringd worker`) start each due run once, polling enqueues a job for each
-//! router that asks for it and none while its last still waits, schedules left off
-//! enqueue nothing, and a bad interval stops the start.
+//! router that asks for it and none while its last still waits, a scheduled PeeringDB
+//! synchronisation copies the fake PeeringDB, schedules left off enqueue nothing, and a bad
+//! interval stops the start.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::binary::{call, first_start, free_port};
 use peering_store::testing::TestDatabase;
+use peeringdb_fake::{Dataset, FakePeeringDb, Sizes};
 use serde_json::{json, Value as Json};
 
 /// `peeringd COMMAND` on `db`, logging at info level, with no schedule on but those given.
@@ -139,6 +141,11 @@ fn two_instances_start_a_two_second_schedule_once_per_period() {
         assert!(run["user"].is_null(), "{run}");
         assert_eq!(run["status"]["value"], "completed", "{run}");
         assert_eq!(run["data"]["schedule"], "retention, every 2s", "{run}");
+        let output = run["output"].as_str().unwrap_or_default();
+        assert!(
+            output.starts_with("deleted 0 change records older than 90 days"),
+            "{run}"
+        );
     }
 }
 
@@ -250,4 +257,36 @@ fn a_bad_interval_stops_the_start_naming_its_setting() {
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("PEERING_SCHEDULE_IRR_REFRESH"), "{said}");
+}
+
+#[test]
+fn a_scheduled_synchronisation_copies_peeringdb_once_per_period() {
+    let fake = FakePeeringDb::start(Dataset::new(Sizes::scaled(0.001)));
+    let db = TestDatabase::new();
+    let port = free_port();
+    let mut server = peeringd(&db, "serve", &[("PEERING_SCHEDULE_PEERINGDB_SYNC", "1s")]);
+    server
+        .env("PEERING_LISTEN", format!("127.0.0.1:{port}"))
+        .env("PEERING_PEERINGDB_URL", &fake.url);
+    let (mut server, key) = first_start(server);
+    let _log = logged(&mut server);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let synced = loop {
+        let done = jobs(port, &key, "name=peeringdb.synchronise&status=completed");
+        if let Some(first) = done.first() {
+            break first.clone();
+        }
+        assert!(Instant::now() < deadline, "no synchronisation completed");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let (_, networks) = call(port, &key, "GET", "/api/peeringdb/networks/?limit=1", None);
+    let all = jobs(port, &key, "name=peeringdb.synchronise");
+    stop(&mut server);
+    assert!(synced["user"].is_null(), "{synced}");
+    assert_eq!(synced["data"]["schedule"], "peeringdb_sync, every 1s");
+    assert!(networks["count"].as_i64().unwrap() > 0, "{networks}");
+    for pair in all.windows(2) {
+        let gap = (created(&pair[1]) - created(&pair[0])).num_milliseconds();
+        assert!(gap >= 999, "two synchronisations {gap} ms apart: {all:#?}");
+    }
 }
