@@ -35,7 +35,8 @@ const FOLLOWED_APPS: &[&str] = &["peering", "net", "bgp", "devices", "messaging"
 const READ_MIX: &str = "as_detail";
 /// How long the harness waits for the queue to drain after a part.
 const DRAIN_LIMIT: Duration = Duration::from_secs(300);
-const DRAIN_POLL: Duration = Duration::from_millis(250);
+/// Each poll counts the waiting jobs through the API, which costs the server a little.
+const DRAIN_POLL: Duration = Duration::from_secs(1);
 
 /// What a comparison runs on: the loaded server and what watches it.
 pub struct Context<'a> {

@@ -214,6 +214,15 @@ fn targets(md: &mut String, c: &Comparison, none: Option<&Phase>) {
         thousands(received as f64),
         thousands(due as f64)
     );
+    if let Some(d) = with.deliveries.iter().find(|d| d.left > 0) {
+        let _ = writeln!(
+            md,
+            "- The queue did not drain: {} deliveries were still waiting after {:.0} s, and \
+             what was measured after them ran beside that backlog",
+            thousands(d.left as f64),
+            d.drain_s
+        );
+    }
     if due > 0 && queued == 0 {
         md.push_str(
             "- The server queued no delivery job: this build sends no webhook, so the \
