@@ -259,3 +259,54 @@ impl Settings {
             .min(Duration::from_secs(3600))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waits_grow_threefold_up_to_an_hour() {
+        let settings = Settings::default();
+        let waits: Vec<u64> = (1..=7).map(|n| settings.delay_after(n).as_secs()).collect();
+        assert_eq!(waits, [10, 30, 90, 270, 810, 2430, 3600]);
+        assert_eq!(settings.delay_after(u32::MAX), Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn attempts_are_counted_from_the_log_and_the_last_one_gives_up() {
+        let settings = Settings {
+            attempts: 2,
+            ..Settings::default()
+        };
+        let first = Log::from(&Json::Null).attempted(
+            &settings,
+            "http://x/",
+            Answer::Refused(503, "busy".into()),
+        );
+        assert_eq!(first.retry_after, Some(Duration::from_secs(10)));
+        assert!(
+            first.output.starts_with("attempt 1: status 503"),
+            "{}",
+            first.output
+        );
+        let second = Log::from(&first.data).attempted(
+            &settings,
+            "http://x/",
+            Answer::Unreachable("timed out".into()),
+        );
+        assert_eq!(second.retry_after, None);
+        assert_eq!(second.end, peering_store::JobEnd::Errored);
+        assert!(
+            second.output.starts_with("gave up after 2 attempts"),
+            "{}",
+            second.output
+        );
+        assert_eq!(second.data["failure"], 2);
+        assert_eq!(second.data["log"][1]["http_status"], Json::Null);
+        let delivered =
+            Log::from(&first.data).attempted(&settings, "http://x/", Answer::Delivered(204));
+        assert_eq!(delivered.end, peering_store::JobEnd::Completed);
+        assert_eq!(delivered.data["log"][1]["attempt"], 2);
+        assert_eq!(delivered.data["success"], 1);
+    }
+}
