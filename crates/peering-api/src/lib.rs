@@ -332,12 +332,19 @@ async fn detail(
     model: &str,
     id: &str,
 ) -> Result<HttpResponse, ApiError> {
-    if let Some(action) = actions::find_under(app, model, id) {
-        return actions::dispatch(action, req, payload, state, 0).await;
+    // An object's id is a number and an action's name never is: a detail, the most
+    // frequent request, does not look through the actions.
+    let names_an_object = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit());
+    if !names_an_object {
+        if let Some(action) = actions::find_under(app, model, id) {
+            return actions::dispatch(action, req, payload, state, 0).await;
+        }
     }
     let spec = routed(app, model)?;
-    if let Some(action) = actions::find(spec, id, actions::Scope::Collection) {
-        return actions::dispatch(action, req, payload, state, 0).await;
+    if !names_an_object {
+        if let Some(action) = actions::find(spec, id, actions::Scope::Collection) {
+            return actions::dispatch(action, req, payload, state, 0).await;
+        }
     }
     resource::detail(req, payload, state, spec, id).await
 }
