@@ -198,10 +198,12 @@ fn targets(md: &mut String, c: &Comparison, none: Option<&Phase>) {
             with.writer.writes.done_per_s(),
         );
         let drop_pct = (1.0 - after / before.max(1e-9)) * 100.0;
+        let how = if drop_pct >= 0.0 { "lower" } else { "higher" };
         let _ = writeln!(
             md,
-            "- The writer's rate with {} webhooks: {after:.2}/s against {before:.2}/s with none, {drop_pct:.1}% lower (target: at most {WRITER_TARGET_PCT:.0}% lower): {}",
+            "- The writer's rate with {} webhooks: {after:.2}/s against {before:.2}/s with none, {:.1}% {how} (target: at most {WRITER_TARGET_PCT:.0}% lower): {}",
             with.enabled,
+            drop_pct.abs(),
             met(drop_pct <= WRITER_TARGET_PCT)
         );
     }
@@ -328,6 +330,11 @@ mod tests {
             "{slow}"
         );
         assert!(slow.contains("25.0% lower (target: at most 10% lower): missed"));
+        let faster = markdown(&comparison(phase(2, 1500.0, 800.0, 210)));
+        assert!(
+            faster.contains("5.0% higher (target: at most 10% lower): met"),
+            "{faster}"
+        );
         let mut none_queued = phase(2, 1500.0, 800.0, 190);
         for d in &mut none_queued.deliveries {
             (d.queued, d.received, d.signed) = (0, 0, 0);
