@@ -151,7 +151,11 @@ fn writer_table(md: &mut String, c: &Comparison, none: Option<&Phase>) {
 }
 
 fn deliveries_table(md: &mut String, phases: &[Phase]) {
-    md.push_str("Deliveries (due: one per change and enabled webhook; queued: the server's delivery jobs):\n\n");
+    md.push_str(
+        "Deliveries (due: one per change and enabled webhook; queued: the server's delivery \
+         jobs; received: requests the receiver got during the part and its wait, so a \
+         backlog left by a part arrives in the next one's row):\n\n",
+    );
     md.push_str("| part | webhooks enabled | changes | due | queued | received | signed | left | drained after s |\n");
     md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (i, part) in PARTS.iter().enumerate() {
