@@ -26,6 +26,10 @@ export PEERING_ROUTER_COMMAND="$(cd "$(dirname "$0")" && pwd)/router-command.sh"
 # A synchronisation asked through the API (cache/update-local) stays on this machine: a
 # closed loopback port, so the job ends errored at once.
 export PEERING_PEERINGDB_URL="http://127.0.0.1:9/api"
+# E-mails and webhook deliveries the fuzzer sets off stay on this machine too: an SMTP
+# server and a proxy on a closed loopback port, whatever addresses and URLs it writes.
+export PEERING_EMAIL_SERVER=127.0.0.1 PEERING_EMAIL_PORT=9 PEERING_EMAIL_FROM=fuzz@example.net
+export PEERING_WEBHOOK_PROXY="http://127.0.0.1:9" PEERING_WEBHOOK_ATTEMPTS=1
 e2e_start_server
 
 REPORTS="$E2E_ARTIFACTS/schemathesis"
