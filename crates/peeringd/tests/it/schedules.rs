@@ -72,6 +72,22 @@ fn started_jobs(log: &Mutex<Vec<String>>) -> Vec<i64> {
         .collect()
 }
 
+/// The scheduled retention runs, once the last one started has ended (a run may have
+/// started just before this looks: its job ends within moments).
+fn ended_runs(port: u16, key: &str) -> Vec<Json> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let runs = jobs(port, key, "name=core.retention.purge");
+        let ended = runs
+            .iter()
+            .all(|run| !matches!(run["status"]["value"].as_str(), Some("pending" | "running")));
+        if ended || Instant::now() > deadline {
+            return runs;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 fn created(job: &Json) -> chrono::DateTime<chrono::FixedOffset> {
     chrono::DateTime::parse_from_rfc3339(job["created"].as_str().unwrap()).unwrap()
 }
@@ -97,7 +113,7 @@ fn two_instances_start_a_two_second_schedule_once_per_period() {
     let worker_log = logged(&mut worker);
     let watched = Instant::now();
     std::thread::sleep(Duration::from_secs(20));
-    let runs = jobs(port, &key, "name=core.retention.purge");
+    let runs = ended_runs(port, &key);
     let span = watched.elapsed().as_secs_f64() + 1.0;
     let _ = Command::new("kill")
         .arg("-TERM")

@@ -152,11 +152,12 @@ pub(crate) fn claim(
         .push(", worker = ")
         .bind(Bind::Text(worker.to_string()))
         .push(", attempts = attempts + 1")
-        .push(" WHERE id = (SELECT id FROM jobs WHERE ");
-    push_waiting(&mut sql, now, claims);
-    sql.push(&format!(
-        " ORDER BY created, id LIMIT 1{skip_locked}) RETURNING id, name, object_id, user_id, params, attempts, data"
-    ));
+        .push(" WHERE id = COALESCE(");
+    // A job left by a dead worker first: it has waited longest.
+    push_oldest(&mut sql, now, claims, Waiting::Abandoned, skip_locked);
+    sql.push(", ");
+    push_oldest(&mut sql, now, claims, Waiting::Pending, skip_locked);
+    sql.push(") RETURNING id, name, object_id, user_id, params, attempts, data");
     let Some(mut row) = db.load(&sql)?.pop() else {
         return Ok(None);
     };
@@ -177,10 +178,32 @@ pub(crate) fn claim(
 
 /// Whether a job of `claims` waits to be claimed (or was left by a dead worker).
 pub(crate) fn any_waiting(db: &mut Db<'_>, claims: Claims) -> Result<bool, Error> {
-    let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE ");
-    push_waiting(&mut sql, micros_now(), claims);
-    sql.push(" LIMIT 1) waiting");
+    let now = micros_now();
+    let mut sql = Sql::new("SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE ");
+    push_waiting(&mut sql, now, claims, Waiting::Abandoned);
+    sql.push(" LIMIT 1) abandoned) + (SELECT COUNT(*) FROM (SELECT 1 FROM jobs WHERE ");
+    push_waiting(&mut sql, now, claims, Waiting::Pending);
+    sql.push(" LIMIT 1) pending)");
     Ok(db.scalar(&sql)?.unwrap_or(0) > 0)
+}
+
+/// The two ways a job waits for a worker. Each is looked for apart, along the index
+/// `jobs_waiting (status, created, id, name, run_after)` in creation order, so that the
+/// oldest costs one index entry to find, not a sort of every waiting job: a bulk write
+/// may leave thousands of webhook deliveries pending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    /// Running under a lease that ended: its worker died.
+    Abandoned,
+    /// Pending, and due (not waiting to be tried again later).
+    Pending,
+}
+
+/// `(SELECT id …)` of the oldest job of `claims` waiting as `waiting`.
+fn push_oldest(sql: &mut Sql, now: i64, claims: Claims, waiting: Waiting, skip_locked: &str) {
+    sql.push("(SELECT id FROM jobs WHERE ");
+    push_waiting(sql, now, claims, waiting);
+    sql.push(&format!(" ORDER BY created, id LIMIT 1{skip_locked})"));
 }
 
 /// Which jobs a worker takes, by their names.
@@ -195,14 +218,17 @@ pub enum Claims {
     Others(&'static [&'static str]),
 }
 
-/// The condition of the jobs `claims` may take that wait at `now`: pending and due, or
-/// running with an expired lease.
-fn push_waiting(sql: &mut Sql, now: i64, claims: Claims) {
-    sql.push("((status = 'pending' AND (run_after IS NULL OR run_after <= ")
-        .bind(Bind::Int(now))
-        .push(")) OR (status = 'running' AND lease_until < ")
-        .bind(Bind::Int(now))
-        .push("))");
+/// The condition of the jobs `claims` may take that wait at `now` as `waiting`.
+fn push_waiting(sql: &mut Sql, now: i64, claims: Claims, waiting: Waiting) {
+    match waiting {
+        Waiting::Pending => sql
+            .push("status = 'pending' AND (run_after IS NULL OR run_after <= ")
+            .bind(Bind::Int(now))
+            .push(")"),
+        Waiting::Abandoned => sql
+            .push("status = 'running' AND lease_until < ")
+            .bind(Bind::Int(now)),
+    };
     let (names, operator) = match claims {
         Claims::All => return,
         Claims::Named([]) => {

@@ -1,0 +1,2 @@
+DROP INDEX jobs_waiting;
+CREATE INDEX jobs_waiting ON jobs (status, created);
