@@ -132,20 +132,10 @@ pub async fn sync_with_peeringdb(call: Call) -> Result<HttpResponse, ApiError> {
 /// `POST autonomous-systems/{id}/refresh-prefixes/`: a job asking the IRR for the system's
 /// prefixes through bgpq4 and storing them.
 pub async fn refresh_prefixes(call: Call) -> Result<HttpResponse, ApiError> {
-    let Call {
-        req,
-        state,
-        caller,
-        id,
-        ..
-    } = call;
-    let user = caller.require_user()?;
-    super::existing(&state, &AUTONOMOUS_SYSTEM, id).await?;
-    let job = peering_app::jobs::new_job(
+    super::enqueue_on_object(
+        call,
+        &AUTONOMOUS_SYSTEM,
         peering_app::jobs::REFRESH_PREFIXES,
-        (&AUTONOMOUS_SYSTEM.content_type(), id),
-        Some(user.id),
-        &peering_app::Viewer::default(),
-    );
-    super::routers::enqueue(&req, &state, job).await
+    )
+    .await
 }

@@ -12,7 +12,7 @@ use peering_store::Related;
 use super::{typed_response, Call};
 use crate::error::ApiError;
 use crate::respond::{base_url, respond_text};
-use peering_app::jobs::{new_job, IMPORT_PEERINGDB_SESSIONS, IMPORT_SESSIONS};
+use peering_app::jobs::{IMPORT_PEERINGDB_SESSIONS, IMPORT_SESSIONS};
 use peering_represent::{Renderer, SecretView};
 
 /// `POST internet-exchanges/{id}/link-to-peeringdb/`: links the exchange's connections to
@@ -80,22 +80,7 @@ pub async fn import_peeringdb_sessions(call: Call) -> Result<HttpResponse, ApiEr
 }
 
 async fn import(call: Call, job_name: &str) -> Result<HttpResponse, ApiError> {
-    let Call {
-        req,
-        state,
-        caller,
-        id,
-        ..
-    } = call;
-    let user = caller.require_user()?;
-    super::existing(&state, &INTERNET_EXCHANGE, id).await?;
-    let job = new_job(
-        job_name,
-        (&INTERNET_EXCHANGE.content_type(), id),
-        Some(user.id),
-        &peering_app::Viewer::default(),
-    );
-    super::routers::enqueue(&req, &state, job).await
+    super::enqueue_on_object(call, &INTERNET_EXCHANGE, job_name).await
 }
 
 /// `GET internet-exchanges/{id}/prefixes/`: the LAN's prefixes by family, a key only for a

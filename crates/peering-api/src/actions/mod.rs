@@ -191,6 +191,31 @@ pub(crate) async fn existing(
     }
 }
 
+/// 202 with a job named `job_name` on the object of `spec` the call names (404 if there is
+/// none), in the caller's name, rendering nothing.
+pub(crate) async fn enqueue_on_object(
+    call: Call,
+    spec: &'static ResourceSpec,
+    job_name: &str,
+) -> Result<HttpResponse, ApiError> {
+    let Call {
+        req,
+        state,
+        caller,
+        id,
+        ..
+    } = call;
+    let user = caller.require_user()?;
+    existing(&state, spec, id).await?;
+    let job = peering_app::jobs::new_job(
+        job_name,
+        (&spec.content_type(), id),
+        Some(user.id),
+        &peering_app::Viewer::default(),
+    );
+    routers::enqueue(&req, &state, job).await
+}
+
 pub(crate) fn json_response(req: &HttpRequest, body: serde_json::Value) -> HttpResponse {
     respond(req, StatusCode::OK, &body)
 }
