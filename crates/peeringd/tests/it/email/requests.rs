@@ -79,6 +79,23 @@ fn bad_bodies_get_400_and_enqueue_nothing() {
 fn without_a_server_the_action_answers_503() {
     let s = TestServer::start();
     let p = peer(&s);
+    // Who may not send is refused before the missing setting is told.
+    let read_only = s.token("admin", true, false, None);
+    let nobody = s.user_with("nobody", &["peering.view_autonomoussystem"], true);
+    for (who, key) in [
+        ("anonymous", None),
+        ("a read-only token", Some(read_only.as_str())),
+        ("a user without the permission", Some(nobody.as_str())),
+    ] {
+        let body = json!({"email": p.template});
+        let r = s.request("POST", &send_path(p.system), Some(&body), key, &[]);
+        assert!(
+            r.status == 401 || r.status == 403,
+            "{who}: {} {}",
+            r.status,
+            r.text
+        );
+    }
     let r = s.request(
         "POST",
         &send_path(p.system),
