@@ -6,14 +6,16 @@
 use std::collections::HashMap;
 
 use peering_domain::resources::{
-    AUTONOMOUS_SYSTEM, BGP_GROUP, COMMUNITY, CONFIGURATION, CONTACT_ROLE, EMAIL, PLATFORM,
-    RELATIONSHIP, ROUTING_POLICY, TAG,
+    AUTONOMOUS_SYSTEM, BGP_GROUP, COMMUNITY, CONFIGURATION, CONTACT_ROLE, PLATFORM, RELATIONSHIP,
+    ROUTING_POLICY, TAG,
 };
 use serde_json::{json, Value as Json};
 
 use super::writer::Writer;
 
-pub const LOCAL_ASN: u64 = 64500;
+/// Our AS number: public, as PeeringDB's networks are, in a block IANA has not allocated
+/// (`network::peer_asn`), ending as RFC 5398's AS64500 does.
+pub const LOCAL_ASN: u64 = 4_100_064_500;
 
 /// Ids of the shared objects, by slug.
 pub struct Fixtures {
@@ -72,16 +74,32 @@ const TAGS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// (name, slug, value, type)
+/// (name, slug, value, type): ours are large communities (RFC 8092), as a 32-bit AS number
+/// needs.
 const COMMUNITIES: &[(&str, &str, &str, &str)] = &[
-    ("From transit", "from-transit", "64500:1000", "ingress"),
-    ("From peer", "from-peer", "64500:2000", "ingress"),
-    ("From IX", "from-ix", "64500:2100", "ingress"),
-    ("From PNI", "from-pni", "64500:2200", "ingress"),
-    ("From customer", "from-customer", "64500:3000", "ingress"),
-    ("Prepend once", "prepend-1", "64500:9001", "egress"),
-    ("Prepend twice", "prepend-2", "64500:9002", "egress"),
-    ("Prepend three times", "prepend-3", "64500:9003", "egress"),
+    (
+        "From transit",
+        "from-transit",
+        "4100064500:1:1000",
+        "ingress",
+    ),
+    ("From peer", "from-peer", "4100064500:1:2000", "ingress"),
+    ("From IX", "from-ix", "4100064500:1:2100", "ingress"),
+    ("From PNI", "from-pni", "4100064500:1:2200", "ingress"),
+    (
+        "From customer",
+        "from-customer",
+        "4100064500:1:3000",
+        "ingress",
+    ),
+    ("Prepend once", "prepend-1", "4100064500:2:1", "egress"),
+    ("Prepend twice", "prepend-2", "4100064500:2:2", "egress"),
+    (
+        "Prepend three times",
+        "prepend-3",
+        "4100064500:2:3",
+        "egress",
+    ),
     ("No export", "no-export", "65535:65281", "egress"),
     ("Blackhole", "blackhole", "65535:666", "ingress"),
 ];
@@ -162,26 +180,6 @@ const POLICIES: &[Policy] = &[
         2000,
         "0",
         &["blackhole"],
-    ),
-];
-
-/// (name, subject, template)
-const EMAILS: &[(&str, &str, &str)] = &[
-    (
-        "Peering request",
-        "Peering with AS{{ my_as.asn }}",
-        "Hello {{ autonomous_system.name }},\n\n\
-         We would like to peer with AS{{ autonomous_system.asn }}.\n",
-    ),
-    (
-        "Maintenance notice",
-        "Planned maintenance",
-        "Hello,\n\nOur sessions with AS{{ autonomous_system.asn }} will be down briefly.\n",
-    ),
-    (
-        "Depeering notice",
-        "Ending our peering",
-        "Hello {{ autonomous_system.name }},\n\nWe will shut our sessions down.\n",
     ),
 ];
 
@@ -274,12 +272,7 @@ pub fn create(w: &mut Writer) -> Result<Fixtures, String> {
         [("NOC", "noc"), ("Peering", "peering"), ("Abuse", "abuse")]
             .map(|(name, slug)| json!({"name": name, "slug": slug})),
     )?;
-    w.create(
-        &EMAIL,
-        EMAILS.iter().map(|(name, subject, template)| {
-            json!({"name": name, "subject": subject, "template": template})
-        }),
-    )?;
+    super::messages::emails(w)?;
     fixtures.local_as = local_as(w, &fixtures)?;
     Ok(fixtures)
 }

@@ -2,17 +2,20 @@
 //! trying the API and for benchmarks. Everything is written through `Store::create`, as the
 //! HTTP API writes it: validated, with its change records, in batches of one transaction.
 //!
-//! Scale 1 is one region: the local AS64500 and 300 peers, 3 routers (edge routers on Junos
-//! and FRR, a customer router on BIRD), 12 exchanges with a connection per edge router,
-//! about 2,600 sessions at the exchanges (skewed: the biggest peers are at every exchange)
-//! and 50 direct sessions; shared by all regions, 5 tags, 10 communities, 10 routing
-//! policies, 3 BGP groups, 3 relationships, 4 platforms, the 3 starting configuration
-//! templates of `templates/` (each router renders its platform's), 3 contact roles and 3
-//! e-mail templates; and a small PeeringDB copy (1% of the real one). `--scale N` makes N
-//! regions. The same seed gives the same data.
+//! Scale 1 is one region: the local AS4100064500 and 300 peers, 3 routers (edge routers on
+//! Junos and FRR, a customer router on BIRD), 12 exchanges with a connection per edge
+//! router, about 2,600 sessions at the exchanges (skewed: the biggest peers are at every
+//! exchange) and 50 direct sessions; shared by all regions, 5 tags, 10 communities, 10
+//! routing policies, 3 BGP groups, 3 relationships, 4 platforms, the 3 starting
+//! configuration templates of `templates/` (each router renders its platform's), 3 contact
+//! roles, 4 e-mail templates and 2 example webhooks (disabled); and a PeeringDB copy of the
+//! first region's exchanges and networks (`peeringdb`). `--scale N` makes N regions. The
+//! same seed gives the same data.
 
 mod fixtures;
+mod messages;
 mod network;
+mod peeringdb;
 mod rng;
 mod sessions;
 mod writer;
@@ -23,7 +26,7 @@ use peering_app::edits::{Edits, WriteRules};
 use peering_domain::resources::{
     AUTONOMOUS_SYSTEM, BGP_GROUP, COMMUNITY, CONFIGURATION, CONNECTION, CONTACT, CONTACT_ROLE,
     DIRECT_PEERING_SESSION, EMAIL, INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PLATFORM,
-    RELATIONSHIP, ROUTER, ROUTING_POLICY, TAG,
+    RELATIONSHIP, ROUTER, ROUTING_POLICY, TAG, WEBHOOK,
 };
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
@@ -56,6 +59,7 @@ const WRITTEN: &[&ResourceSpec] = &[
     &INTERNET_EXCHANGE_PEERING_SESSION,
     &DIRECT_PEERING_SESSION,
     &CONTACT,
+    &WEBHOOK,
 ];
 
 pub fn run(
@@ -79,9 +83,10 @@ pub fn run(
     };
     let request_id = ctx.request_id.clone();
     let mut w = Writer::new(Edits::new(store.clone(), rules), store.clone(), ctx);
-    generate(&mut w, scale as usize, seed)?;
+    let copy = generate(&mut w, scale as usize, seed)?;
+    messages::webhooks(&mut w)?;
     past_jobs(&store)?;
-    peeringdb_copy(&store)?;
+    peeringdb::apply(&store, &copy)?;
     print_summary(&w, scale, seed, &store, &request_id, started.elapsed());
     Ok(())
 }
@@ -112,22 +117,28 @@ fn refuse_unless_empty(store: &Store) -> Result<(), String> {
     }
 }
 
-fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
+/// The peering data of every region; the PeeringDB copy that goes with the first.
+fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<peeringdb::LocalCopy, String> {
     let fx = fixtures::create(w)?;
     let net = Network::create(w, scale, seed, &fx)?;
     let peers_of = |r: usize| r * PEERS_PER_REGION..(r + 1) * PEERS_PER_REGION;
     let per_region = EXCHANGES_PER_REGION * ROUTERS_PER_REGION;
+    let mut first_members = Vec::new();
     w.create(
         &INTERNET_EXCHANGE_PEERING_SESSION,
         (0..scale).flat_map(|r| {
-            sessions::exchange_sessions(
+            let (bodies, members) = sessions::exchange_sessions(
                 seed,
                 r,
                 &net.peers[peers_of(r)],
                 &net.peer_ids[peers_of(r)],
                 &net.connections[r * per_region..(r + 1) * per_region],
                 &fx,
-            )
+            );
+            if r == 0 {
+                first_members = members;
+            }
+            bodies
         }),
     )?;
     let mut link = 0;
@@ -148,7 +159,7 @@ fn generate(w: &mut Writer, scale: usize, seed: u64) -> Result<(), String> {
         &CONTACT,
         (0..scale).flat_map(|r| network::contacts(seed, r, &net.peers[peers_of(r)])),
     )?;
-    Ok(())
+    Ok(peeringdb::build(&net.peers[peers_of(0)], &first_members))
 }
 
 /// The regions' peers, routers, exchanges and connections, region after region in each
@@ -290,25 +301,4 @@ fn print_summary(
         statements,
         elapsed.as_secs_f64()
     );
-}
-
-/// A small PeeringDB copy (1% of the real one, from the fake PeeringDB's generator),
-/// applied as `peeringdb sync --from-dir` applies a directory. Its LANs 1 to 14 are the
-/// ones the demo's exchanges name in `extdb_ixlan`.
-fn peeringdb_copy(store: &Store) -> Result<(), String> {
-    let data = peeringdb_fake::Dataset::new(peeringdb_fake::Sizes::scaled(0.01));
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    for namespace in peeringdb_fake::NAMESPACES {
-        let mut objects = Vec::new();
-        data.for_each(namespace, 0, |o| objects.push(o.clone()));
-        let body = serde_json::json!({ "data": objects });
-        std::fs::write(
-            dir.path().join(format!("{namespace}.json")),
-            body.to_string(),
-        )
-        .map_err(|e| e.to_string())?;
-    }
-    let source = peering_peeringdb::Source::Directory(dir.path().to_path_buf());
-    peering_peeringdb::synchronise(store, &source, &|_| {}).map_err(|e| e.to_string())?;
-    Ok(())
 }

@@ -8,13 +8,14 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use serde_json::{json, Value as Json};
 
 use super::fixtures::{tags, Fixtures};
+use super::peeringdb::{ixlan_id, lan_prefixes, our_netixlan_id};
 use super::rng::Rng;
 
 pub const PEERS_PER_REGION: usize = 300;
 pub const EXCHANGES_PER_REGION: usize = 12;
 pub const ROUTERS_PER_REGION: usize = 2;
 
-const CITIES: [&str; EXCHANGES_PER_REGION] = [
+pub const CITIES: [&str; EXCHANGES_PER_REGION] = [
     "Amsterdam",
     "Frankfurt",
     "London",
@@ -45,21 +46,20 @@ const BRANDS: &[(&str, &str)] = &[
 const PEERS: u64 = 1;
 const CONTACTS: u64 = 4;
 
-/// A peer autonomous system, as the sessions need it.
+/// A peer autonomous system, as the sessions and the PeeringDB copy need it.
 pub struct Peer {
     pub asn: u64,
     pub name: String,
     pub v4_max: u64,
     pub v6_max: u64,
+    pub irr_as_set: Option<String>,
 }
 
-/// The ASN of the `g`-th peer overall: private 16-bit ASNs, then private 32-bit ones.
+/// The ASN of the `g`-th peer overall, after ours (`fixtures::LOCAL_ASN`) in a block of the
+/// 32-bit numbers IANA has not allocated: public, as PeeringDB's networks are (the copy is
+/// not consulted for private numbers), yet no real network's.
 pub fn peer_asn(g: usize) -> u64 {
-    if g < 1000 {
-        64512 + g as u64
-    } else {
-        4_200_000_000 + g as u64
-    }
+    4_100_100_000 + g as u64
 }
 
 /// Rounds up to a number a person would configure (two significant digits, at least tens).
@@ -90,11 +90,12 @@ pub fn peers(seed: u64, region: usize, fx: &Fixtures) -> Vec<(Peer, Json)> {
             let size = 150_000.0 / (rank * rank) * (0.8 + 0.4 * rng.unit());
             let v4_max = nice(size as u64).max(10);
             let v6_max = nice(v4_max / (3 + rng.below(4))).max(10);
-            let peer = Peer {
+            let mut peer = Peer {
                 asn: peer_asn(g),
                 name: format!("{brand} {}", g + 1),
                 v4_max,
                 v6_max,
+                irr_as_set: None,
             };
             let mut labels: Vec<&str> = match j {
                 0..10 => vec!["gold"],
@@ -112,7 +113,9 @@ pub fn peers(seed: u64, region: usize, fx: &Fixtures) -> Vec<(Peer, Json)> {
                 "tags": tags(&labels),
             });
             if rng.chance(90) {
-                body["irr_as_set"] = json!(format!("AS-{word}{}", g + 1));
+                let as_set = format!("AS-{word}{}", g + 1);
+                body["irr_as_set"] = json!(as_set);
+                peer.irr_as_set = Some(as_set);
             }
             if j < 50 {
                 body["import_routing_policies"] = fx.policies(&["irr-filter"]);
@@ -129,19 +132,20 @@ pub fn peers(seed: u64, region: usize, fx: &Fixtures) -> Vec<(Peer, Json)> {
 pub const ENCRYPTING_ROUTER: usize = 0;
 
 /// The region's edge routers, at its exchanges: the first on Junos, encrypting passwords,
-/// the second on FRR; each renders the starting template of its platform.
+/// the second on FRR; each renders the starting template of its platform, and polls its
+/// sessions' states (which lets an idle session PeeringDB no longer lists be abandoned).
 pub fn routers(region: usize, fx: &Fixtures) -> [Json; ROUTERS_PER_REGION] {
     let s = suffix(region, "-");
     [
         json!({"name": format!("edge1{s}"), "hostname": format!("edge1{s}.demo.example.net"),
                "platform": fx.platforms["junos"], "encrypt_passwords": true,
                "configuration_template": fx.configurations["junos"],
-               "local_autonomous_system": fx.local_as,
+               "local_autonomous_system": fx.local_as, "poll_bgp_sessions_state": true,
                "napalm_username": "demo", "napalm_timeout": 30}),
         json!({"name": format!("edge2{s}"), "hostname": format!("edge2{s}.demo.example.net"),
                "platform": fx.platforms["frr"],
                "configuration_template": fx.configurations["frr"],
-               "local_autonomous_system": fx.local_as}),
+               "local_autonomous_system": fx.local_as, "poll_bgp_sessions_state": true}),
     ]
 }
 
@@ -154,20 +158,27 @@ pub fn core_router(region: usize, fx: &Fixtures) -> Json {
            "local_autonomous_system": fx.local_as})
 }
 
+/// The region's exchanges; the first region's are linked to their LANs in the PeeringDB
+/// copy (`peeringdb`), with its prefixes.
 pub fn exchanges(region: usize, fx: &Fixtures) -> Vec<Json> {
     CITIES
         .iter()
         .enumerate()
         .map(|(e, city)| {
-            let x = region * EXCHANGES_PER_REGION + e;
-            json!({"name": format!("Example IX {city}{}", suffix(region, " ")),
+            let mut body = json!({"name": format!("Example IX {city}{}", suffix(region, " ")),
                    "slug": format!("example-ix-{}{}", city.to_lowercase(), suffix(region, "-")),
                    "description": format!("Public peering in {city}"),
-                   "local_autonomous_system": fx.local_as, "extdb_ixlan": x + 1,
+                   "local_autonomous_system": fx.local_as,
                    "import_routing_policies": fx.policies(&["reject-bogons", "irr-filter"]),
                    "export_routing_policies":
                        fx.policies(&["announce-own-v4", "announce-own-v6", "announce-customers"]),
-                   "communities": fx.communities(&["from-ix"])})
+                   "communities": fx.communities(&["from-ix"])});
+            if region == 0 {
+                let (v4, v6) = lan_prefixes(e);
+                body["extdb_ixlan"] = json!(ixlan_id(e));
+                body["extdb_prefixes"] = json!({"ipv6": [v6], "ipv4": [v4]});
+            }
+            body
         })
         .collect()
 }
@@ -181,7 +192,8 @@ pub fn lan(x: usize) -> (u32, u8, u128) {
     (v4, len, v6)
 }
 
-/// Connections of a region: one per exchange and router, with host `k + 1` on the LAN.
+/// Connections of a region: one per exchange and router, with host `k + 1` on the LAN; the
+/// first region's linked to our records in the PeeringDB copy.
 pub fn connections(region: usize, exchanges: &[i64], routers: &[i64]) -> Vec<Json> {
     let mut out = Vec::new();
     for (e, ix) in exchanges.iter().enumerate() {
@@ -194,13 +206,17 @@ pub fn connections(region: usize, exchanges: &[i64], routers: &[i64]) -> Vec<Jso
                 _ => format!("HundredGigE0/0/{e}"),
             };
             let [_, a, b, c] = (x as u32).to_be_bytes();
-            out.push(json!({
+            let mut body = json!({
                 "internet_exchange_point": ix, "router": router, "interface": interface,
                 "vlan": 100 + e,
                 "mac_address": format!("02:de:{a:02x}:{b:02x}:{c:02x}:{host:02x}"),
                 "ipv4_address": format!("{}/{len}", Ipv4Addr::from(v4 + host)),
                 "ipv6_address": format!("{}/64", Ipv6Addr::from(v6 + u128::from(host))),
-            }));
+            });
+            if region == 0 {
+                body["extdb_netixlan"] = json!(our_netixlan_id(e, k));
+            }
+            out.push(body);
         }
     }
     out

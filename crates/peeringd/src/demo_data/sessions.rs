@@ -71,9 +71,22 @@ fn password(rng: &mut Rng) -> String {
     format!("demo-{:012x}", rng.next() >> 16)
 }
 
+/// A peer's presence at one of the region's exchanges, which its sessions there share.
+pub struct Membership {
+    /// The peer's rank in its region.
+    pub peer: usize,
+    /// The exchange's index in its region.
+    pub exchange: usize,
+    /// Its host number on the exchange's LAN (IPv4 and IPv6).
+    pub host: u32,
+    pub v6: bool,
+    pub status: &'static str,
+}
+
 /// Sessions at the region's exchanges: each peer joins about `22 / sqrt(rank)` of the 12
 /// exchanges (the biggest all of them), gets the next free host number on each LAN, and has
-/// a session with each router over IPv4 and, for most peers, IPv6.
+/// a session with each router over IPv4 and, for most peers, IPv6. With the memberships
+/// they come from.
 pub fn exchange_sessions(
     seed: u64,
     region: usize,
@@ -81,16 +94,16 @@ pub fn exchange_sessions(
     peer_ids: &[i64],
     connections: &[i64],
     fx: &Fixtures,
-) -> Vec<Json> {
+) -> (Vec<Json>, Vec<Membership>) {
     let mut rng = Rng::stream(seed, MEMBERS, region as u64);
     let mut next_host = [10u32; EXCHANGES_PER_REGION];
     let mut out = Vec::new();
+    let mut members = Vec::new();
     for (j, (peer, peer_id)) in peers.iter().zip(peer_ids).enumerate() {
         let spread = 0.8 + 0.4 * rng.unit();
         let m = (PRESENCE * spread / ((j + 1) as f64).sqrt()).round() as usize;
         let has_v6 = j < 30 || rng.chance(70);
         for e in pick_exchanges(&mut rng, m.clamp(1, EXCHANGES_PER_REGION)) {
-            let (v4, _, v6) = lan(region * EXCHANGES_PER_REGION + e);
             let host = next_host[e];
             next_host[e] += 1;
             let status = match rng.below(100) {
@@ -100,36 +113,70 @@ pub fn exchange_sessions(
                 95..98 => "disabled",
                 _ => "maintenance",
             };
-            let secret = rng.chance(15).then(|| password(&mut rng));
-            let mut families = vec![(Ipv4Addr::from(v4 + host).to_string(), false)];
-            if has_v6 {
-                families.push((Ipv6Addr::from(v6 + u128::from(host)).to_string(), true));
+            let member = Membership {
+                peer: j,
+                exchange: e,
+                host,
+                v6: has_v6,
+                status,
+            };
+            let at = Presence {
+                region,
+                peer,
+                peer_id: *peer_id,
+                connections: &connections[e * ROUTERS_PER_REGION..(e + 1) * ROUTERS_PER_REGION],
+            };
+            out.extend(member_sessions(&mut rng, &member, &at, fx));
+            members.push(member);
+        }
+    }
+    (out, members)
+}
+
+/// What a membership's sessions need besides the membership.
+struct Presence<'a> {
+    region: usize,
+    peer: &'a Peer,
+    peer_id: i64,
+    /// The connections to the exchange, router after router.
+    connections: &'a [i64],
+}
+
+/// The sessions of one membership: with each router, over each of the peer's families.
+fn member_sessions(rng: &mut Rng, m: &Membership, at: &Presence, fx: &Fixtures) -> Vec<Json> {
+    let (v4, _, v6) = lan(at.region * EXCHANGES_PER_REGION + m.exchange);
+    let secret = rng.chance(15).then(|| password(rng));
+    let mut families = vec![(Ipv4Addr::from(v4 + m.host).to_string(), false)];
+    if m.v6 {
+        families.push((Ipv6Addr::from(v6 + u128::from(m.host)).to_string(), true));
+    }
+    let mut out = Vec::new();
+    for (k, connection) in at.connections.iter().enumerate() {
+        for (address, is_v6) in &families {
+            let mut body = Map::new();
+            body.insert("autonomous_system".into(), json!(at.peer_id));
+            body.insert("ixp_connection".into(), json!(connection));
+            body.insert("ip_address".into(), json!(address));
+            body.insert("status".into(), json!(m.status));
+            let max = if *is_v6 {
+                at.peer.v6_max
+            } else {
+                at.peer.v4_max
+            };
+            bgp_state(rng, &mut body, m.status, max, *is_v6);
+            if let Some(secret) = &secret {
+                insert_password(rng, &mut body, secret, k == ENCRYPTING_ROUTER);
             }
-            for k in 0..ROUTERS_PER_REGION {
-                let connection = connections[e * ROUTERS_PER_REGION + k];
-                for (address, is_v6) in &families {
-                    let mut body = Map::new();
-                    body.insert("autonomous_system".into(), json!(peer_id));
-                    body.insert("ixp_connection".into(), json!(connection));
-                    body.insert("ip_address".into(), json!(address));
-                    body.insert("status".into(), json!(status));
-                    let max = if *is_v6 { peer.v6_max } else { peer.v4_max };
-                    bgp_state(&mut rng, &mut body, status, max, *is_v6);
-                    if let Some(secret) = &secret {
-                        insert_password(&mut rng, &mut body, secret, k == ENCRYPTING_ROUTER);
-                    }
-                    if j < 10 {
-                        body.insert(
-                            "import_routing_policies".into(),
-                            fx.policies(&["irr-filter"]),
-                        );
-                    }
-                    if status != "enabled" {
-                        body.insert("tags".into(), tags(&["review"]));
-                    }
-                    out.push(Json::Object(body));
-                }
+            if m.peer < 10 {
+                body.insert(
+                    "import_routing_policies".into(),
+                    fx.policies(&["irr-filter"]),
+                );
             }
+            if m.status != "enabled" {
+                body.insert("tags".into(), tags(&["review"]));
+            }
+            out.push(Json::Object(body));
         }
     }
     out

@@ -160,7 +160,7 @@ fn demo_routers_render_their_platforms_starting_templates() {
             neighbours >= 10,
             "{platform}: {neighbours} sessions in {template}"
         );
-        assert!(text.contains("AS64500"), "{platform}: {text}");
+        assert!(text.contains("AS4100064500"), "{platform}: {text}");
         seen.push(platform);
     }
     seen.sort();
