@@ -257,7 +257,17 @@ struct Worker {
 
 impl Worker {
     fn work(&self) {
-        while !self.queue.stopping.load(Ordering::SeqCst) {
+        // The job claimed with the last one's end, if any: run even when the workers were
+        // told to stop meanwhile, as a job claimed just before is (no claim follows then).
+        let mut next: Option<ClaimedJob> = None;
+        loop {
+            if let Some(job) = next.take() {
+                next = self.run(&job);
+                continue;
+            }
+            if self.queue.stopping.load(Ordering::SeqCst) {
+                break;
+            }
             let seen = self.queue.wakes();
             let claimed = self.queue.store.jobs().claim_of(
                 &self.id,
@@ -265,7 +275,7 @@ impl Worker {
                 self.settings.claims,
             );
             match claimed {
-                Ok(Some(job)) => self.run(&job),
+                Ok(Some(job)) => next = self.run(&job),
                 Ok(None) => self.queue.idle(seen, self.settings.poll),
                 Err(e) => {
                     log::warn!("job queue: {e}");
@@ -277,14 +287,15 @@ impl Worker {
         }
     }
 
-    /// Runs a claimed job while another thread keeps its lease, then records its end; a
-    /// job taken back from a dead worker that may not run again ends at once.
-    fn run(&self, job: &ClaimedJob) {
+    /// Runs a claimed job while another thread keeps its lease, then records its end and
+    /// claims the next job in the same write; a job taken back from a dead worker that may
+    /// not run again ends at once.
+    fn run(&self, job: &ClaimedJob) -> Option<ClaimedJob> {
         let outcome = match self.refusal(job) {
             Some(refused) => refused,
             None => self.run_leased(job),
         };
-        self.record(job, &outcome);
+        self.record(job, &outcome)
     }
 
     /// Why a job taken back from a worker that died must not run again, if it must not.
@@ -321,19 +332,35 @@ impl Worker {
     }
 
     /// Records how a job ended, or that it waits to run again, if it is still this
-    /// worker's.
-    fn record(&self, job: &ClaimedJob, outcome: &Outcome) {
+    /// worker's; unless the workers are stopping, claims the next job in the same write.
+    fn record(&self, job: &ClaimedJob, outcome: &Outcome) -> Option<ClaimedJob> {
         let jobs = self.queue.store.jobs();
-        let stored = match outcome.retry_after {
-            Some(delay) => jobs.retry(job.id, &self.id, delay, &outcome.output, &outcome.data),
-            None => jobs.finish(
-                job.id,
-                &self.id,
-                outcome.end,
-                &outcome.output,
-                &outcome.data,
-            ),
+        let ending = peering_store::Ending {
+            id: job.id,
+            worker: &self.id,
+            end: outcome.end,
+            retry_after: outcome.retry_after,
+            output: &outcome.output,
+            data: &outcome.data,
         };
+        let (stored, next) = if self.queue.stopping.load(Ordering::SeqCst) {
+            (jobs.record(&ending), None)
+        } else {
+            match jobs.record_and_claim(&ending, self.settings.lease, self.settings.claims) {
+                Ok((recorded, next)) => (Ok(recorded), next),
+                Err(e) => (Err(e), None),
+            }
+        };
+        self.log_recorded(job, outcome, stored);
+        next
+    }
+
+    fn log_recorded(
+        &self,
+        job: &ClaimedJob,
+        outcome: &Outcome,
+        stored: Result<bool, peering_store::Error>,
+    ) {
         match (stored, outcome.retry_after) {
             (Ok(true), Some(delay)) => {
                 log::info!("job {} ({}) runs again in {delay:?}", job.id, job.name);

@@ -12,7 +12,7 @@ use crate::changes::{Action, ChangeContext};
 use crate::connection::Db;
 use crate::error::Error;
 use crate::query::{shallow_by_ids, Related};
-use crate::repositories::jobs::{enqueue_many, NewJob};
+use crate::repositories::jobs::{enqueue_texts, JobText};
 use crate::sql::{Bind, Sql};
 
 /// What a change did to its object.
@@ -66,7 +66,7 @@ pub trait FollowChanges: Send + Sync {
         webhooks: &[Record],
         related: &Related,
         changes: &[WrittenChange<'_>],
-    ) -> Vec<NewJob>;
+    ) -> Vec<JobText>;
 
     /// Told after a write that enqueued jobs has committed (to wake the workers).
     fn committed(&self) {}
@@ -93,7 +93,7 @@ pub(crate) fn follow(
     if !jobs.is_empty() {
         db.note_followed();
     }
-    enqueue_many(db, &jobs)
+    enqueue_texts(db, jobs)
 }
 
 /// The webhooks that are enabled, read in the transaction.

@@ -4,8 +4,9 @@
 mod batch;
 pub(crate) mod rows;
 
-pub(crate) use batch::enqueue_many;
-pub use rows::{ClaimedJob, Claims, JobEnd, NewJob};
+pub use batch::JobText;
+pub(crate) use batch::{enqueue_many, enqueue_texts};
+pub use rows::{ClaimedJob, Claims, Ending, JobEnd, NewJob};
 
 use crate::{Error, Store};
 use rows as jobs;
@@ -96,6 +97,29 @@ impl Jobs<'_> {
         let after = i64::try_from(after.as_micros()).unwrap_or(i64::MAX);
         self.store
             .write(|db| jobs::retry(db, id, worker, after, output, data))
+    }
+
+    /// Records how a worker's job ended, or that it waits to run again ([`Ending`]); false
+    /// if it is not theirs any more.
+    pub fn record(&self, ending: &Ending<'_>) -> Result<bool, Error> {
+        self.store.write(|db| jobs::record(db, ending))
+    }
+
+    /// [`Jobs::record`], and the oldest job of `claims` waiting claimed for the same worker
+    /// in the same transaction: a busy worker takes its next job in the write that ends
+    /// the last, one transaction a job instead of two (each waits its turn among the
+    /// writers, the API's included, and a bulk write may set off thousands of deliveries).
+    pub fn record_and_claim(
+        &self,
+        ending: &Ending<'_>,
+        lease: std::time::Duration,
+        claims: Claims,
+    ) -> Result<(bool, Option<ClaimedJob>), Error> {
+        let lease = i64::try_from(lease.as_micros()).unwrap_or(i64::MAX);
+        self.store.write(|db| {
+            let recorded = jobs::record(db, ending)?;
+            Ok((recorded, jobs::claim(db, ending.worker, lease, claims)?))
+        })
     }
 
     /// Deletes jobs created more than `days` days ago; how many went.

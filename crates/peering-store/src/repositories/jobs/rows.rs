@@ -272,6 +272,36 @@ fn owned_by(sql: &mut Sql, id: i64, worker: &str) {
         .bind(Bind::Text(worker.to_string()));
 }
 
+/// How a worker's job ended, to record.
+#[derive(Debug, Clone, Copy)]
+pub struct Ending<'a> {
+    pub id: i64,
+    pub worker: &'a str,
+    pub end: JobEnd,
+    /// When set, the job has not ended: it waits this long, then runs again.
+    pub retry_after: Option<std::time::Duration>,
+    pub output: &'a str,
+    pub data: &'a serde_json::Value,
+}
+
+/// Records `ending`: [`finish`], or [`retry`] when the job runs again.
+pub(crate) fn record(db: &mut Db<'_>, ending: &Ending<'_>) -> Result<bool, Error> {
+    let Ending {
+        id,
+        worker,
+        output,
+        data,
+        ..
+    } = *ending;
+    match ending.retry_after {
+        Some(after) => {
+            let after = i64::try_from(after.as_micros()).unwrap_or(i64::MAX);
+            retry(db, id, worker, after, output, data)
+        }
+        None => finish(db, id, worker, ending.end, output, data),
+    }
+}
+
 /// Records how a job ended; false if it was not this worker's any more (its lease ended
 /// and another worker took it, or it was deleted).
 pub(crate) fn finish(
