@@ -304,6 +304,7 @@ fn environment<'s>(
         include_export(&data, &bounds, depth, &renders, &watch, &identifier)
     });
     crate::filters::register(&mut env);
+    crate::functions::register(&mut env);
     Ok(env)
 }
 

@@ -13,6 +13,7 @@ pub mod dataset;
 mod engine;
 mod error;
 pub mod filters;
+pub mod functions;
 pub mod include;
 pub mod limits;
 pub mod memory;

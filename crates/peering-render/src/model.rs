@@ -151,9 +151,16 @@ impl Model {
     }
 
     /// An attribute as templates read it: a field of the API representation, `id`,
-    /// `display`, or one of the few properties the reference's templates rely on.
+    /// `display`, or one of the few properties the reference's templates rely on. Fields
+    /// naming the external database answer to both spellings, whatever answers of the API
+    /// use (`exists_in_extdb` and the reference's `exists_in_peeringdb`): templates
+    /// written for the reference render unchanged.
     pub fn attribute(&self, name: &str) -> Option<Value> {
-        if let Some(field) = self.spec.field(name) {
+        let field = self.spec.field(name).or_else(|| {
+            self.spec
+                .field(&peering_domain::names::from_reference(name))
+        });
+        if let Some(field) = field {
             // A password is accepted on write and never shown, templates included.
             return (!field.write_only).then(|| self.field_value(field));
         }

@@ -2,6 +2,7 @@
 
 mod format;
 mod generic;
+mod irr;
 pub(crate) mod net;
 mod peering;
 mod peeringdb;
@@ -188,7 +189,10 @@ pub fn register(env: &mut Environment<'_>) {
     env.add_filter("ip", net::ip);
     env.add_filter("ip_version", net::ip_version);
     env.add_filter("max_prefix", net::max_prefix);
-    env.add_filter("cisco_password", net::cisco_password);
+    // Arista's type 7 passwords carry the same `7 ` marker as Cisco's.
+    for name in ["cisco_password", "arista_password"] {
+        env.add_filter(name, net::cisco_password);
+    }
     register_policies(env);
     register_contexts(env);
     with_params(env, "as_json", 2, |v, p| {
@@ -247,11 +251,28 @@ fn register_peering(env: &mut Environment<'_>) {
         peering::communities(v, p.text(0, "field")?)
     });
     env.add_filter("merge_communities", peering::merge_communities);
+    register_110(env);
     with_params(env, "contact", 2, |v, p| {
         let role = p
             .text(0, "role")?
             .ok_or_else(|| Error::from(ErrorKind::MissingArgument))?;
         peering::contact(v, role, p.text(1, "field")?)
+    });
+}
+
+/// The filters the reference added in 1.10 (beside `arista_password`).
+fn register_110(env: &mut Environment<'_>) {
+    with_params(env, "as_list", 1, |v, p| {
+        p.int(0, "family")?;
+        irr::as_list(v)
+    });
+    env.add_filter("strip_irr_sources", irr::strip_irr_sources);
+    with_params(env, "relationships", 1, |v, p| {
+        peering::relationships(v, p.value(0, "local_autonomous_system")?)
+    });
+    env.add_filter("bfds", peering::bfds);
+    with_params(env, "routing_policies", 2, |v, p| {
+        policies::routing_policies(v, p.text(0, "field")?, p.int(1, "family")?)
     });
 }
 
@@ -322,6 +343,12 @@ pub const NAMES: &[&str] = &[
     "ip_version",
     "max_prefix",
     "cisco_password",
+    "arista_password",
+    "as_list",
+    "strip_irr_sources",
+    "relationships",
+    "bfds",
+    "routing_policies",
     "connections",
     "direct_peers",
     "ixp_peers",

@@ -27,7 +27,7 @@ pub(crate) fn ixp_connections(ixp: &Model) -> Vec<Model> {
     ixp.referring(&CONNECTION, "internet_exchange_point")
 }
 
-fn connection_sessions(connections: &[Model]) -> Vec<Model> {
+pub(super) fn connection_sessions(connections: &[Model]) -> Vec<Model> {
     let sessions = connections
         .iter()
         .flat_map(|c| c.referring(&INTERNET_EXCHANGE_PEERING_SESSION, "ixp_connection"))
@@ -101,7 +101,7 @@ pub fn ixp_sessions(value: Value, family: Option<i64>, ixp: Option<Value>) -> Re
     Ok(models(of_family(sessions, family)))
 }
 
-fn router_connections(router: &Model, ixp: Option<&Model>) -> Vec<Model> {
+pub(super) fn router_connections(router: &Model, ixp: Option<&Model>) -> Vec<Model> {
     let all = router.referring(&CONNECTION, "router");
     match ixp {
         Some(x) => all
@@ -159,7 +159,7 @@ pub fn connections(value: Value) -> Result<Value, Error> {
     }
 }
 
-fn router_arg(value: &Value) -> Result<&Model, Error> {
+pub(super) fn router_arg(value: &Value) -> Result<&Model, Error> {
     model_of(value)
         .filter(|m| m.is(&ROUTER))
         .ok_or_else(|| invalid("value is not a router"))
@@ -211,6 +211,39 @@ pub fn ixp_peers(value: Value, ixp: Option<String>) -> Result<Value, Error> {
         router,
         ixp.as_ref(),
     ))))
+}
+
+/// The BFD configurations at least one of a router's sessions (direct, or through its
+/// connections) uses, each once.
+pub fn bfds(value: Value) -> Result<Value, Error> {
+    let router = router_arg(&value)?;
+    let direct = router.referring(&DIRECT_PEERING_SESSION, "router");
+    let at_exchanges = connection_sessions(&router_connections(router, None));
+    let used = direct
+        .iter()
+        .chain(&at_exchanges)
+        .filter_map(|s| s.follow("bfd"))
+        .collect();
+    Ok(models(in_list_order(used)))
+}
+
+/// The relationships of an autonomous system's direct sessions (those with
+/// `local_autonomous_system` only, when given), each once.
+pub fn relationships(value: Value, local: Option<Value>) -> Result<Value, Error> {
+    let model = model_of(&value)
+        .filter(|m| m.is(&AUTONOMOUS_SYSTEM))
+        .ok_or_else(|| invalid("value has no relationships"))?;
+    // An object, or its id as the reference's query takes it.
+    let local_id = local
+        .filter(Value::is_true)
+        .map(|l| model_of(&l).map(Model::id).or_else(|| l.as_i64()));
+    let found = model
+        .referring(&DIRECT_PEERING_SESSION, "autonomous_system")
+        .into_iter()
+        .filter(|s| local_id.is_none_or(|id| s.int("local_autonomous_system") == id))
+        .filter_map(|s| s.follow("relationship"))
+        .collect();
+    Ok(models(in_list_order(found)))
 }
 
 /// The exchanges, run by `other`, where this autonomous system has sessions with us.

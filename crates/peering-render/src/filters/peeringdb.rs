@@ -2,7 +2,7 @@
 //! a copy knows of nothing shared): exchanges and facilities two networks share, and the
 //! sessions PeeringDB lists that are not configured.
 
-use minijinja::value::Value;
+use minijinja::value::{Value, ValueKind};
 use minijinja::Error;
 use peering_domain::peeringdb_rules::is_private_asn;
 use peering_domain::resources::{
@@ -78,7 +78,10 @@ pub fn shared_facilities(value: Value, other: Value) -> Result<Value, Error> {
 /// shares with `other`) with an address no session with it uses, as the reference's
 /// `missing_sessions`.
 pub fn missing_sessions(value: Value, other: Value, ixp: Option<Value>) -> Result<Value, Error> {
-    let (value, other) = two_systems(&value, &other)?;
+    let (value, other) = match two_systems(&value, &other) {
+        Ok(both) => both,
+        Err(_) => return possible_sessions(&value, &other, ixp.as_ref()),
+    };
     let ixp = ixp.as_ref().and_then(model_of).cloned();
     let Some((asn, _)) = public_pair(&value, &other) else {
         return Ok(Value::from(Vec::<Value>::new()));
@@ -116,6 +119,57 @@ pub fn missing_sessions(value: Value, other: Value, ixp: Option<Value>) -> Resul
     let list: Vec<_> = records
         .iter()
         .filter(|r| unused(r, "ipaddr6") || unused(r, "ipaddr4"))
+        .map(|r| record_json(&PDB_NETWORK_IXLAN, r))
+        .collect();
+    Ok(json_value(list))
+}
+
+/// The AS number of a PeeringDB network: an autonomous system's (its record in the copy
+/// has it), or a network record's (as the e-mail to a PeeringDB network gives it).
+fn network_asn(value: &Value) -> Result<i64, Error> {
+    let asn = match model_of(value) {
+        Some(m) if m.is(&AUTONOMOUS_SYSTEM) => m.int("asn"),
+        Some(_) => None,
+        None if value.kind() == ValueKind::Map => {
+            value.get_attr("asn").ok().and_then(|a| a.as_i64())
+        }
+        None => None,
+    };
+    asn.ok_or_else(|| {
+        invalid(format!(
+            "{value} is not an autonomous system or a peeringdb network"
+        ))
+    })
+}
+
+/// `missing_sessions` when a PeeringDB network is given, as the reference's 1.10: the
+/// records of `other`'s network on the LANs both networks are on (the one of `ixp` only,
+/// when it has one), sessions already configured not left out.
+fn possible_sessions(value: &Value, other: &Value, ixp: Option<&Value>) -> Result<Value, Error> {
+    let (asn, other_asn) = (network_asn(value)?, network_asn(other)?);
+    if asn == other_asn {
+        return Ok(Value::from(Vec::<Value>::new()));
+    }
+    let Some(source) = [value, other]
+        .into_iter()
+        .find_map(model_of)
+        .map(|m| m.data().clone())
+    else {
+        return Err(invalid("no peering data to read the PeeringDB copy from"));
+    };
+    let mut lans = source
+        .source()
+        .shared_lans(asn, other_asn)
+        .map_err(failed)?;
+    if let Some(lan) = ixp.and_then(model_of).and_then(|x| x.int("extdb_ixlan")) {
+        lans.retain(|l| *l == lan);
+    }
+    let records = source
+        .source()
+        .lan_records(other_asn, &lans)
+        .map_err(failed)?;
+    let list: Vec<_> = records
+        .iter()
         .map(|r| record_json(&PDB_NETWORK_IXLAN, r))
         .collect();
     Ok(json_value(list))

@@ -433,6 +433,12 @@ route_server: {{ ixp|route_server|iterate('ip_address')|join }}
 ip/ip_version: {{ d|ip }} {{ d.ip_address|ip }} {{ [c.ipv4_address, c.ipv6_address]|ip|join(' ') }} {{ s|ip_version }}
 max_prefix: {{ s|max_prefix }} {{ d|max_prefix }}
 cisco_password: {{ d.password|cisco_password }}
+arista_password: {{ d.password|arista_password }}
+as_list/strip_irr_sources: {{ peer|as_list|length }} {{ 'RIPE::AS-X RADB:AS-X ipv6:AS-Y'|strip_irr_sources|join(',') }}
+relationships: {{ peer|relationships|iterate('slug')|join(',') }} {{ peer|relationships(local_as)|length }}
+bfds: {{ router|bfds|length }}
+routing_policies: {{ router|routing_policies('slug')|join(',') }} {{ router|routing_policies('slug', 6)|join(',') }}
+now: {{ now('%Y')|length }} {{ now(timezone='Asia/Tokyo')[-1] }}
 connections: {{ ixp|connections|length }} {{ router|connections|map(attribute='vlan')|join }}
 direct_peers/ixp_peers: {{ router|direct_peers|iterate('asn')|join(',') }} {{ router|ixp_peers|iterate('asn')|join(',') }} {{ router|ixp_peers('example-ix')|length }}
 communities: {{ ixp|communities('value')|join(',') }} {{ peer|communities|length }}
