@@ -57,6 +57,7 @@ mod response_cache;
 
 // Templates and renders.
 mod inline_renders;
+mod reference_templates;
 mod starting_templates;
 mod template_limits;
 mod templates;
