@@ -1,10 +1,14 @@
-//! The reference's global functions (its 1.10 `FUNCTION_DICT`): `now()`.
+//! The reference's global functions (its 1.10 `FUNCTION_DICT`): `now()`; and Jinja2's
+//! `cycler` and `joiner`, which the engine lacks.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use chrono::format::{Item, StrftimeItems};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use minijinja::value::{Rest, Value, ValueOrKwargs};
-use minijinja::{Environment, Error};
+use minijinja::value::{Object, Rest, Value, ValueOrKwargs};
+use minijinja::{Environment, Error, ErrorKind, State};
 
 use crate::filters::{invalid, Params};
 
@@ -25,6 +29,78 @@ pub fn register(env: &mut Environment<'_>) {
         params.done(2)?;
         now_at(Utc::now(), format.as_deref(), zone.as_deref()).map(Value::from)
     });
+    env.add_function("cycler", |items: Rest<Value>| {
+        if items.is_empty() {
+            return Err(invalid("at least one item has to be provided"));
+        }
+        Ok(Value::from_object(Cycler {
+            items: items.0,
+            position: AtomicUsize::new(0),
+        }))
+    });
+    env.add_function("joiner", |separator: Option<String>| {
+        Value::from_object(Joiner {
+            separator: separator.unwrap_or_else(|| ", ".into()),
+            used: AtomicBool::new(false),
+        })
+    });
+}
+
+/// Jinja2's `cycler(a, b, …)`: `next()` gives each item in turn, round and round;
+/// `current` the one `next()` gives next; `reset()` starts over.
+#[derive(Debug)]
+struct Cycler {
+    items: Vec<Value>,
+    position: AtomicUsize,
+}
+
+impl Object for Cycler {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let position = self.position.load(Ordering::Relaxed);
+        (key.as_str()? == "current").then(|| self.items[position].clone())
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        _state: &mut State<'_, '_>,
+        method: &str,
+        _args: &[Value],
+    ) -> Result<Value, Error> {
+        match method {
+            "next" => {
+                let count = self.items.len();
+                let taken = self
+                    .position
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |p| {
+                        Some((p + 1) % count)
+                    })
+                    .unwrap_or(0);
+                Ok(self.items[taken].clone())
+            }
+            "reset" => {
+                self.position.store(0, Ordering::Relaxed);
+                Ok(Value::from(()))
+            }
+            _ => Err(Error::from(ErrorKind::UnknownMethod)),
+        }
+    }
+}
+
+/// Jinja2's `joiner(sep=", ")`: called, gives nothing the first time and the separator
+/// every time after.
+#[derive(Debug)]
+struct Joiner {
+    separator: String,
+    used: AtomicBool,
+}
+
+impl Object for Joiner {
+    fn call(self: &Arc<Self>, _state: &mut State<'_, '_>, _args: &[Value]) -> Result<Value, Error> {
+        Ok(Value::from(match self.used.swap(true, Ordering::Relaxed) {
+            true => self.separator.as_str(),
+            false => "",
+        }))
+    }
 }
 
 /// `now(format, timezone)` at `instant`: the time in the zone named (IANA, `Europe/Paris`;

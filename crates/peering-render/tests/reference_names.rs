@@ -88,12 +88,11 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("filter", "default", "{{ missing|default('y') }}", "y"),
     ("filter", "dictsort", "{{ {'b': 1, 'a': 2}|dictsort|map('first')|join }}", "ab"),
     ("filter", "e", "{{ '<a>'|e }}", "&lt;a&gt;"),
-    // HTML's named entity where Jinja2 writes `&#34;` (docs/differences.md).
-    ("filter", "escape", "{{ '\"'|escape }}", "&quot;"),
+    ("filter", "escape", "{{ '\"'|escape }}{{ '<'|e|e }}", "&#34;&lt;"),
     ("filter", "filesizeformat", "{{ 1500|filesizeformat }}", "1.5 kB"),
     ("filter", "first", "{{ [3, 4]|first }}", "3"),
     ("filter", "float", "{{ '2.5'|float }}", "2.5"),
-    ("filter", "forceescape", "{{ '<'|forceescape }}", "&lt;"),
+    ("filter", "forceescape", "{{ '<'|e|forceescape }}", "&amp;lt;"),
     ("filter", "format", "{{ '%s-%03d'|format('a', 7) }}", "a-007"),
     ("filter", "groupby", "{% for g in [{'k': 'b'}, {'k': 'a'}, {'k': 'b'}]|groupby('k') %}{{ g.grouper }}{{ g.list|length }}{% endfor %}", "a1b2"),
     ("filter", "int", "{{ '42'|int + 1 }}", "43"),
@@ -106,7 +105,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("filter", "min", "{{ [3, 1, 2]|min }}", "1"),
     ("filter", "max", "{{ [3, 1, 2]|max }}", "3"),
     ("filter", "pprint", "{{ 'a'|pprint }}", "'a'"),
-    ("filter", "random", "{{ [7]|random }}", "7"),
+    ("filter", "random", "{{ [7]|random }}{{ 'aa'|random }}", "7a"),
     ("filter", "reject", "{{ [1, 2, 3, 4]|reject('odd')|join }}", "24"),
     ("filter", "rejectattr", "{{ autonomous_systems|rejectattr('asn', 'eq', 65001)|map(attribute='asn')|join }}", "65002"),
     ("filter", "replace", "{{ 'aXa'|replace('a', 'b') }}", "bXb"),
@@ -125,12 +124,10 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("filter", "truncate", "{{ 'hello world foo'|truncate(9) }}", "hello..."),
     ("filter", "unique", "{{ [1, 2, 1]|unique|join }}", "12"),
     ("filter", "upper", "{{ 'a'|upper }}", "A"),
-    ("filter", "urlencode", "{{ 'a b&c'|urlencode }}", "a%20b%26c"),
-    ("filter", "urlize", "{{ 'see https://example.com'|urlize }}", "see <a href=\"https://example.com\" rel=\"noopener\">https://example.com</a>"),
+    ("filter", "urlencode", "{{ 'a b&c/'|urlencode }}|{{ {'n': 1, 'q': 'a b'}|urlencode }}", "a%20b%26c/|n=1&q=a+b"),
     ("filter", "wordcount", "{{ 'a b c'|wordcount }}", "3"),
-    ("filter", "wordwrap", "{{ 'aaa bbb ccc'|wordwrap(7) }}", "aaa bbb\nccc"),
     ("filter", "xmlattr", "{{ {'class': 'x'}|xmlattr }}", " class=\"x\""),
-    ("filter", "tojson", "{{ {'a': [1, 'b']}|tojson }}", "{\"a\": [1, \"b\"]}"),
+    ("filter", "tojson", "{{ {'b': '<é>', 'a': [1, none]}|tojson }}|{{ [1]|tojson(indent=2) }}", "{\"a\": [1, null], \"b\": \"\\u003c\\u00e9\\u003e\"}|[\n  1\n]"),
     // Jinja2's tests.
     ("test", "odd", "3 is odd", "y"),
     ("test", "even", "2 is even", "y"),
@@ -152,7 +149,6 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("test", "number", "1 is number", "y"),
     ("test", "sequence", "[1] is sequence", "y"),
     ("test", "iterable", "[1] is iterable", "y"),
-    ("test", "callable", "range is callable", "y"),
     ("test", "sameas", "router is sameas(router)", "y"),
     ("test", "escaped", "('<'|e) is escaped", "y"),
     ("test", "in", "1 is in([1, 2])", "y"),
@@ -174,7 +170,6 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     // Jinja2's functions.
     ("function", "range", "{{ range(3)|join }}", "012"),
     ("function", "dict", "{{ dict(a=1).a }}", "1"),
-    ("function", "lipsum", "{% if lipsum(1, false) %}y{% endif %}", "y"),
     ("function", "cycler", "{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}", "aba"),
     ("function", "joiner", "{% set j = joiner(',') %}{% for i in [1, 2] %}{{ j() }}{{ i }}{% endfor %}", "1,2"),
     ("function", "namespace", "{% set ns = namespace(a=1) %}{% set ns.a = 2 %}{{ ns.a }}", "2"),
@@ -223,6 +218,7 @@ fn every_name_of_the_references_templates_renders_or_is_a_documented_difference(
         let Some((_, _, template, expected)) =
             CASES.iter().find(|(k, n, _, _)| *k == kind && *n == name)
         else {
+            // Refused, with the reason in docs/differences.md.
             if !documented(name) {
                 failures.push(format!(
                     "{kind} {name}: no case, and not in docs/differences.md"
@@ -237,13 +233,11 @@ fn every_name_of_the_references_templates_renders_or_is_a_documented_difference(
         match rendered(&source) {
             Ok(out) if out == *expected => rendered_count += 1,
             Ok(out) => failures.push(format!("{kind} {name}: {out:?}, not {expected:?}")),
-            // Refused, as docs/differences.md says.
-            Err(_) if documented(name) => {}
             Err(e) => failures.push(format!("{kind} {name}: {e}")),
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(rendered_count > 100, "{rendered_count} names rendered");
+    assert!(rendered_count >= 148, "{rendered_count} names rendered");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `as_json` and `as_yaml`: a value, an object or a list of objects written out as the
-//! reference writes them (objects as their fields, keys sorted unless told otherwise).
+//! reference writes them (objects as their fields, keys sorted unless told otherwise);
+//! Jinja2's `tojson` as Jinja2 writes it.
 
 use minijinja::value::{Value, ValueKind};
 use minijinja::Error;
@@ -103,4 +104,65 @@ pub fn as_yaml(
 ) -> Result<String, Error> {
     let json = prepared(&value, sort_keys)?;
     serde_yaml::to_string(&json).map_err(|e| invalid(e.to_string()))
+}
+
+/// Python's `json.dumps` on one line: `, ` between items, `: ` after keys.
+struct PythonCompact;
+
+impl serde_json::ser::Formatter for PythonCompact {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            writer.write_all(b", ")
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.begin_array_value(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+}
+
+/// Jinja2's `tojson(indent=none)`: JSON with sorted keys as Python writes it (on one line,
+/// or indented), non-ASCII characters and `<`, `>`, `&`, `'` escaped so that it is safe
+/// in HTML.
+pub fn tojson(value: Value, indent: Option<usize>) -> Result<Value, Error> {
+    let json = prepared(&value, Some(true))?;
+    let mut out = Vec::new();
+    let written = match indent {
+        Some(n) => {
+            let spaces = " ".repeat(n);
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(spaces.as_bytes());
+            json.serialize(&mut serde_json::Serializer::with_formatter(
+                &mut out, formatter,
+            ))
+        }
+        None => json.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut out,
+            PythonCompact,
+        )),
+    };
+    written.map_err(|e| invalid(e.to_string()))?;
+    let text = String::from_utf8(out).map_err(|e| invalid(e.to_string()))?;
+    let safe = ascii_only(&text)
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\'', "\\u0027");
+    Ok(Value::from_safe_string(safe))
 }

@@ -3,6 +3,7 @@
 mod format;
 mod generic;
 mod irr;
+mod jinja;
 pub(crate) mod net;
 mod peering;
 mod peeringdb;
@@ -252,6 +253,7 @@ fn register_peering(env: &mut Environment<'_>) {
     });
     env.add_filter("merge_communities", peering::merge_communities);
     register_110(env);
+    register_jinja2(env);
     with_params(env, "contact", 2, |v, p| {
         let role = p
             .text(0, "role")?
@@ -273,6 +275,35 @@ fn register_110(env: &mut Environment<'_>) {
     env.add_filter("bfds", peering::bfds);
     with_params(env, "routing_policies", 2, |v, p| {
         policies::routing_policies(v, p.text(0, "field")?, p.int(1, "family")?)
+    });
+}
+
+/// Jinja2's own filters the engine lacks or writes otherwise (not in [`NAMES`]).
+fn register_jinja2(env: &mut Environment<'_>) {
+    for name in ["escape", "e"] {
+        env.add_filter(name, jinja::escape);
+    }
+    env.add_filter("forceescape", jinja::forceescape);
+    with_params(env, "center", 1, |v, p| {
+        Ok(Value::from(jinja::center(v, p.count(0, "width")?)))
+    });
+    with_params(env, "filesizeformat", 1, |v, p| {
+        jinja::filesizeformat(v, p.flag(0, "binary")?).map(Value::from)
+    });
+    env.add_filter("random", jinja::random);
+    env.add_filter("striptags", jinja::striptags);
+    with_params(env, "truncate", 4, |v, p| {
+        let (length, killwords) = (p.count(0, "length")?, p.flag(1, "killwords")?);
+        let (end, leeway) = (p.text(2, "end")?, p.count(3, "leeway")?);
+        jinja::truncate(v, length, killwords, end, leeway).map(Value::from)
+    });
+    env.add_filter("urlencode", jinja::urlencode);
+    env.add_filter("wordcount", jinja::wordcount);
+    with_params(env, "xmlattr", 1, |v, p| {
+        jinja::xmlattr(v, p.flag(0, "autospace")?)
+    });
+    with_params(env, "tojson", 1, |v, p| {
+        format::tojson(v, p.count(0, "indent")?)
     });
 }
 
