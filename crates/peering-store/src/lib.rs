@@ -328,8 +328,12 @@ impl Store {
         let mut versioned = |db: &mut Db<'_>| {
             let (out, changed) = f(db)?;
             if changed {
-                let read_before = orders.any_reading(|t| written.borrow().may_have_written(t))
-                    || self.kept.carried_by(&written.borrow());
+                // Moving jobs along the queue carries nothing kept through it: what was
+                // kept of the jobs is read again (the queue's writes lock no row others
+                // hold, see `versions.rs`).
+                let read_before = !written.borrow().only_moves_the_queue()
+                    && (orders.any_reading(|t| written.borrow().may_have_written(t))
+                        || self.kept.carried_by(&written.borrow()));
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
                     .transpose()?
@@ -408,9 +412,8 @@ impl Store {
         let Some(previous) = previous else {
             return self.table_versions().map(Arc::new);
         };
-        let whole = previous.whole();
         let changed = self.read_counted(&self.version_reads, |db| {
-            versions::read_if_changed(db, whole)
+            versions::read_if_changed(db, previous)
         })?;
         Ok(changed.map_or_else(|| Arc::clone(previous), Arc::new))
     }

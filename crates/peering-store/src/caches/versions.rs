@@ -9,6 +9,13 @@
 //! leaves pages of autonomous systems valid. A table's rows also have a version of their
 //! own (`<table>#rows`), which only statements that add or remove rows change: a list's
 //! total count holds while its table is only updated ([`TableVersions::rows_of`]).
+//!
+//! A transaction that only moves jobs along the queue (a worker's claim, a job's end or
+//! retry: updates of the `jobs` table alone) changes one row of its own instead,
+//! `jobs#queue`, which the versions of the jobs table and of the whole database include.
+//! Workers delivering a bulk write's webhooks run thousands of those; they then neither
+//! wait for nor hold the whole database's row, which every other write changes last (on
+//! PostgreSQL each such write locks it until it commits).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -24,6 +31,12 @@ pub(crate) const WHOLE: &str = "*";
 pub(crate) const UNTRACKED: &str = "#untracked";
 /// What ends the name of the row of a table's set of rows.
 const ROWS: &str = "#rows";
+/// The table of the job queue.
+pub(crate) const QUEUE_TABLE: &str = "jobs";
+/// The row transactions that only move jobs along the queue change (see above).
+pub(crate) const QUEUE: &str = "jobs#queue";
+/// How the queue's version is turned before it is added to the whole database's.
+const QUEUE_MIX: u32 = 17;
 
 /// The name of the row of `table_versions` that adding or removing rows of `table` changes.
 pub(crate) fn rows_key(table: &str) -> String {
@@ -71,11 +84,14 @@ pub(crate) fn read_before_advance(db: &mut Db<'_>) -> Result<Option<TableVersion
     read(db).map(Some)
 }
 
-/// The whole database's version alone (one row, where a render needs no table's).
+/// The whole database's version alone (two rows, where a render needs no table's).
 pub(crate) fn read_whole(db: &mut Db<'_>) -> Result<i64, Error> {
-    let mut sql = Sql::new("SELECT version FROM table_versions WHERE name = ");
-    sql.bind(Bind::Text(WHOLE.to_owned()));
-    Ok(db.scalar(&sql)?.unwrap_or_default())
+    let mut sql = Sql::new("SELECT name, version FROM table_versions WHERE name IN (");
+    sql.bind(Bind::Text(WHOLE.to_owned()))
+        .push(", ")
+        .bind(Bind::Text(QUEUE.to_owned()))
+        .push(")");
+    Ok(TableVersions::from_rows(db.load(&sql)?).whole())
 }
 
 /// The versions of every table written since the database was made.
@@ -84,17 +100,21 @@ pub(crate) fn read(db: &mut Db<'_>) -> Result<TableVersions, Error> {
     Ok(TableVersions::from_rows(rows))
 }
 
-/// The versions of every table, unless the whole database's is still `whole` (no write
-/// has landed since the versions that carried it were read): then none. One statement
+/// The versions of every table, unless the whole database's and the queue's are still
+/// those of `previous` (no write has landed since it was read): then none. One statement
 /// either way, and no row to read while nothing is written.
-pub(crate) fn read_if_changed(db: &mut Db<'_>, whole: i64) -> Result<Option<TableVersions>, Error> {
-    let mut sql = Sql::new(
-        "SELECT name, version FROM table_versions \
-         WHERE COALESCE((SELECT w.version FROM table_versions w WHERE w.name = ",
-    );
-    sql.bind(Bind::Text(WHOLE.to_owned()))
-        .push("), 0) <> ")
-        .bind(Bind::Int(whole));
+pub(crate) fn read_if_changed(
+    db: &mut Db<'_>,
+    previous: &TableVersions,
+) -> Result<Option<TableVersions>, Error> {
+    let mut sql = Sql::new("SELECT name, version FROM table_versions WHERE ");
+    for (i, row) in [WHOLE, QUEUE].into_iter().enumerate() {
+        sql.push(if i == 0 { "" } else { " OR " })
+            .push("COALESCE((SELECT w.version FROM table_versions w WHERE w.name = ")
+            .bind(Bind::Text(row.to_owned()))
+            .push("), 0) <> ")
+            .bind(Bind::Int(previous.get(row)));
+    }
     let rows = db.load(&sql)?;
     Ok((!rows.is_empty()).then(|| TableVersions::from_rows(rows)))
 }
@@ -107,12 +127,14 @@ pub(crate) fn read_of(db: &mut Db<'_>, tables: &[&str]) -> Result<TableVersions,
     Ok(TableVersions::from_rows(db.load(&sql)?))
 }
 
-/// `SELECT <what> FROM table_versions tv` for the rows of `tables` and of untracked writes.
+/// `SELECT <what> FROM table_versions tv` for the rows of `tables` (the queue's with the
+/// jobs') and of untracked writes.
 pub(crate) fn select_named(sql: &mut Sql, what: &str, tables: &[&str]) {
     sql.push(&format!(
         "SELECT {what} FROM table_versions tv WHERE tv.name IN ("
     ));
-    for (i, table) in tables.iter().chain([&UNTRACKED]).enumerate() {
+    let queue = tables.contains(&QUEUE_TABLE).then_some(&QUEUE);
+    for (i, table) in tables.iter().chain(queue).chain([&UNTRACKED]).enumerate() {
         if i > 0 {
             sql.push(", ");
         }
@@ -170,9 +192,11 @@ impl TableVersions {
         TableVersions { by_table }
     }
 
-    /// The version of the whole database: it changes with every write.
+    /// The version of the whole database: it changes with every write (its row's, or the
+    /// queue's: both are random).
     pub fn whole(&self) -> i64 {
         self.get(WHOLE)
+            .wrapping_add(self.get(QUEUE).rotate_left(QUEUE_MIX))
     }
 
     /// One value for the set of rows of `table` (and untracked writes): equal values mean
@@ -192,6 +216,9 @@ impl TableVersions {
         for table in tables {
             table.hash(&mut hasher);
             self.get(table).hash(&mut hasher);
+            if *table == QUEUE_TABLE {
+                self.get(QUEUE).hash(&mut hasher);
+            }
         }
         hasher.finish() as i64
     }
@@ -267,5 +294,28 @@ mod read_again {
             assert_eq!(after.whole(), fresh.whole());
             previous = after;
         }
+    }
+
+    #[test]
+    fn claiming_a_job_changes_the_jobs_and_the_whole_but_not_the_rest() {
+        let store = TestStore::new(2);
+        let job = crate::NewJob {
+            name: "a.job".into(),
+            object: None,
+            user_id: None,
+            params: serde_json::json!({}),
+        };
+        store.jobs().enqueue(&job).unwrap();
+        let before = store.table_versions_since(None).unwrap();
+        let lease = std::time::Duration::from_secs(60);
+        assert!(store.jobs().claim("w", lease).unwrap().is_some());
+        let after = store.table_versions_since(Some(&before)).unwrap();
+        assert!(!Arc::ptr_eq(&before, &after), "the claim is seen");
+        assert_ne!(after.whole(), before.whole());
+        assert_ne!(after.of(&["jobs", "users"]), before.of(&["jobs", "users"]));
+        assert_eq!(after.of(&["users"]), before.of(&["users"]));
+        assert_eq!(after.rows_of("jobs"), before.rows_of("jobs"));
+        assert_eq!(after.get(super::WHOLE), before.get(super::WHOLE));
+        assert_eq!(store.data_version().unwrap(), after.whole());
     }
 }

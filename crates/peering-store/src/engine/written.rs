@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::removals::removal_of;
-use crate::versions::{rows_key, UNTRACKED, WHOLE};
+use crate::versions::{rows_key, QUEUE, QUEUE_TABLE, UNTRACKED, WHOLE};
 
 /// What a statement writes, declared by the code that builds it (`Sql::writing`).
 #[derive(Debug, Clone, PartialEq)]
@@ -150,6 +150,14 @@ impl Written {
         self.followed
     }
 
+    /// Whether the transaction only updated rows of the job queue (a claim, a job's end or
+    /// retry): it changes the queue's version alone (`versions.rs`).
+    pub fn only_moves_the_queue(&self) -> bool {
+        self.rows_changed.is_empty()
+            && self.tables.len() == 1
+            && self.tables.contains_key(QUEUE_TABLE)
+    }
+
     pub fn may_have_written(&self, table: &str) -> bool {
         self.tables.contains_key(table)
     }
@@ -213,6 +221,9 @@ impl Written {
     /// The rows of `table_versions` the transaction changes, sorted (so that concurrent
     /// writers lock them in one order): always the whole database's.
     pub fn rows(&self) -> BTreeSet<String> {
+        if self.only_moves_the_queue() {
+            return BTreeSet::from([QUEUE.to_owned()]);
+        }
         let mut rows: BTreeSet<String> = self.tables.keys().cloned().collect();
         rows.extend(self.rows_changed.iter().map(|table| rows_key(table)));
         rows.insert(WHOLE.to_owned());
@@ -318,5 +329,20 @@ mod tests {
         use peering_domain::resources::CONNECTION;
         let written = written(&[Writes::removes("routers")]);
         assert!(written.rows().contains(CONNECTION.table));
+    }
+
+    #[test]
+    fn moving_jobs_along_the_queue_changes_the_queue_row_alone() {
+        let claim = written(&[Writes::updates("jobs").setting(&["status"])]);
+        assert!(claim.only_moves_the_queue());
+        assert_eq!(claim.rows().into_iter().collect::<Vec<_>>(), [QUEUE]);
+        for other in [
+            written(&[Writes::adds("jobs")]),
+            written(&[Writes::updates("jobs"), Writes::updates("users")]),
+            written(&[Writes::removes("jobs")]),
+        ] {
+            assert!(!other.only_moves_the_queue());
+            assert!(other.rows().contains(WHOLE));
+        }
     }
 }
