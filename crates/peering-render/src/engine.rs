@@ -305,6 +305,8 @@ fn environment<'s>(
     });
     crate::filters::register(&mut env);
     crate::functions::register(&mut env);
+    // Python's methods of texts, maps and lists, which Jinja2 templates call.
+    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
     Ok(env)
 }
 

@@ -328,3 +328,23 @@ fn a_name_in_neither_spelling_is_empty_and_an_attribute_of_it_an_error() {
     let e = rendered(&format!("{PRELUDE}{{{{ s.exists_in_nowhere.id }}}}")).expect_err("fails");
     assert!(e.contains("undefined"), "{e}");
 }
+
+#[test]
+fn pythons_methods_of_texts_maps_and_lists_answer() {
+    let cases = [
+        ("{{ 'a,b'.split(',')|join('|') }}", "a|b"),
+        ("{{ router.name.startswith('edge') }}", "True"),
+        (
+            "{{ ' x '.strip() }}|{{ 'ab'.upper() }}|{{ 'a-b'.replace('-', '_') }}",
+            "x|AB|a_b",
+        ),
+        (
+            "{% for k, v in {'a': 1}.items() %}{{ k }}={{ v }}{% endfor %}",
+            "a=1",
+        ),
+        ("{{ {'a': 1}.get('b', 2) }}|{{ [1, 1, 2].count(1) }}", "2|2"),
+    ];
+    for (template, expected) in cases {
+        assert_eq!(rendered(template).as_deref(), Ok(expected), "{template}");
+    }
+}
