@@ -86,8 +86,12 @@ pub fn run(
     let copy = generate(&mut w, scale as usize, seed)?;
     messages::webhooks(&mut w)?;
     past_jobs(&store)?;
-    peeringdb::apply(&store, &copy)?;
+    let (records, took) = peeringdb::apply(&store, &copy)?;
     print_summary(&w, scale, seed, &store, &request_id, started.elapsed());
+    eprintln!(
+        "  and a PeeringDB copy of the first region: {records} records in {:.2} s",
+        took.as_secs_f64()
+    );
     Ok(())
 }
 

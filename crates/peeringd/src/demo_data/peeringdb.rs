@@ -247,8 +247,11 @@ fn newcomers(copy: &mut LocalCopy, next_host: &mut [u32; EXCHANGES_PER_REGION]) 
 }
 
 /// Writes the copy to a folder and applies it, as `peeringd peeringdb sync --from-dir`
-/// does.
-pub fn apply(store: &peering_store::Store, copy: &LocalCopy) -> Result<(), String> {
+/// does; how many records it holds, and how long that took.
+pub fn apply(
+    store: &peering_store::Store,
+    copy: &LocalCopy,
+) -> Result<(usize, std::time::Duration), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     for namespace in peeringdb_fake::NAMESPACES {
         let body = json!({ "data": copy.objects(namespace) });
@@ -262,7 +265,7 @@ pub fn apply(store: &peering_store::Store, copy: &LocalCopy) -> Result<(), Strin
     let report =
         peering_peeringdb::synchronise(store, &source, &|_| {}).map_err(|e| e.to_string())?;
     match report.refused.first() {
-        None => Ok(()),
+        None => Ok((copy.objects.values().map(Vec::len).sum(), report.elapsed)),
         Some((namespace, refused)) => Err(format!(
             "the PeeringDB copy refused a {namespace} object: {refused}"
         )),

@@ -99,6 +99,10 @@ fn scale_one_writes_a_realistic_network_with_its_change_records() {
         "{summary}"
     );
     assert_eq!(counted("autonomous-systems"), Some(301), "{summary}");
+    assert!(
+        summary.contains("a PeeringDB copy of the first region: 1"),
+        "{summary}"
+    );
 
     // One affiliated AS, the local one; the others are its peers.
     let ases = all(&store, &AUTONOMOUS_SYSTEM);
