@@ -69,9 +69,9 @@ fn filters_on_change_requests(query: &str) -> bool {
             && form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k.contains(NAME)))
 }
 
-/// What an answer depends on: the data, and everything in the URL (scheme and host make its
-/// links; path and query select and shape it). Indentation asked for in `Accept` is applied
-/// after the cache.
+/// What an answer depends on: the data, everything in the URL (scheme and host make its
+/// links; path and query select and shape it) and the layout its links follow.
+/// Indentation asked for in `Accept` is applied after the cache.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Key {
     version: i64,
@@ -89,11 +89,13 @@ impl Key {
         secrets: peering_represent::SecretView,
     ) -> Key {
         let shown = secrets.cache_tag();
+        // The layout may come from `Accept` rather than the path: its links differ.
+        let layout = crate::respond::layout(req).api_version();
         Key {
             version,
             depends_on,
             url: format!(
-                "{}{}?{}{shown}",
+                "{}{}?{}{shown}#{layout}",
                 crate::respond::origin(req),
                 req.path(),
                 req.query_string()

@@ -20,6 +20,7 @@ pub async fn request_headers(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = uuid::Uuid::new_v4().to_string();
+    let layout = crate::respond::layout(req.request());
     let path = crate::respond::path_below_base(req.request()).to_string();
     let credentials = req.headers().contains_key(header::AUTHORIZATION)
         || req.cookie(crate::auth::SESSION_COOKIE).is_some();
@@ -28,7 +29,7 @@ pub async fn request_headers(
     let headers = res.headers_mut();
     headers.insert(
         HeaderName::from_static("api-version"),
-        HeaderValue::from_str(crate::api_version()).unwrap_or(HeaderValue::from_static("0.0")),
+        HeaderValue::from_static(layout.api_version()),
     );
     if let Ok(v) = HeaderValue::from_str(&id) {
         headers.insert(HeaderName::from_static("x-request-id"), v);
@@ -118,32 +119,36 @@ pub const MAX_URI_BYTES: usize = 8192;
 /// The most header bytes a request may carry.
 pub const MAX_HEADER_BYTES: usize = 16384;
 
-/// Refuses, with a JSON answer, a request whose address or headers are larger than any
-/// client of ours sends (the HTTP server's own limits are higher and answer without a
-/// body).
 /// The API versions a client may ask for (`Accept: application/json; version=1.8`): the
 /// reference's releases whose API peeringd answers, and its own.
 fn known_version(version: &str) -> bool {
-    matches!(version, "1.8" | "1.9" | "1.10") || version == crate::api_version()
+    peering_domain::resources::Layout::of_version(version).is_some()
+        || version == crate::api_version()
 }
 
 /// Whether an API request asks for a version there is not, as the reference refuses
 /// (406) under its versioning by `Accept` header.
 fn asks_unknown_version(req: &ServiceRequest) -> bool {
-    if !crate::respond::path_below_base(req.request()).starts_with("/api/") {
-        return false;
-    }
-    let Some(accept) = req.headers().get(actix_web::http::header::ACCEPT) else {
-        return false;
-    };
-    let accept = String::from_utf8_lossy(accept.as_bytes());
+    crate::respond::path_below_base(req.request()).starts_with("/api/")
+        && accepted_versions(req.headers()).any(|version| !known_version(version))
+}
+
+/// The versions `Accept` names (`application/json; version=1.10`), unquoted.
+pub(crate) fn accepted_versions(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
     accept
         .split(',')
         .flat_map(|media| media.split(';').skip(1))
         .filter_map(|param| param.trim().strip_prefix("version="))
-        .any(|version| !known_version(version.trim().trim_matches('"')))
+        .map(|version| version.trim().trim_matches('"'))
 }
 
+/// Refuses, with a JSON answer, a request whose address or headers are larger than any
+/// client of ours sends (the HTTP server's own limits are higher and answer without a
+/// body).
 pub async fn request_limits(
     req: ServiceRequest,
     next: Next<impl MessageBody>,

@@ -37,7 +37,7 @@ use peering_store::Store;
 use crate::api_path::ApiPath;
 use crate::error::ApiError;
 
-/// `major.minor` of the package version, sent as `API-Version`.
+/// `major.minor` of the package version, which `Accept` may name.
 pub use peering_openapi::api_version;
 
 /// Settings of the HTTP layer.

@@ -10,6 +10,7 @@ use actix_web::error::BlockingError;
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
 use futures_util::stream::{self, Stream, StreamExt};
+use peering_domain::resources::Layout;
 use peering_domain::spec::Kind;
 use peering_domain::Record;
 use peering_domain::ResourceSpec;
@@ -194,6 +195,7 @@ pub async fn render(
     };
     let list_url = list_url(req);
     let base = base_url(req);
+    let layout = crate::respond::layout(req);
     let names = state.settings.field_names;
     let counted = counted_list(req, state, spec, (&asked.filter, window)).await?;
     let known = (counted.as_ref()).and_then(|(list, version)| state.counts.get(list, *version));
@@ -217,6 +219,7 @@ pub async fn render(
             list_url: &list_url,
             base: &base,
             names,
+            layout,
         };
         let (body, count) = if large {
             page.in_slices(store, (filter, window), known)?
@@ -239,6 +242,7 @@ struct PageWriter<'a> {
     list_url: &'a str,
     base: &'a str,
     names: peering_domain::names::FieldNames,
+    layout: Layout,
 }
 
 impl PageWriter<'_> {
@@ -248,6 +252,7 @@ impl PageWriter<'_> {
             base: self.base,
             show_secrets: self.shape.show_secrets,
             names: self.names,
+            layout: self.layout,
         }
     }
 
@@ -368,6 +373,7 @@ pub async fn streamed(
         show_secrets: asked.show_secrets,
         names: state.settings.field_names,
         base,
+        layout: crate::respond::layout(req),
         reading: VecDeque::new(),
     };
     let body = stream::once(async move { Ok(Bytes::from(head)) })
@@ -396,6 +402,7 @@ struct Slices {
     show_secrets: SecretView,
     names: peering_domain::names::FieldNames,
     base: String,
+    layout: Layout,
     /// The reads of the next slices, in order, started before the previous one was
     /// written so that the database works while the server renders and sends.
     reading: VecDeque<SliceRead>,
@@ -447,6 +454,7 @@ impl Slices {
                 base: &slices.base,
                 show_secrets: slices.show_secrets,
                 names: slices.names,
+                layout: slices.layout,
             }
             .items(&mut out, slices.spec, &records, slices.brief);
             Some((Ok(Bytes::from(out)), slices))

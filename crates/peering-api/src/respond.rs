@@ -6,6 +6,7 @@ use actix_web::body::{MessageBody, SizedStream};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
+use peering_domain::resources::Layout;
 use serde_json::Value as Json;
 
 /// The indentation a client asked for in its `Accept` header, if any.
@@ -110,6 +111,19 @@ pub fn path_below_base(req: &HttpRequest) -> &str {
         Some(rest) if rest.starts_with('/') => rest,
         _ => path,
     }
+}
+
+/// The layout the request came through: the reference version its `Accept` names
+/// (`version=1.10`), else 1.10 for a path only that layout has (`/api/devices/routers/`),
+/// else 1.8. Its links and `API-Version` follow it.
+pub fn layout(req: &HttpRequest) -> Layout {
+    let named = crate::headers::accepted_versions(req.headers()).find_map(Layout::of_version);
+    named
+        .or_else(|| {
+            let path = crate::api_path::ApiPath::parse(path_below_base(req))?;
+            Layout::of_path(path.app, path.model?)
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -52,9 +52,13 @@ pub async fn status(
         .require_read(&state, None)?;
     let store = state.store.clone();
     let healthy = web::block(move || store.upkeep().ping()).await?;
+    // The reference's `peering-manager-version` is the release whose API the request came
+    // through; it has no Django, Python or RQ versions to give (docs/differences.md).
+    let layout = crate::respond::layout(&req);
     let body = json!({
+        "peering-manager-version": layout.release(),
         "peeringd-version": env!("CARGO_PKG_VERSION"),
-        "api-version": crate::api_version(),
+        "api-version": layout.api_version(),
         "database": {
             "backend": state.store.backend().name(),
             "healthy": healthy,

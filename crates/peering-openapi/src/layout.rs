@@ -1,6 +1,6 @@
 //! Where the API serves its resources: the applications under `/api/`, the resources under
 //! each (in the 1.8 layout, and again where 1.10 moved them), the links an application root
-//! lists beyond its resources, and the API version every answer carries.
+//! lists beyond its resources, and peeringd's own API version.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -35,7 +35,8 @@ pub fn apps() -> Apps {
     apps
 }
 
-/// `major.minor` of the package version, sent as `API-Version`.
+/// `major.minor` of the package version: a version `Accept` may name besides the
+/// reference's (`API-Version` names the reference release of the request's layout).
 pub fn api_version() -> &'static str {
     static VERSION: OnceLock<String> = OnceLock::new();
     VERSION.get_or_init(|| {

@@ -4,7 +4,7 @@
 use peering_domain::names::FieldNames;
 use std::fmt::Write;
 
-use peering_domain::resources::TAG;
+use peering_domain::resources::{Layout, TAG};
 use peering_domain::spec::RelatedLookup;
 use peering_domain::spec::{ChoiceRender, Kind};
 use peering_domain::value::Iso8601;
@@ -19,6 +19,8 @@ pub struct Renderer<'a> {
     pub show_secrets: SecretView,
     /// The spelling of the external database's fields.
     pub names: FieldNames,
+    /// Whose paths the links name: the layout the request came through.
+    pub layout: Layout,
 }
 
 /// Which objects' secret fields a caller sees: all (they may change the objects), none,
@@ -140,12 +142,9 @@ fn write_name(out: &mut String, name: &str) {
 }
 
 impl Renderer<'_> {
-    fn write_url(&self, out: &mut String, spec: &ResourceSpec, id: i64) {
-        let _ = write!(
-            out,
-            "\"{}/api/{}/{}/{}/\"",
-            self.base, spec.app, spec.path, id
-        );
+    fn write_url(&self, out: &mut String, spec: &'static ResourceSpec, id: i64) {
+        let (app, path) = self.layout.place(spec);
+        let _ = write!(out, "\"{}/api/{app}/{path}/{id}/\"", self.base);
     }
 
     /// The complete representation: every visible field, relations nested.

@@ -61,6 +61,7 @@ pub async fn shared_ixps(call: Call) -> Result<HttpResponse, ApiError> {
         base: &base,
         show_secrets: SecretView::Hidden,
         names: call.state.settings.field_names,
+        layout: crate::respond::layout(&call.req),
     };
     let mut body = String::from("[");
     for (i, exchange) in exchanges.iter().enumerate() {

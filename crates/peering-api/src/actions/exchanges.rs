@@ -108,6 +108,7 @@ pub(super) fn objects_response(
         base: &base,
         show_secrets: SecretView::Hidden,
         names: crate::respond::field_names(req),
+        layout: crate::respond::layout(req),
     };
     let mut body = String::new();
     match records {

@@ -135,6 +135,7 @@ pub(crate) async fn job_json(
         base: &base,
         show_secrets: SecretView::Shown,
         names: state.settings.field_names,
+        layout: crate::respond::layout(req),
     };
     let mut body = String::new();
     renderer.full(&mut body, &JOB, &record);

@@ -40,6 +40,7 @@ pub async fn render_email(call: Call) -> Result<HttpResponse, ApiError> {
         base: &base,
         show_secrets: SecretView::Hidden,
         names: state.settings.field_names,
+        layout: crate::respond::layout(&req),
     };
     let mut text = String::new();
     renderer.full(&mut text, &PDB_NETWORK, &record);

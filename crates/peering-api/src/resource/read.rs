@@ -201,6 +201,7 @@ async fn render_detail(
         base: &base,
         show_secrets,
         names: state.settings.field_names,
+        layout: crate::respond::layout(req),
     };
     let mut body = String::with_capacity(1024);
     if brief {

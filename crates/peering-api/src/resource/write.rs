@@ -138,13 +138,8 @@ pub(super) async fn create(
     let body = written(req, state, &related, |r, out| r.full(out, spec, record));
     let mut res = respond_text(req, StatusCode::CREATED, body);
     // As the reference: one object created, its URL in `Location`.
-    let location = format!(
-        "{}/api/{}/{}/{}/",
-        base_url(req),
-        spec.app,
-        spec.path,
-        record.id
-    );
+    let (app, path) = crate::respond::layout(req).place(spec);
+    let location = format!("{}/api/{app}/{path}/{}/", base_url(req), record.id);
     if let Ok(value) = HeaderValue::from_str(&location) {
         res.headers_mut().insert(LOCATION, value);
     }
@@ -212,6 +207,7 @@ fn written(
         base: &base,
         show_secrets: SecretView::Shown,
         names: state.settings.field_names,
+        layout: crate::respond::layout(req),
     };
     let mut body = String::with_capacity(1024);
     render(&r, &mut body);

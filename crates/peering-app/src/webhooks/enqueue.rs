@@ -90,6 +90,8 @@ impl Deliveries {
             base: &self.base,
             show_secrets: SecretView::Hidden,
             names: self.names,
+            // A receiver asked through no layout: the links name the 1.8 paths.
+            layout: peering_domain::resources::Layout::V1_8,
         };
         let mut text = String::with_capacity(4096);
         text.push_str("{\"event\":");

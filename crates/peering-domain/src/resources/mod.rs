@@ -10,6 +10,7 @@ mod extras;
 mod internet_exchange;
 mod job;
 mod journal;
+mod layout;
 mod messaging;
 mod object_change;
 mod peeringdb;
@@ -30,6 +31,7 @@ pub use extras::{
 pub use internet_exchange::INTERNET_EXCHANGE;
 pub use job::JOB;
 pub use journal::JOURNAL_ENTRY;
+pub use layout::Layout;
 pub use messaging::{CONTACT, CONTACT_ROLE, EMAIL};
 pub use object_change::OBJECT_CHANGE;
 pub use peeringdb::{
@@ -118,7 +120,8 @@ pub fn by_content_type(content_type: &str) -> Option<&'static ResourceSpec> {
 }
 
 /// A second place a resource is served: where the reference's later releases (1.9, 1.10)
-/// moved it. Both places serve the same objects; links name the first.
+/// moved it. Both places serve the same objects; links name the place of the layout the
+/// request came through (`Layout`).
 #[derive(Debug, Clone, Copy)]
 pub struct Alias {
     pub app: &'static str,

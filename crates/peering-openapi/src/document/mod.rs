@@ -96,8 +96,11 @@ fn skeleton() -> DefaultApiRaw {
             title: "peeringd API".into(),
             description: Some(format!(
                 "Reads need a token only when `LOGIN_REQUIRED` is set; writes always do. \
-                 Every response carries `API-Version: {}`.",
-                crate::api_version()
+                 Every response carries `API-Version`: the reference release whose layout \
+                 the request came through, `1.10` on the paths only it has or with \
+                 `Accept: application/json; version=1.10`, else `1.8`. Links follow that \
+                 layout. peeringd's own version is `{}`.",
+                env!("CARGO_PKG_VERSION")
             )),
             version: env!("CARGO_PKG_VERSION").into(),
             ..Info::default()

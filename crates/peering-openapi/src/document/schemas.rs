@@ -228,6 +228,7 @@ pub(super) fn status_schema() -> DefaultSchemaRaw {
     );
     object(
         &[
+            ("peering-manager-version", string()),
             ("peeringd-version", string()),
             ("api-version", string()),
             ("database", database),

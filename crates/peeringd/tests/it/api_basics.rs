@@ -610,7 +610,7 @@ fn headers_on_every_response() {
         s.get("/api/peering/nothing/"),
         s.get(&format!("{AS}12345/")),
     ] {
-        assert_eq!(r.header("API-Version"), Some("0.1"));
+        assert_eq!(r.header("API-Version"), Some("1.8"));
         let id = r.header("X-Request-ID").unwrap();
         assert!(uuid::Uuid::parse_str(id).is_ok());
     }

@@ -27,6 +27,7 @@ mod contention;
 mod deletes;
 mod details_together;
 mod filters;
+mod layouts;
 mod resources;
 mod streamed_lists;
 
