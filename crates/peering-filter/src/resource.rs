@@ -186,6 +186,9 @@ fn extra_kind(spec: &ResourceSpec, source: &FilterSource) -> FilterKind {
     match *source {
         FilterSource::Column { kind, .. } => filter_kind(&kind).unwrap_or(FilterKind::String),
         FilterSource::Related(path) => related_kind(spec, path),
+        FilterSource::RelatedValue(path) => {
+            filter_kind(&related_field_kind(spec, path)).unwrap_or(FilterKind::String)
+        }
         // An integer compared for equality only: the foreign-key kind's lookups.
         FilterSource::AddressFamily(_) => FilterKind::ForeignKey,
         FilterSource::Since(field) | FilterSource::Until(field) => {
@@ -214,7 +217,9 @@ fn reads_a_secret(spec: &ResourceSpec, param: &str) -> bool {
     if let Some(extra) = spec.extra_filters.iter().find(|e| e.param == param) {
         return match extra.source {
             FilterSource::Column { column, .. } => own(column),
-            FilterSource::Related(path) => related_field_is_secret(spec, path),
+            FilterSource::Related(path) | FilterSource::RelatedValue(path) => {
+                related_field_is_secret(spec, path)
+            }
             _ => false,
         };
     }

@@ -6,7 +6,8 @@ use super::messaging::{CONTACT, CONTACT_ROLE};
 use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
-    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+    kinds, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup, ResourceSpec,
+    Search,
 };
 
 fn config_context() -> &'static ResourceSpec {
@@ -280,7 +281,8 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
             .template(),
         Field::new("secret", "Secret", kinds::plain_text(255))
             .secret()
-            .default(Default::Text("")),
+            .default(Default::Text(""))
+            .filter(),
         Field::new("conditions", "Conditions", kinds::JSON)
             .nullable()
             .default(Default::Null),
@@ -289,7 +291,8 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
             .filter(),
         Field::new("ca_file_path", "CA file path", kinds::plain_text(4096))
             .nullable()
-            .default(Default::Null),
+            .default(Default::Null)
+            .filter(),
         CREATED,
         UPDATED,
     ],
@@ -333,11 +336,14 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
     verbose_name: "IX-API",
     table: "ixapi_accounts",
     fields: &[
-        Field::new("name", "Name", kinds::text(100)).required(),
+        Field::new("name", "Name", kinds::text(100))
+            .required()
+            .filter(),
         Field::new("url", "URL", kinds::plain_text(2000)).required(),
         Field::new("api_key", "API key", kinds::plain_text(2000))
             .required()
-            .secret(),
+            .secret()
+            .filter(),
         Field::new("api_secret", "API secret", kinds::plain_text(2000))
             .required()
             .secret(),
@@ -353,6 +359,14 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
         &["url", "api_key"],
         "IX-API with this URL and API key already exists.",
     )],
+    // 1.10 names the endpoint's address `api_url`.
+    extra_filters: &[ExtraFilter {
+        param: "api_url",
+        source: FilterSource::Column {
+            column: "url",
+            kind: kinds::plain_text(2000),
+        },
+    }],
     has_timestamps: false,
     ..ResourceSpec::DEFAULTS
 };

@@ -90,6 +90,8 @@ pub static JOB: ResourceSpec = ResourceSpec {
     writes: Writes::DeleteOnly,
     owner: Some("user"),
     extra_filters: &[
+        // The reference's filter on the field itself (its id), beside `user_id`.
+        ExtraFilter::related("user", "user.id"),
         ExtraFilter {
             param: "created__before",
             source: FilterSource::Until("created"),

@@ -33,6 +33,10 @@ pub enum FilterSource {
     /// `groups.name`). Matches exactly (or `n`), and a value no such object has is refused,
     /// as for a foreign key.
     Related(&'static str),
+    /// An attribute of the object a dotted path of foreign keys leads to, compared as a
+    /// field of its kind (`net.policy_general`): a value no object has matches nothing,
+    /// as the reference's filters on `Meta.fields` through a relation (`net__…`).
+    RelatedValue(&'static str),
     /// The family (4 or 6) of an IP address field; any other number filters nothing.
     AddressFamily(&'static str),
     /// A timestamp field at or after the value.
@@ -59,6 +63,13 @@ impl ExtraFilter {
         ExtraFilter {
             param,
             source: FilterSource::Related(path),
+        }
+    }
+
+    pub const fn related_value(param: &'static str, path: &'static str) -> ExtraFilter {
+        ExtraFilter {
+            param,
+            source: FilterSource::RelatedValue(path),
         }
     }
 }

@@ -43,8 +43,11 @@ pub type BriefIxApi = NestedIxApi;
 #[derive(Debug, Clone, Copy)]
 pub struct IxApiFilters {
     pub id: NumberFilter,
+    pub name: TextFilter,
+    pub api_key: TextFilter,
     pub created: TimeFilter,
     pub updated: TimeFilter,
+    pub api_url: TextFilter,
     pub created_by_request: UuidFilter,
     pub updated_by_request: UuidFilter,
 }
@@ -53,8 +56,11 @@ impl IxApiFilters {
     /// Every filter.
     pub const ALL: Self = Self {
         id: NumberFilter("id"),
+        name: TextFilter("name"),
+        api_key: TextFilter("api_key"),
         created: TimeFilter("created"),
         updated: TimeFilter("updated"),
+        api_url: TextFilter("api_url"),
         created_by_request: UuidFilter("created_by_request"),
         updated_by_request: UuidFilter("updated_by_request"),
     };

@@ -90,6 +90,7 @@ pub struct PdbNetworkContactFilters {
     pub name: TextFilter,
     pub email: TextFilter,
     pub net_id: RelationFilter,
+    pub net_asn: RelationFilter,
 }
 
 impl PdbNetworkContactFilters {
@@ -100,6 +101,7 @@ impl PdbNetworkContactFilters {
         name: TextFilter("name"),
         email: TextFilter("email"),
         net_id: RelationFilter("net_id"),
+        net_asn: RelationFilter("net_asn"),
     };
 }
 

@@ -59,6 +59,13 @@ pub struct PdbNetworkIXLanFilters {
     pub net_id: RelationFilter,
     pub ixlan_id: RelationFilter,
     pub net_asn: RelationFilter,
+    pub net_info_traffic: TextFilter,
+    pub net_info_scope: TextFilter,
+    pub net_info_type: TextFilter,
+    pub net_policy_general: TextFilter,
+    pub net_policy_locations: TextFilter,
+    pub net_policy_ratio: BoolFilter,
+    pub net_policy_contracts: TextFilter,
 }
 
 impl PdbNetworkIXLanFilters {
@@ -72,6 +79,13 @@ impl PdbNetworkIXLanFilters {
         net_id: RelationFilter("net_id"),
         ixlan_id: RelationFilter("ixlan_id"),
         net_asn: RelationFilter("net_asn"),
+        net_info_traffic: TextFilter("net__info_traffic"),
+        net_info_scope: TextFilter("net__info_scope"),
+        net_info_type: TextFilter("net__info_type"),
+        net_policy_general: TextFilter("net__policy_general"),
+        net_policy_locations: TextFilter("net__policy_locations"),
+        net_policy_ratio: BoolFilter("net__policy_ratio"),
+        net_policy_contracts: TextFilter("net__policy_contracts"),
     };
 }
 

@@ -90,6 +90,7 @@ pub static PDB_NETWORK_CONTACT: ResourceSpec = ResourceSpec {
     ],
     nested: &["id", "url", "display", "role", "name", "email"],
     display: contact_display,
+    extra_filters: &[ExtraFilter::related("net_asn", "net.asn")],
     ..COPY
 };
 
@@ -189,7 +190,17 @@ pub static PDB_NETWORK_IXLAN: ResourceSpec = ResourceSpec {
         Search::IpHost("ipaddr6"),
     ],
     display: network_ixlan_display,
-    extra_filters: &[ExtraFilter::related("net_asn", "net.asn")],
+    extra_filters: &[
+        ExtraFilter::related("net_asn", "net.asn"),
+        // The network's information and policies, as the reference's `net__…` fields.
+        ExtraFilter::related_value("net__info_traffic", "net.info_traffic"),
+        ExtraFilter::related_value("net__info_scope", "net.info_scope"),
+        ExtraFilter::related_value("net__info_type", "net.info_type"),
+        ExtraFilter::related_value("net__policy_general", "net.policy_general"),
+        ExtraFilter::related_value("net__policy_locations", "net.policy_locations"),
+        ExtraFilter::related_value("net__policy_ratio", "net.policy_ratio"),
+        ExtraFilter::related_value("net__policy_contracts", "net.policy_contracts"),
+    ],
     ..COPY
 };
 

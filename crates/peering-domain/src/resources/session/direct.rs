@@ -141,6 +141,7 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
         ExtraFilter::related("relationship", "relationship.name"),
         ExtraFilter::related("router_name", "router.name"),
         ExtraFilter::related("router", "router.hostname"),
+        ExtraFilter::related("bfd", "bfd.name"),
         ExtraFilter {
             param: "address_family",
             source: FilterSource::AddressFamily("ip_address"),

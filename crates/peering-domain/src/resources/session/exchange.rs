@@ -114,6 +114,7 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
     extra_filters: &[
         ExtraFilter::related("autonomous_system_asn", "autonomous_system.asn"),
         ExtraFilter::related("autonomous_system", "autonomous_system.name"),
+        ExtraFilter::related("bfd", "bfd.name"),
         ExtraFilter::related(
             "internet_exchange_id",
             "ixp_connection.internet_exchange_point.id",

@@ -150,6 +150,10 @@ fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> FilterTar
                 must_exist: Some(must_exist),
             }
         }
+        FilterSource::RelatedValue(path) => FilterTarget::Column {
+            path: resolve(spec, path).0,
+            must_exist: None,
+        },
         FilterSource::AddressFamily(field) => FilterTarget::AddressFamily {
             key: leak(format!("{field}_key")),
         },
