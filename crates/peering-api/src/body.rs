@@ -111,6 +111,11 @@ pub enum Items<'a> {
 }
 
 impl Listed {
+    /// Whether the body is empty (whitespace at most), which the reference reads as `{}`.
+    pub fn is_blank(&self) -> bool {
+        self.bytes.iter().all(u8::is_ascii_whitespace)
+    }
+
     pub fn items(&self) -> Result<Items<'_>, ApiError> {
         let parse_error =
             |e: serde_json::Error| ApiError::Detail400(format!("JSON parse error - {e}"));

@@ -3,7 +3,7 @@
 
 use peering_domain::names::FieldNames;
 use peering_domain::permission::Action;
-use peering_domain::spec::{Kind, TextFormat};
+use peering_domain::spec::{Field, Kind, TextFormat};
 use peering_domain::ResourceSpec;
 use serde_json::{json, Map, Value as Json};
 
@@ -28,42 +28,77 @@ fn field_type(kind: &Kind) -> &'static str {
     }
 }
 
-/// The fields a write takes (read-only ones are left out, as the reference's metadata
-/// does), with DRF's type names.
+/// Every field of the serializer, as DRF's `SimpleMetadata` describes them: those a write
+/// takes with their limits and choices, and the read-only ones (`id`, `url`, `display`,
+/// timestamps, counts) with their type and label only, in the representation's order.
 fn describe_fields(spec: &ResourceSpec, names: FieldNames) -> Json {
     let mut fields = Map::new();
-    for f in spec.fields.iter().filter(|f| f.writable()) {
-        let mut d = Map::new();
-        d.insert("type".into(), json!(field_type(&f.kind)));
-        d.insert("required".into(), json!(f.required));
-        d.insert("read_only".into(), json!(false));
-        d.insert("label".into(), json!(f.label));
-        if !f.help.is_empty() {
-            d.insert("help_text".into(), json!(f.help));
+    let own_url = spec.field("url").is_some();
+    let leading = [
+        ("id", "integer", "ID"),
+        ("url", "field", "Url"),
+        ("display", "field", "Display"),
+    ];
+    for (name, kind, label) in leading {
+        if name != "url" || !own_url {
+            fields.insert(name.into(), read_only(kind, label, ""));
         }
-        match f.kind {
-            Kind::Int { min, max } => {
-                d.insert("min_value".into(), json!(min));
-                d.insert("max_value".into(), json!(max));
-            }
-            Kind::Text {
-                max_len: Some(n), ..
-            } => {
-                d.insert("max_length".into(), json!(n));
-            }
-            Kind::Choice { set, .. } => {
-                let choices: Vec<Json> = set
-                    .choices
-                    .iter()
-                    .map(|(v, l)| json!({"value": v, "display_name": l}))
-                    .collect();
-                d.insert("choices".into(), Json::Array(choices));
-            }
-            _ => {}
-        }
-        fields.insert(names.of(f.name).into_owned(), Json::Object(d));
+    }
+    for f in spec.fields.iter().filter(|f| f.writable() || f.shown()) {
+        let d = if f.writable() {
+            writable(f)
+        } else {
+            read_only(field_type(&f.kind), f.label, f.help)
+        };
+        fields.insert(names.of(f.name).into_owned(), d);
     }
     Json::Object(fields)
+}
+
+/// A field the API shows but no write takes.
+fn read_only(kind: &str, label: &str, help: &str) -> Json {
+    let mut d = Map::new();
+    d.insert("type".into(), json!(kind));
+    d.insert("required".into(), json!(false));
+    d.insert("read_only".into(), json!(true));
+    d.insert("label".into(), json!(label));
+    if !help.is_empty() {
+        d.insert("help_text".into(), json!(help));
+    }
+    Json::Object(d)
+}
+
+/// A field a write takes, with its limits and choices.
+fn writable(f: &Field) -> Json {
+    let mut d = Map::new();
+    d.insert("type".into(), json!(field_type(&f.kind)));
+    d.insert("required".into(), json!(f.required));
+    d.insert("read_only".into(), json!(false));
+    d.insert("label".into(), json!(f.label));
+    if !f.help.is_empty() {
+        d.insert("help_text".into(), json!(f.help));
+    }
+    match f.kind {
+        Kind::Int { min, max } => {
+            d.insert("min_value".into(), json!(min));
+            d.insert("max_value".into(), json!(max));
+        }
+        Kind::Text {
+            max_len: Some(n), ..
+        } => {
+            d.insert("max_length".into(), json!(n));
+        }
+        Kind::Choice { set, .. } => {
+            let choices: Vec<Json> = set
+                .choices
+                .iter()
+                .map(|(v, l)| json!({"value": v, "display_name": l}))
+                .collect();
+            d.insert("choices".into(), Json::Array(choices));
+        }
+        _ => {}
+    }
+    Json::Object(d)
 }
 
 /// The OPTIONS body of a collection (`detail == false`) or of one object: named after the

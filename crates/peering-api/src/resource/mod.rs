@@ -15,7 +15,7 @@ use peering_domain::ResourceSpec;
 use peering_store::ChangeContext;
 
 use crate::auth::{authenticate, Caller};
-use crate::body::{read_json, read_listed};
+use crate::body::{read_json, read_listed, Items};
 use crate::error::ApiError;
 use crate::headers::RequestId;
 use crate::respond::respond;
@@ -127,7 +127,13 @@ pub async fn collection(
             caller.require(Action::Delete, spec)?;
             let (body, _turn) =
                 read_listed(&req, payload, &state, state.settings.max_body_bytes).await?;
-            let ids = items::item_ids(&items::listed(body.items()?)?)?;
+            // Without a body, the reference's parser gives `{}`, which is not a list.
+            let items = if body.is_blank() {
+                Items::One(serde_json::json!({}))
+            } else {
+                body.items()?
+            };
+            let ids = items::item_ids(&items::listed(items)?)?;
             write::delete(&req, &state, &caller, spec, ids).await
         }
         other => Err(ApiError::MethodNotAllowed(other.to_string())),

@@ -96,7 +96,9 @@ pub static OBJECT_CHANGE: ResourceSpec = ResourceSpec {
             .filter()
             .hidden(),
     ],
-    ordering: &["-time"],
+    // Newest first; records of one request, written at the same microsecond, newest
+    // (highest id) first too, as the reference's records of one request come.
+    ordering: &["-time", "-id"],
     brief: OBJECT_CHANGE_MEMBERS,
     nested: OBJECT_CHANGE_MEMBERS,
     search: &[

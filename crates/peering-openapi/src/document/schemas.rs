@@ -248,7 +248,9 @@ pub(super) fn links_schema<'a>(names: impl IntoIterator<Item = &'a str>) -> Defa
 /// write, with the fields of a `POST` (collection) or `PUT` (detail).
 pub(super) fn metadata_schema() -> DefaultSchemaRaw {
     let fields = DefaultSchemaRaw {
-        description: Some("The fields a write accepts, by name.".into()),
+        description: Some(
+            "Every field, by name: those a write accepts, and the read-only ones.".into(),
+        ),
         extra_props: Some(Either::Right(Box::new(reference("FieldMetadata")))),
         ..typed(DataType::Object, None)
     };

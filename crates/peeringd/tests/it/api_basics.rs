@@ -682,7 +682,7 @@ fn roots_and_status() {
 }
 
 #[test]
-fn options_describe_writable_fields_to_writers_only() {
+fn options_describe_every_field_to_writers_only() {
     let s = TestServer::start();
     let r = s.request(
         "OPTIONS",
@@ -701,10 +701,23 @@ fn options_describe_writable_fields_to_writers_only() {
         .contains(&json!("application/json")));
     let post = &body["actions"]["POST"];
     assert_eq!(post["name"]["required"], true);
-    // Only what a write takes; a bulk update (PUT) beside the create.
-    for read_only in ["id", "url", "display", "created", "updated"] {
-        assert!(post.get(read_only).is_none(), "{read_only}: {post}");
+    // Every field, as DRF's SimpleMetadata: the read-only ones marked so, with their
+    // type and label and no limits; a bulk update (PUT) beside the create.
+    for (read_only, kind, label) in [
+        ("id", "integer", "ID"),
+        ("url", "field", "Url"),
+        ("display", "field", "Display"),
+        ("created", "datetime", "Created"),
+        ("updated", "datetime", "Updated"),
+    ] {
+        assert_eq!(
+            post[read_only],
+            json!({"type": kind, "required": false, "read_only": true, "label": label}),
+            "{read_only}"
+        );
     }
+    assert_eq!(post["name"]["read_only"], false);
+    assert_eq!(post["name"]["label"], "Name");
     assert_eq!(body["actions"]["PUT"], *post);
     assert_eq!(post["tags"]["type"], "field");
     assert_eq!(post["slug"]["type"], "slug");

@@ -74,3 +74,46 @@ fn naming_the_tags_of_many_objects_costs_no_more_queries_than_of_a_few() {
     };
     assert_eq!(cost(64600, 3), cost(64700, 40));
 }
+
+/// The records of one request come newest first, as the reference lists them (its records
+/// of one request are written microseconds apart, and it orders by time alone): three
+/// exchanges created at once are listed last created first, however close their times.
+#[test]
+fn the_records_of_one_request_are_listed_newest_first() {
+    let s = TestServer::start();
+    let us = crate::common::builders::autonomous_system(64500, "Us").id(&s);
+    let r = s.post(
+        "/api/peering/internet-exchanges/",
+        json!([
+            {"name": "One", "slug": "one", "local_autonomous_system": us},
+            {"name": "Two", "slug": "two", "local_autonomous_system": us},
+            {"name": "Three", "slug": "three", "local_autonomous_system": us},
+        ]),
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    let request = r.header("X-Request-ID").unwrap();
+    let listed = s
+        .get(&format!("/api/extras/object-changes/?request_id={request}"))
+        .json();
+    let created: Vec<i64> = r
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_i64().unwrap())
+        .collect();
+    let changed: Vec<i64> = listed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["changed_object_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(changed, [created[2], created[1], created[0]]);
+    let ids: Vec<i64> = listed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_i64().unwrap())
+        .collect();
+    assert!(ids.windows(2).all(|w| w[0] > w[1]), "{ids:?}");
+}

@@ -636,3 +636,23 @@ fn direct_sessions_order_by_local_then_peer_number() {
     );
     assert_eq!(list_ids(&s, direct), vec![high_p2, low_p2, low_p1]);
 }
+
+/// A bulk delete without a body is refused as the reference's parser reads it, `{}`: not
+/// a list, in `non_field_errors`; nothing is deleted.
+#[test]
+fn a_bulk_delete_without_a_body_is_refused_as_not_a_list() {
+    let s = TestServer::start();
+    autonomous_system(64500, "Us").create(&s);
+    for body in [None, Some(json!({}))] {
+        let r = s.delete(AS, body.clone());
+        assert_eq!(
+            (r.status, r.json()),
+            (
+                400,
+                json!({"non_field_errors": ["Expected a list of items but got type \"dict\"."]})
+            ),
+            "{body:?}"
+        );
+    }
+    assert_eq!(s.get(AS).json()["count"], 1);
+}
