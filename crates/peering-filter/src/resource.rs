@@ -105,6 +105,7 @@ pub fn filter_kind(kind: &Kind) -> Option<FilterKind> {
         | Kind::Tags
         | Kind::ReverseCount { .. }
         | Kind::DisplayCopy
+        | Kind::Derived { .. }
         | Kind::ContentTypes
         | Kind::GenericObject { .. } => return None,
     })

@@ -54,6 +54,28 @@ fn kept_hidden(spec: &ResourceSpec, object: &Json, draft: &mut Draft) {
     }
 }
 
+/// Documents jobs store and no write gives (an autonomous system's `prefixes` and
+/// `as_list` from the IRR, an exchange's PeeringDB prefixes): taken as shown, so that the
+/// import need not ask the IRR or PeeringDB again; the write rules check them as any value.
+fn kept_refreshed(spec: &ResourceSpec, object: &Json, draft: &mut Draft) {
+    for (i, field) in spec.fields.iter().enumerate() {
+        let refreshed = field.read_only && field.is_column() && !field.hidden;
+        if !refreshed || !matches!(field.kind, Kind::Json { .. }) {
+            continue;
+        }
+        let shown = object
+            .get(field.name)
+            .or_else(|| object.get(to_reference(field.name).as_ref()));
+        match shown {
+            Some(Json::Null) if field.nullable => {
+                draft.inputs[i] = Some(Input::Value(Value::Null));
+            }
+            Some(Json::Null) | None => {}
+            Some(shown) => draft.inputs[i] = Some(Input::Value(Value::json(shown.clone()))),
+        }
+    }
+}
+
 fn time_of(object: &Json, name: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     let text = object.get(name)?.as_str()?;
     chrono::DateTime::parse_from_rfc3339(text)
@@ -91,6 +113,7 @@ pub fn imported(
     let mut draft = parse(spec, &Json::Object(input), Mode::Create)
         .map_err(|errors| format!("#{id}: {}", errors.into_json()))?;
     kept_hidden(spec, object, &mut draft);
+    kept_refreshed(spec, object, &mut draft);
     // The marker is no password to check or hash, but what the store keeps for none: out
     // of the draft while the rules run.
     let unusable = password.map(|at| (at, draft.inputs[at].take()));

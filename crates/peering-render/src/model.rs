@@ -156,6 +156,12 @@ impl Model {
     /// use (`exists_in_extdb` and the reference's `exists_in_peeringdb`): templates
     /// written for the reference render unchanged.
     pub fn attribute(&self, name: &str) -> Option<Value> {
+        // Merged from what the render's audience may read, not as the API shows it.
+        if name == "config_context" && self.has_field("local_context_data") {
+            return Some(crate::model::json_value(crate::filters::config_context(
+                self,
+            )));
+        }
         let field = self.spec.field(name).or_else(|| {
             self.spec
                 .field(&peering_domain::names::from_reference(name))
@@ -173,9 +179,6 @@ impl Model {
             "enabled" if self.has_field("status") && self.has_field("ip_address") => {
                 Some(Value::from(self.text("status") == "enabled"))
             }
-            "config_context" if self.has_field("local_context_data") => Some(
-                crate::model::json_value(crate::filters::config_context(self)),
-            ),
             _ => None,
         }
     }
@@ -190,6 +193,7 @@ impl Model {
                 .map_or(Value::from(()), Model::value),
             Kind::ManyToMany { .. } | Kind::Tags => models(self.list(field.name)),
             Kind::DisplayCopy => Value::from(self.display()),
+            Kind::Derived { derive, .. } => plain(&derive(self.spec, self.record())),
             Kind::GenericObject { .. } => self.generic_object(),
             // An integer choice (an address family) is a number, as the reference keeps it.
             Kind::Choice {

@@ -124,6 +124,15 @@ pub fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
     let _ = write!(out, "\"{}\"", Iso8601::micros(*t));
 }
 
+/// A derived value: text, a JSON document, or null.
+fn write_derived(out: &mut String, value: &Value) {
+    match value {
+        Value::Text(text) => write_str(out, text),
+        Value::Json(document) => out.push_str(&document.to_string()),
+        _ => out.push_str("null"),
+    }
+}
+
 fn key(out: &mut String, first: &mut bool, name: &str) {
     if !*first {
         out.push(',');
@@ -147,6 +156,16 @@ impl Renderer<'_> {
         let _ = write!(out, "\"{}/api/{app}/{path}/{id}/\"", self.base);
     }
 
+    /// The object's page for people, as 1.10's `display_url` links it: the browsable page
+    /// of its API URL (peeringd has no other user interface).
+    fn write_display_url(&self, out: &mut String, spec: &ResourceSpec, id: i64) {
+        let _ = write!(
+            out,
+            "\"{}/api/{}/{}/{}/?format=api\"",
+            self.base, spec.app, spec.path, id
+        );
+    }
+
     /// The complete representation: every visible field, relations nested.
     pub fn full(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record) {
         let _ = write!(out, "{{\"id\":{}", record.id);
@@ -155,6 +174,8 @@ impl Renderer<'_> {
             out.push_str(",\"url\":");
             self.write_url(out, spec, record.id);
         }
+        out.push_str(",\"display_url\":");
+        self.write_display_url(out, spec, record.id);
         out.push_str(",\"display\":");
         let display = record.display_with(spec, self.related);
         write_str(out, &display);
@@ -169,6 +190,8 @@ impl Renderer<'_> {
                 out.push_str("null");
             } else if matches!(field.kind, Kind::DisplayCopy) {
                 write_str(out, &display);
+            } else if let Kind::Derived { derive, .. } = field.kind {
+                write_derived(out, &derive(spec, record));
             } else if matches!(field.kind, Kind::GenericObject { .. }) {
                 self.generic(out, spec, record);
             } else {
@@ -206,6 +229,9 @@ impl Renderer<'_> {
                     }
                     Some(i) => match (&spec.fields[i].kind, &record.values[i]) {
                         (Kind::Choice { .. }, Value::Text(v)) if plain => write_str(out, v),
+                        (Kind::Derived { derive, .. }, _) => {
+                            write_derived(out, &derive(spec, record))
+                        }
                         (kind, value) => self.value(out, kind, value),
                     },
                     None => out.push_str("null"),
@@ -293,7 +319,7 @@ impl Renderer<'_> {
     fn value(&self, out: &mut String, kind: &Kind, value: &Value) {
         match (kind, value) {
             (_, Value::Null) => out.push_str("null"),
-            (Kind::DisplayCopy, _) => out.push_str("null"),
+            (Kind::DisplayCopy | Kind::Derived { .. }, _) => out.push_str("null"),
             (Kind::Choice { set, render }, Value::Text(v)) => match render {
                 ChoiceRender::Object => {
                     out.push_str("{\"value\":");

@@ -14,14 +14,17 @@ fn field_type(kind: &Kind) -> &'static str {
             format: TextFormat::Slug,
             ..
         } => "slug",
-        Kind::Text { .. } | Kind::Uuid | Kind::Mac | Kind::DisplayCopy | Kind::ContentType => {
-            "string"
-        }
+        Kind::Text { .. }
+        | Kind::Uuid
+        | Kind::Mac
+        | Kind::DisplayCopy
+        | Kind::Derived { json: false, .. }
+        | Kind::ContentType => "string",
         Kind::GenericObject { .. } | Kind::ContentTypes => "field",
         Kind::Ip { .. } => "string",
         Kind::Bool => "boolean",
         Kind::Choice { .. } => "choice",
-        Kind::Json { .. } => "json",
+        Kind::Json { .. } | Kind::Derived { json: true, .. } => "json",
         Kind::Time => "datetime",
         Kind::ForeignKey { .. } => "nested object",
         Kind::ManyToMany { .. } | Kind::Tags => "field",

@@ -256,7 +256,13 @@ impl Dataset {
                 "avail_sonet": false, "avail_ethernet": true, "avail_atm": false}),
             "netixlan" => {
                 let (lan, host) = self.lan_of(i);
-                crate::objects::netixlan(i, lan, host, one(s.net, 1))
+                let mut o = crate::objects::netixlan(i, lan, host, one(s.net, 1));
+                // Every fourth says at which facilities its two sides are, and supports BFD.
+                let side = i.is_multiple_of(4).then(|| one(s.fac, 3));
+                o["bfd_support"] = json!(side.is_some());
+                o["net_side_id"] = json!(side);
+                o["ix_side_id"] = json!(side);
+                o
             }
             "poc" => json!({"net_id": one(s.net, 1), "role": "Technical", "visible": "Public",
                 "name": format!("Contact {id}"), "phone": "",

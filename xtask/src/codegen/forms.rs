@@ -92,7 +92,7 @@ fn shown_struct(spec: &'static ResourceSpec, name: &str) -> String {
     if spec.field("url").is_none() {
         out.push_str("pub url: String,\n");
     }
-    out.push_str("pub display: String,\n");
+    out.push_str("pub display_url: String,\npub display: String,\n");
     for field in spec.fields.iter().filter(|f| f.shown()) {
         let _ = writeln!(
             out,
@@ -134,7 +134,7 @@ fn member_struct(spec: &'static ResourceSpec, name: &str, members: &[&str], what
 fn member_type(spec: &'static ResourceSpec, name: &str, plain: bool) -> String {
     match (name, spec.field(name)) {
         ("id", _) => "i64".into(),
-        ("url" | "display", None) => "String".into(),
+        ("url" | "display_url" | "display", None) => "String".into(),
         (_, Some(field)) if field.secret => format!("Option<{}>", types::plain(field)),
         (_, Some(field)) if matches!(field.kind, Kind::DisplayCopy) => "String".into(),
         (_, Some(field)) if plain => types::plain(field),

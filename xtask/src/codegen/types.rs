@@ -28,7 +28,8 @@ fn shown_type(owner: &ResourceSpec, field: &Field) -> String {
         Kind::ManyToMany { target, .. } => format!("Vec<{}>", nested(owner, target())),
         Kind::Tags => "Vec<NestedTag>".into(),
         Kind::GenericObject { .. } => "serde_json::Value".into(),
-        Kind::DisplayCopy => "String".into(),
+        Kind::DisplayCopy | Kind::Derived { json: false, .. } => "String".into(),
+        Kind::Derived { json: true, .. } => "serde_json::Value".into(),
         Kind::ReverseCount { .. } => "i64".into(),
         _ => scalar(&field.kind),
     }
@@ -75,7 +76,10 @@ fn nested(owner: &ResourceSpec, target: &ResourceSpec) -> String {
 
 /// Whether a JSON null stands for this field in its own type already.
 fn null_is_a_value(field: &Field) -> bool {
-    matches!(field.kind, Kind::Json { .. } | Kind::GenericObject { .. })
+    matches!(
+        field.kind,
+        Kind::Json { .. } | Kind::GenericObject { .. } | Kind::Derived { json: true, .. }
+    )
 }
 
 /// The type of a field as the API shows it: optional when it may be null, or hidden from

@@ -261,6 +261,49 @@ pub fn arguments(
     args
 }
 
+/// The name bgpq4 gives the AS list in its JSON (`-l`), as the reference names it.
+const AS_LIST_NAME: &str = "as_list";
+
+/// The AS number bgpq4 writes for a 4-byte number on 2-byte sessions (AS_TRANS), which
+/// the reference leaves out of AS lists.
+const AS_TRANS: u64 = 23_456;
+
+/// bgpq4's arguments to expand one AS-SET into the AS numbers it holds, as the reference
+/// builds them: an AS-path filter (`-f`) of the system's own number, which the JSON output
+/// does not use.
+pub fn as_list_arguments(settings: &Settings, sources: &str, asn: i64, set: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    if !settings.host.trim().is_empty() {
+        args.extend(["-h".to_string(), settings.host.trim().to_string()]);
+    }
+    if !sources.is_empty() {
+        args.extend(["-S".to_string(), sources.to_string()]);
+    }
+    args.extend(["-j", "-l", AS_LIST_NAME, "-f"].map(str::to_string));
+    args.extend([asn.to_string(), set.to_string()]);
+    args
+}
+
+/// The AS numbers of bgpq4's JSON output (`{"as_list": [64500, …]}`) with `asn` added and
+/// AS_TRANS left out, sorted and without repeats, as the reference keeps them.
+pub fn as_list(output: &[u8], asn: i64) -> Result<Vec<u64>, String> {
+    let document: Json =
+        serde_json::from_slice(output).map_err(|e| format!("its output is not JSON ({e})"))?;
+    let Some(Json::Array(entries)) = document.get(AS_LIST_NAME) else {
+        return Err(format!("its output holds no {AS_LIST_NAME:?} list"));
+    };
+    let mut numbers = std::collections::BTreeSet::new();
+    numbers.extend(u64::try_from(asn).ok());
+    for entry in entries {
+        match entry.as_u64() {
+            Some(n) if (1..=u64::from(u32::MAX)).contains(&n) => numbers.insert(n),
+            _ => return Err(format!("its output holds {entry}, not an AS number")),
+        };
+    }
+    numbers.remove(&AS_TRANS);
+    Ok(numbers.into_iter().collect())
+}
+
 /// The prefix list of bgpq4's JSON output (`{"prefix_list": [{"prefix": …, "exact": …,
 /// …}]}`), each entry kept as bgpq4 wrote it (the reference stores them so), once checked
 /// to name a prefix of the family asked.
@@ -416,6 +459,19 @@ mod tests {
         assert_eq!(list[1]["less-equal"], 24);
         let empty = prefix_list(b"{ \"prefix_list\": [\n] }", Family::V6).unwrap();
         assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn as_lists_are_asked_and_read_as_the_reference_does() {
+        let settings = Settings::default();
+        assert_eq!(
+            as_list_arguments(&settings, "RIPE", 64500, "AS-FOO").join(" "),
+            "-h rr.ntt.net -S RIPE -j -l as_list -f 64500 AS-FOO"
+        );
+        let out = br#"{"as_list": [64511, 23456, 64501, 64511]}"#;
+        assert_eq!(as_list(out, 64500), Ok(vec![64500, 64501, 64511]));
+        assert!(as_list(br#"{"as_list": ["AS1"]}"#, 64500).is_err());
+        assert!(as_list(br#"{"prefix_list": []}"#, 64500).is_err());
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! IRR prefix lists: each autonomous system's prefixes asked of an IRR server through
-//! bgpq4, as the reference does (`retrieve_irr_as_set_prefixes`), and stored in its
-//! `prefixes` through [`Edits`] (change-logged; cached answers follow). A refresh that
-//! fails writes nothing: the stored prefixes stay as they were.
+//! IRR prefix lists: each autonomous system's prefixes and AS list asked of an IRR server
+//! through bgpq4, as the reference does (`retrieve_irr_as_set_prefixes`,
+//! `retrieve_irr_as_set_as_list`), and stored in its `prefixes` and `as_list` through
+//! [`Edits`] (change-logged; cached answers follow). A refresh that fails writes nothing:
+//! the stored values stay as they were.
 
 pub mod bgpq;
 
@@ -59,7 +60,7 @@ impl Refreshed {
     }
 }
 
-/// Refreshes the prefixes of autonomous system `id`.
+/// Refreshes the prefixes and the AS list of autonomous system `id`.
 pub fn refresh(
     edits: &Edits,
     settings: &Settings,
@@ -71,26 +72,25 @@ pub fn refresh(
         .get(&AUTONOMOUS_SYSTEM, id)?
         .ok_or(IrrError::NotFound(id))?;
     let asn = system.int(&AUTONOMOUS_SYSTEM, "asn");
-    let retrieval_off = matches!(
-        system.get(&AUTONOMOUS_SYSTEM, "retrieve_prefixes"),
-        Value::Bool(false)
-    );
+    let unresolved = |reason| IrrError::Unresolved { asn, reason };
+    let retrieval_off = !retrieves(&system, "retrieve_prefixes");
     let prefixes = if retrieval_off {
         json!({"ipv6": [], "ipv4": []})
     } else {
-        resolve(settings, &system).map_err(|reason| IrrError::Unresolved { asn, reason })?
+        resolve(settings, &system).map_err(unresolved)?
     };
+    let as_list = resolve_as_list(settings, &system).map_err(unresolved)?;
     let count = |key: &str| prefixes[key].as_array().map_or(0, Vec::len);
     let (ipv6, ipv4) = (count("ipv6"), count("ipv4"));
-    let stored = system.get(&AUTONOMOUS_SYSTEM, "prefixes");
-    let changed = !matches!(stored, Value::Json(json) if **json == prefixes);
+    let mut draft = Draft::empty(&AUTONOMOUS_SYSTEM);
+    let mut changed = false;
+    for (field, now) in [("prefixes", prefixes), ("as_list", as_list)] {
+        if !matches!(system.get(&AUTONOMOUS_SYSTEM, field), Value::Json(json) if **json == now) {
+            draft.set(&AUTONOMOUS_SYSTEM, field, Input::Value(Value::json(now)));
+            changed = true;
+        }
+    }
     if changed {
-        let mut draft = Draft::empty(&AUTONOMOUS_SYSTEM);
-        draft.set(
-            &AUTONOMOUS_SYSTEM,
-            "prefixes",
-            Input::Value(Value::json(prefixes)),
-        );
         edits.update(&AUTONOMOUS_SYSTEM, vec![(id, draft)], ctx)?;
     }
     Ok(Refreshed {
@@ -102,17 +102,28 @@ pub fn refresh(
     })
 }
 
-/// The system's prefixes as the IRR gives them now, `{"ipv6": […], "ipv4": […]}`: bgpq4
-/// asked for each object it names and each family, the lists put end to end as the
-/// reference does. Any call that fails fails the whole.
-pub fn resolve(settings: &Settings, system: &Record) -> Result<Json, String> {
+/// Whether the system's flag `field` (`retrieve_prefixes`, `retrieve_as_list`) is on.
+fn retrieves(system: &Record, field: &str) -> bool {
+    !matches!(system.get(&AUTONOMOUS_SYSTEM, field), Value::Bool(false))
+}
+
+/// What the IRR is asked about a system: the sources (its override, else the settings'),
+/// and the objects its `irr_as_set` names.
+struct Query {
+    asn: i64,
+    overrides: Overrides,
+    sources: String,
+    objects: bgpq::Objects,
+}
+
+fn query(settings: &Settings, system: &Record) -> Result<Query, String> {
     let text = |name| system.text(&AUTONOMOUS_SYSTEM, name).to_string();
     let overrides = Overrides {
         sources: text("irr_sources_override"),
         ipv6_args: text("irr_ipv6_prefixes_args_override"),
         ipv4_args: text("irr_ipv4_prefixes_args_override"),
     };
-    let sources = bgpq::sources(settings, &overrides)?;
+    let sources = bgpq::sources(settings, &overrides)?.to_string();
     let known: Vec<&str> = settings
         .sources
         .split(',')
@@ -121,19 +132,43 @@ pub fn resolve(settings: &Settings, system: &Record) -> Result<Json, String> {
         .collect();
     let asn = system.int(&AUTONOMOUS_SYSTEM, "asn");
     let objects = bgpq::objects(asn, system.text(&AUTONOMOUS_SYSTEM, "irr_as_set"), &known)?;
+    Ok(Query {
+        asn,
+        overrides,
+        sources,
+        objects,
+    })
+}
+
+/// The system's prefixes as the IRR gives them now, `{"ipv6": […], "ipv4": […]}`: bgpq4
+/// asked for each object it names and each family, the lists put end to end as the
+/// reference does. Any call that fails fails the whole.
+pub fn resolve(settings: &Settings, system: &Record) -> Result<Json, String> {
+    let query = query(settings, system)?;
+    let sources = query.sources.as_str();
     let mut lists = json!({"ipv6": [], "ipv4": []});
-    for object in &objects.names {
+    for object in &query.objects.names {
         let mut found = 0;
         for family in Family::BOTH {
-            let args = bgpq::family_args(settings, &overrides, family)?;
+            let args = bgpq::family_args(settings, &query.overrides, family)?;
             let args = bgpq::arguments(settings, sources, &args, family, object);
-            let entries = run_bgpq(settings, &args, family, object)?;
+            let output = run_bgpq(
+                settings,
+                &args,
+                &format!("{object} over {}", family.label()),
+            )?;
+            let entries = bgpq::prefix_list(&output, family).map_err(|e| {
+                format!(
+                    "`{}` gave no prefix list: {e}",
+                    command_line(settings, &args)
+                )
+            })?;
             found += entries.len();
             if let Some(Json::Array(list)) = lists.get_mut(family.key()) {
                 list.extend(entries);
             }
         }
-        if objects.named && found == 0 {
+        if query.objects.named && found == 0 {
             return Err(format!(
                 "{object} resolves to no prefix at {} (sources {sources}): the IRR has no such \
                  set, or no route objects for its members",
@@ -144,6 +179,32 @@ pub fn resolve(settings: &Settings, system: &Record) -> Result<Json, String> {
     Ok(lists)
 }
 
+/// The AS numbers the system's AS-SETs hold now (1.10's `as_list`): for each set it names,
+/// bgpq4's expansion with the system's own number, the lists put end to end as the
+/// reference does; empty when it names none or `retrieve_as_list` is off.
+pub fn resolve_as_list(settings: &Settings, system: &Record) -> Result<Json, String> {
+    if !retrieves(system, "retrieve_as_list") {
+        return Ok(json!([]));
+    }
+    let query = query(settings, system)?;
+    if !query.objects.named {
+        return Ok(json!([]));
+    }
+    let mut numbers = Vec::new();
+    for set in &query.objects.names {
+        let args = bgpq::as_list_arguments(settings, &query.sources, query.asn, set);
+        let output = run_bgpq(settings, &args, &format!("the AS numbers of {set}"))?;
+        let list = bgpq::as_list(&output, query.asn)
+            .map_err(|e| format!("`{}` gave no AS list: {e}", command_line(settings, &args)))?;
+        numbers.extend(list);
+    }
+    Ok(json!(numbers))
+}
+
+fn command_line(settings: &Settings, args: &[String]) -> String {
+    format!("{} {}", settings.program, args.join(" "))
+}
+
 fn display_host(settings: &Settings) -> &str {
     match settings.host.trim() {
         "" => "bgpq4's default server",
@@ -151,37 +212,30 @@ fn display_host(settings: &Settings) -> &str {
     }
 }
 
-/// Runs bgpq4 once; the entries of its list.
-fn run_bgpq(
-    settings: &Settings,
-    args: &[String],
-    family: Family,
-    object: &str,
-) -> Result<Vec<Json>, String> {
+/// Runs bgpq4 once, asking for `what`; its output.
+fn run_bgpq(settings: &Settings, args: &[String], what: &str) -> Result<Vec<u8>, String> {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let command_line = || format!("{} {}", settings.program, words.join(" "));
     let ran = Local
         .run(&settings.program, &words, b"", settings.timeout)
-        .map_err(|e| format!("asking for {object} over {}: {e}", family.label()))?;
+        .map_err(|e| format!("asking for {what}: {e}"))?;
     if !ran.success() {
         let code = ran
             .code
             .map_or_else(|| "a signal".to_string(), |c| format!("code {c}"));
         return Err(format!(
             "`{}` failed ({code}): {}",
-            command_line(),
+            command_line(settings, args),
             ran.stderr_tail(5).trim()
         ));
     }
     if ran.stdout.len() as u64 >= peering_exec::MAX_OUTPUT {
         return Err(format!(
             "`{}` wrote more than {} MiB",
-            command_line(),
+            command_line(settings, args),
             peering_exec::MAX_OUTPUT >> 20
         ));
     }
-    bgpq::prefix_list(&ran.stdout, family)
-        .map_err(|e| format!("`{}` gave no prefix list: {e}", command_line()))
+    Ok(ran.stdout)
 }
 
 /// The autonomous systems a refresh of all of them goes over, by id: every one (the

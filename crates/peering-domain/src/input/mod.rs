@@ -102,7 +102,10 @@ pub fn parse(spec: &ResourceSpec, body: &Json, mode: Mode) -> Result<Draft, Fiel
             inputs.push(None);
             continue;
         }
-        match given.get(field.name) {
+        let raw = given
+            .get(field.name)
+            .or_else(|| field.written_as.and_then(|name| given.get(name)));
+        match raw {
             None => {
                 if field.required && mode != Mode::Partial {
                     errors.add(field.name, "This field is required.");
@@ -147,9 +150,10 @@ fn parse_field(field: &Field, raw: &Json) -> Result<Input, Json> {
             _ => Err(msg("Must be a valid UUID.")),
         },
         Kind::Time => value(parse_time(raw)),
-        Kind::ReverseCount { .. } | Kind::DisplayCopy | Kind::GenericObject { .. } => {
-            Err(msg("This field is read-only."))
-        }
+        Kind::ReverseCount { .. }
+        | Kind::DisplayCopy
+        | Kind::Derived { .. }
+        | Kind::GenericObject { .. } => Err(msg("This field is read-only.")),
         Kind::ContentTypes => value(kinds::parse_content_types(raw)),
         Kind::ContentType => value(kinds::parse_content_type(raw)),
         Kind::Ip { family, host_only } => value(kinds::parse_ip(raw, family, host_only)),

@@ -1,8 +1,13 @@
 //! Autonomous systems (spec 2.2, reference 3.1).
 
-use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{
+    communities, policies, ASSIGNED_CONTEXTS, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA,
+    MERGED_CONTEXT, TAGS, UPDATED,
+};
+use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::value::Value;
 
 const MAX_PREFIXES: Kind = kinds::int(0, 2_147_483_647);
 
@@ -32,10 +37,9 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
         Field::new("name", "Name", kinds::text(200))
             .required()
             .filter(),
-        // Kept, not shown, as the reference: whether a PeeringDB synchronisation renames.
-        Field::new("name_extdb_sync", "Name sync", Kind::Bool)
-            .default(Default::Bool(true))
-            .hidden(),
+        // Whether a PeeringDB synchronisation renames (shown from 1.10 on).
+        Field::new("name_extdb_sync", "Name sync", Kind::Bool).default(Default::Bool(true)),
+        DESCRIPTION,
         COMMENTS,
         Field::new("irr_as_set", "IRR AS-SET", kinds::text(255))
             .nullable()
@@ -84,6 +88,12 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
         // this system's prefixes, and what it asks with instead of the settings'.
         Field::new("retrieve_prefixes", "Retrieve prefixes", Kind::Bool)
             .default(Default::Bool(true)),
+        // 1.10's: the ASNs the system's AS-SETs expand to, which an IRR refresh fills (when
+        // `retrieve_as_list` allows), and a write never gives.
+        Field::new("as_list", "AS list", Kind::Json { object_only: false })
+            .read_only()
+            .default(Default::EmptyArray),
+        Field::new("retrieve_as_list", "Retrieve AS list", Kind::Bool).default(Default::Bool(true)),
         Field::new(
             "irr_sources_override",
             "IRR sources override",
@@ -111,12 +121,11 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
             .default(Default::Bool(false))
             .filter(),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,
-        Field::new("description", "Description", kinds::text(200))
-            .default(Default::Text(""))
-            .hidden(),
     ],
     ordering: &["asn", "affiliated"],
     brief: AUTONOMOUS_SYSTEM_MEMBERS,
@@ -127,8 +136,21 @@ pub static AUTONOMOUS_SYSTEM: ResourceSpec = ResourceSpec {
         Search::IntEquals("asn"),
     ],
     display,
+    validate: Some(validate),
     ..ResourceSpec::DEFAULTS
 };
+
+/// The AS list is a list of AS numbers (an import takes it from the source as it is).
+fn validate(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> FieldErrors {
+    let mut errors = FieldErrors::new();
+    let is_asn =
+        |v: &serde_json::Value| v.as_u64().is_some_and(|n| (1..=4_294_967_295).contains(&n));
+    match r.get(spec, "as_list") {
+        Value::Json(list) if list.as_array().is_some_and(|l| l.iter().all(is_asn)) => {}
+        _ => errors.add("as_list", "Expected a list of AS numbers."),
+    }
+    errors
+}
 
 /// "AS{asn} - {name}", as the reference renders it.
 fn display(spec: &ResourceSpec, r: &Record, _: &dyn RelatedLookup) -> String {

@@ -1,8 +1,8 @@
 //! BFD configurations that sessions use (the reference's 1.9 `net.BFD`, at `/api/net/bfd/`).
 
 use super::common::{
-    display_name, org_name, org_slug, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS,
-    UPDATED,
+    display_name, org_name, org_slug, ASSIGNED_CONTEXTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA,
+    MERGED_CONTEXT, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::spec::{kinds, Default, Field, ResourceSpec};
 
@@ -48,6 +48,8 @@ pub static BFD: ResourceSpec = ResourceSpec {
         .filter(),
         timer("hold_time", "Hold time", 0, 0),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,

@@ -1,8 +1,8 @@
 //! BGP groups and peering relationships (reference 3.2, 3.11).
 
 use super::common::{
-    communities, display_name, org_name, org_slug, policies, COMMENTS, CREATED, DESCRIPTION,
-    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
+    communities, display_name, org_name, org_slug, policies, ASSIGNED_CONTEXTS, COMMENTS, CREATED,
+    DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::BGP_GROUP_STATUS;
 use crate::spec::{kinds, Default, Field, ResourceSpec};
@@ -39,6 +39,8 @@ pub static BGP_GROUP: ResourceSpec = ResourceSpec {
         communities("bgp_group_communities", "bgp_group_id"),
         COMMENTS,
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,

@@ -1,7 +1,7 @@
 //! Fields shared by most resources.
 
 use crate::record::Record;
-use crate::spec::{kinds, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{kinds, Computed, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
 
 pub const COMMENTS: Field =
     Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
@@ -14,6 +14,26 @@ pub const LOCAL_CONTEXT_DATA: Field = Field::new(
 )
 .nullable()
 .default(Default::Null);
+/// The data of the config contexts assigned to the object, in order (a JSON array; null
+/// for none), read with it: what [`MERGED_CONTEXT`] is merged from.
+pub const ASSIGNED_CONTEXTS: Field = Field::new(
+    "assigned_config_contexts",
+    "Assigned config contexts",
+    Kind::Json { object_only: false },
+)
+.computed(Computed::AssignedContexts)
+.hidden();
+/// 1.10's `config_context`: the assigned contexts' data merged, then the local data.
+pub const MERGED_CONTEXT: Field = Field::new(
+    "config_context",
+    "Config context",
+    Kind::Derived {
+        derive: super::config_context::derive,
+        json: true,
+    },
+)
+.read_only()
+.nullable();
 pub const TAGS: Field = Field::new("tags", "Tags", Kind::Tags).default(Default::EmptyList);
 pub const CREATED: Field = Field::new("created", "Created", Kind::Time)
     .read_only()

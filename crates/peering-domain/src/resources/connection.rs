@@ -1,6 +1,9 @@
 //! Connections of routers to internet exchanges (spec 2.4, reference 3.7).
 
-use super::common::{COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{
+    ASSIGNED_CONTEXTS, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, TAGS,
+    UPDATED,
+};
 use super::devices::ROUTER;
 use super::internet_exchange::INTERNET_EXCHANGE;
 use crate::choices::CONNECTION_STATUS;
@@ -96,6 +99,8 @@ pub static CONNECTION: ResourceSpec = ResourceSpec {
             .filter(),
         DESCRIPTION,
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         COMMENTS,
         TAGS,
         CREATED,

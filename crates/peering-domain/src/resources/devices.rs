@@ -2,8 +2,8 @@
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
 use super::common::{
-    display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, LOCAL_CONTEXT_DATA, TAGS,
-    UPDATED,
+    communities, display_name, org_name, org_slug, ASSIGNED_CONTEXTS, COMMENTS, CREATED,
+    DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, TAGS, UPDATED,
 };
 use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
 use crate::spec::{
@@ -170,6 +170,8 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
         .nullable()
         .default(Default::Null)
         .filter(),
+        // 1.10's: communities of the router, for its templates.
+        communities("router_communities", "router_id"),
         Field::new(
             "local_autonomous_system",
             "Local autonomous system",
@@ -201,6 +203,8 @@ pub static ROUTER: ResourceSpec = ResourceSpec {
             .nullable()
             .default(Default::Null),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         COMMENTS,
         TAGS,
         CREATED,

@@ -328,6 +328,11 @@ pub static WEBHOOK: ResourceSpec = ResourceSpec {
 /// The members of both the brief and the nested form.
 const IXAPI_MEMBERS: &[&str] = &["id", "display", "name", "url"];
 
+/// The account's `url`, under 1.10's name.
+fn api_url(spec: &ResourceSpec, r: &Record) -> crate::value::Value {
+    r.get(spec, "url").clone()
+}
+
 pub static IXAPI: ResourceSpec = ResourceSpec {
     app: "extras",
     model: "ixapi",
@@ -339,7 +344,20 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
         Field::new("name", "Name", kinds::text(100))
             .required()
             .filter(),
-        Field::new("url", "URL", kinds::plain_text(2000)).required(),
+        // 1.10 renamed it `api_url` (its `url` is the object's link): written under either
+        // name, shown under both.
+        Field::new("url", "URL", kinds::plain_text(2000))
+            .required()
+            .written_as("api_url"),
+        Field::new(
+            "api_url",
+            "API URL",
+            Kind::Derived {
+                derive: api_url,
+                json: false,
+            },
+        )
+        .read_only(),
         Field::new("api_key", "API key", kinds::plain_text(2000))
             .required()
             .secret()

@@ -2,8 +2,8 @@
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
 use super::common::{
-    communities, display_name, org_name, org_slug, policies, CREATED, DESCRIPTION,
-    LOCAL_CONTEXT_DATA, TAGS, UPDATED,
+    communities, display_name, org_name, org_slug, policies, ASSIGNED_CONTEXTS, CREATED,
+    DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, TAGS, UPDATED,
 };
 use super::extras::IXAPI;
 use crate::choices::BGP_GROUP_STATUS;
@@ -77,6 +77,8 @@ pub static INTERNET_EXCHANGE: ResourceSpec = ResourceSpec {
         ),
         communities("internet_exchange_communities", "internet_exchange_id"),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,

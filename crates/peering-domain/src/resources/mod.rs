@@ -4,6 +4,8 @@ mod autonomous_system;
 mod bfd;
 mod bgp;
 mod common;
+mod community_kind;
+mod config_context;
 mod connection;
 mod devices;
 mod extras;

@@ -1,8 +1,8 @@
 //! Routing policies and BGP communities (reference 3.3, 3.4).
 
 use super::common::{
-    communities, display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION,
-    LOCAL_CONTEXT_DATA, ORG_SEARCH, TAGS, UPDATED,
+    communities, display_name, org_name, org_slug, ASSIGNED_CONTEXTS, COMMENTS, CREATED,
+    DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, ORG_SEARCH, TAGS, UPDATED,
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{
@@ -37,8 +37,21 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
         .nullable()
         .default(Default::Null)
         .filter(),
+        // 1.10's notation of the value: standard, extended or large.
+        Field::new(
+            "kind",
+            "Kind",
+            Kind::Derived {
+                derive: super::community_kind::derive,
+                json: false,
+            },
+        )
+        .read_only()
+        .nullable(),
         COMMENTS,
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,
@@ -91,6 +104,8 @@ pub static ROUTING_POLICY: ResourceSpec = ResourceSpec {
         communities("routing_policy_communities", "routing_policy_id"),
         COMMENTS,
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         TAGS,
         CREATED,
         UPDATED,

@@ -93,6 +93,13 @@ pub enum Kind {
     Mac,
     /// The object's display label under another name (read-only, not stored).
     DisplayCopy,
+    /// A value worked out from the object's own fields whenever it is shown, as the
+    /// reference's model properties are (a community's `kind`, an object's config
+    /// context): read-only, not stored. Text (or null), or any JSON with `json`.
+    Derived {
+        derive: fn(&ResourceSpec, &crate::record::Record) -> crate::value::Value,
+        json: bool,
+    },
     /// A resource named by its content type, `app.model` (stored as text).
     ContentType,
     /// A list of content types (stored as a JSON array).
@@ -155,6 +162,9 @@ pub struct Field {
     pub template: bool,
     /// Computed whenever the object is read, never stored (read-only).
     pub computed: Option<Computed>,
+    /// Another name a write may give the field under: the one a later release of the
+    /// reference renamed it to (an IX-API account's `url`, 1.10's `api_url`).
+    pub written_as: Option<&'static str>,
     pub help: &'static str,
 }
 
@@ -170,6 +180,9 @@ pub enum Computed {
     /// has a PeeringDB network, PeeringDB does not list the session, and it is idle or
     /// active.
     SessionAbandoned,
+    /// The data of the config contexts assigned to the object, by weight then name, as a
+    /// JSON array (null for none).
+    AssignedContexts,
 }
 
 impl Field {
@@ -190,8 +203,15 @@ impl Field {
             secret: false,
             template: false,
             computed: None,
+            written_as: None,
             help: "",
         }
+    }
+
+    /// Also taken, on write, under `name` (when the field's own name is absent).
+    pub const fn written_as(mut self, name: &'static str) -> Self {
+        self.written_as = Some(name);
+        self
     }
 
     /// A value computed when read (read-only, not stored).
@@ -266,6 +286,7 @@ impl Field {
                     | Kind::Tags
                     | Kind::ReverseCount { .. }
                     | Kind::DisplayCopy
+                    | Kind::Derived { .. }
                     | Kind::GenericObject { .. }
             )
     }

@@ -24,6 +24,7 @@ impl Computed {
                 "peeringdb_networks",
                 "peeringdb_network_ixlans",
             ],
+            Computed::AssignedContexts => &["config_context_assignments", "config_contexts"],
         }
     }
 }

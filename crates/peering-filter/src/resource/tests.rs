@@ -68,8 +68,9 @@ fn an_autonomous_systems_catalog() {
     );
     assert!(catalog.catalog().is_orderable("asn"));
     assert!(catalog.catalog().is_orderable("irr_as_set_extdb_sync"));
-    // Hidden and JSON fields are not orderable.
-    assert!(!catalog.catalog().is_orderable("description"));
+    // Hidden, computed and JSON fields are not orderable.
+    assert!(!catalog.catalog().is_orderable("assigned_config_contexts"));
+    assert!(!catalog.catalog().is_orderable("config_context"));
     assert!(!catalog.catalog().is_orderable("prefixes"));
 }
 

@@ -38,6 +38,8 @@ pub(super) fn app_root_name(app: &str) -> String {
 pub(super) enum Member {
     Id,
     Url,
+    /// The object's page for people (1.10's `display_url`).
+    DisplayUrl,
     Display,
     Field(&'static Field),
     /// A choice field shown as its plain value (`field=value` in a brief or nested form).
@@ -49,6 +51,7 @@ impl Member {
         match name {
             "id" => Some(Member::Id),
             "url" if spec.field("url").is_none() => Some(Member::Url),
+            "display_url" => Some(Member::DisplayUrl),
             "display" => Some(Member::Display),
             other => match peering_domain::spec::member(other) {
                 (field, true) => spec.field(field).map(Member::PlainChoice),
@@ -61,6 +64,7 @@ impl Member {
         match self {
             Member::Id => "id",
             Member::Url => "url",
+            Member::DisplayUrl => "display_url",
             Member::Display => "display",
             Member::Field(f) | Member::PlainChoice(f) => f.name,
         }
@@ -127,7 +131,7 @@ impl Form {
         match self {
             // A resource without a brief form (jobs) answers `brief` with the full one.
             Form::Brief if spec.brief.is_empty() => Form::Full.members(spec),
-            Form::Full => [Member::Id, Member::Url, Member::Display]
+            Form::Full => [Member::Id, Member::Url, Member::DisplayUrl, Member::Display]
                 .into_iter()
                 .filter(|m| !matches!(m, Member::Url) || spec.field("url").is_none())
                 .chain(fields(Field::shown).map(Member::Field))

@@ -285,7 +285,7 @@ fn refine_member(property: &mut v3::ReferenceOr<Box<v3::Schema>>, member: Member
     if let v3::ReferenceOr::Item(schema) = property {
         match member {
             Member::Field(field) => constrain(schema, field),
-            Member::Url => uri(schema),
+            Member::Url | Member::DisplayUrl => uri(schema),
             _ => {}
         }
     }

@@ -97,9 +97,12 @@ fn nested(target: &ResourceSpec) -> DefaultSchemaRaw {
 fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
     match *kind {
         Kind::Int { .. } | Kind::ReverseCount { .. } => id(),
-        Kind::Text { .. } | Kind::Ip { .. } | Kind::Mac | Kind::DisplayCopy | Kind::ContentType => {
-            string()
-        }
+        Kind::Text { .. }
+        | Kind::Ip { .. }
+        | Kind::Mac
+        | Kind::DisplayCopy
+        | Kind::Derived { json: false, .. }
+        | Kind::ContentType => string(),
         // The nested form of any resource: an object with at least `id`, `url`, `display`.
         Kind::GenericObject { .. } => typed(DataType::Object, None),
         Kind::ContentTypes => array(string()),
@@ -108,7 +111,9 @@ fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
         Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),
         Kind::Json { object_only: true } => typed(DataType::Object, None),
         // Any JSON value; Swagger 2.0 cannot say so, `refine` does.
-        Kind::Json { object_only: false } => DefaultSchemaRaw::default(),
+        Kind::Json { object_only: false } | Kind::Derived { json: true, .. } => {
+            DefaultSchemaRaw::default()
+        }
         Kind::Choice {
             set,
             render: ChoiceRender::Object,
@@ -134,7 +139,7 @@ fn related_id() -> DefaultSchemaRaw {
 fn member_schema(member: Member, write: bool) -> DefaultSchemaRaw {
     let mut schema = match member {
         Member::Id => id(),
-        Member::Url | Member::Display => string(),
+        Member::Url | Member::DisplayUrl | Member::Display => string(),
         Member::Field(f) => kind_schema(&f.kind, write),
         Member::PlainChoice(f) => match f.kind {
             Kind::Choice { set, .. } => choice_value(set, ChoiceRender::Raw),

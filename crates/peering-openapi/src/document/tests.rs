@@ -94,9 +94,9 @@ fn components_have_valid_names_and_forms() {
         .unwrap()
         .keys()
         .collect();
-    assert_eq!(keys[..4], ["id", "url", "display", "asn"]);
+    assert_eq!(keys[..5], ["id", "url", "display_url", "display", "asn"]);
     assert!(
-        !keys.iter().any(|k| *k == "description"),
+        !keys.iter().any(|k| *k == "assigned_config_contexts"),
         "hidden field rendered"
     );
 }

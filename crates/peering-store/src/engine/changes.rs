@@ -62,9 +62,11 @@ pub(crate) fn snapshot(
     out.push(b'{');
     let mut first = true;
     for (field, value) in spec.fields.iter().zip(&record.values) {
-        // Counts and computed values are not the object's own: the reference's snapshots
-        // hold stored fields only.
-        if matches!(field.kind, Kind::ReverseCount { .. }) || field.computed.is_some() {
+        // Counts, computed and derived values are not the object's own: the reference's
+        // snapshots hold stored fields only.
+        if matches!(field.kind, Kind::ReverseCount { .. } | Kind::Derived { .. })
+            || field.computed.is_some()
+        {
             continue;
         }
         if !first {

@@ -4,6 +4,7 @@
 //! shown can never disagree.
 
 use peering_domain::spec::Computed;
+use peering_domain::ResourceSpec;
 
 /// PeeringDB lists the session's address for the session's autonomous system. Addresses
 /// compare by their sort keys, which the copy and the sessions write alike (and index).
@@ -26,10 +27,24 @@ const SESSION_ABANDONED: &str = "(COALESCE(o.bgp_state, '') IN ('idle', 'active'
      AND NOT EXISTS (SELECT 1 FROM peeringdb_network_ixlans ax WHERE ax.asn = aa.asn \
      AND (ax.ipaddr4_key = o.ip_address_key OR ax.ipaddr6_key = o.ip_address_key))))";
 
-/// The SQL expression of a computed value.
-pub(crate) fn expression(what: Computed) -> &'static str {
+/// The data of the config contexts assigned to an object of content type `{}`, in order,
+/// put together as a JSON array (each is stored as JSON text); NULL when none is. Both
+/// databases have `string_agg` with its own `ORDER BY`.
+const ASSIGNED_CONTEXTS: &str = "(SELECT '[' || string_agg(cc.data, ',' \
+     ORDER BY ca.weight, cc.name, ca.id) || ']' \
+     FROM config_context_assignments ca JOIN config_contexts cc ON cc.id = ca.config_context_id \
+     WHERE ca.content_type = '{}' AND ca.object_id = o.id)";
+
+/// The SQL expression of a computed value of `spec`'s objects (built once per resource,
+/// and kept as long as the process).
+pub(crate) fn expression(spec: &ResourceSpec, what: Computed) -> &'static str {
     match what {
         Computed::SessionInPeeringDb => SESSION_IN_PEERINGDB,
         Computed::SessionAbandoned => SESSION_ABANDONED,
+        Computed::AssignedContexts => Box::leak(
+            ASSIGNED_CONTEXTS
+                .replace("{}", &spec.content_type())
+                .into_boxed_str(),
+        ),
     }
 }

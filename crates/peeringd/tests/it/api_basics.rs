@@ -55,9 +55,12 @@ fn create_renders_every_field_with_its_default() {
         [
             "id",
             "url",
+            "display_url",
             "display",
             "asn",
             "name",
+            "name_extdb_sync",
+            "description",
             "comments",
             "irr_as_set",
             "irr_as_set_extdb_sync",
@@ -70,11 +73,14 @@ fn create_renders_every_field_with_its_default() {
             "communities",
             "prefixes",
             "retrieve_prefixes",
+            "as_list",
+            "retrieve_as_list",
             "irr_sources_override",
             "irr_ipv6_prefixes_args_override",
             "irr_ipv4_prefixes_args_override",
             "affiliated",
             "local_context_data",
+            "config_context",
             "tags",
             "created",
             "updated"
@@ -88,6 +94,13 @@ fn create_renders_every_field_with_its_default() {
     assert_eq!(o["ipv6_max_prefixes"], 0);
     assert_eq!(o["affiliated"], false);
     assert_eq!(o["retrieve_prefixes"], true);
+    assert_eq!(o["as_list"], json!([]));
+    assert_eq!(o["retrieve_as_list"], true);
+    assert_eq!(o["config_context"], Json::Null);
+    assert_eq!(
+        o["display_url"],
+        format!("{}{AS}{}/?format=api", s.base, o["id"])
+    );
     assert_eq!(o["irr_sources_override"], "");
     assert_eq!(o["tags"], json!([]));
     let created = o["created"].as_str().unwrap();

@@ -1,8 +1,8 @@
 //! IRR prefix lists with bgpq4 really running, against a fake IRR server on 127.0.0.1
 //! (`irrd-fake`): refreshes through the action, the jobs and the command line fill
-//! `prefixes` from nested AS-SETs over both families, `as-set-prefixes/` and `prefix_list`
-//! serve them, the per-system overrides change what bgpq4 asks, and every failure keeps
-//! the stored prefixes.
+//! `prefixes` from nested AS-SETs over both families and `as_list` from their expansion,
+//! `as-set-prefixes/` and `prefix_list` serve them, the per-system overrides change what
+//! bgpq4 asks, and every failure keeps the stored prefixes.
 
 use std::time::Duration;
 
@@ -116,6 +116,35 @@ fn a_refresh_fills_prefixes_from_nested_sets_and_templates_render_them() {
             refresh(&s, id)["output"],
             "AS65600: 2 IPv6 and 3 IPv4 prefixes (unchanged)"
         );
+    }
+}
+
+#[test]
+fn a_refresh_fills_the_as_list_from_the_sets_unless_told_not_to() {
+    for behaviour in [Behaviour::Irrd4, Behaviour::WithoutA] {
+        let irrd = FakeIrrd::start_with(registry(), behaviour);
+        let s = server(irr_settings(&irrd));
+        let id = system(&s, 64500, "RIPE::AS-OUTER");
+        let path = format!("/api/peering/autonomous-systems/{id}/");
+        assert_eq!(s.get(&path).json()["as_list"], json!([]));
+        assert_eq!(status(&refresh(&s, id)), "completed");
+        // The set's members, nested ones too, and the system's own number, as the
+        // reference's `bgpq4 -f` expansion keeps them.
+        let expanded = json!([64500, 65600, 65601, 65602]);
+        assert_eq!(s.get(&path).json()["as_list"], expanded);
+        // No write gives it: a client's value is ignored, as the reference's read-only
+        // field is.
+        let r = s.patch(&path, json!({"as_list": [1, 2], "description": "peer"}));
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json()["as_list"], expanded);
+        // Off, a refresh empties it; a system naming no set has none either.
+        s.patch(&path, json!({"retrieve_as_list": false}));
+        assert_eq!(status(&refresh(&s, id)), "completed");
+        assert_eq!(s.get(&path).json()["as_list"], json!([]));
+        let unnamed = system(&s, 65601, "");
+        assert_eq!(status(&refresh(&s, unnamed)), "completed");
+        let unnamed = s.get(&format!("/api/peering/autonomous-systems/{unnamed}/"));
+        assert_eq!(unnamed.json()["as_list"], json!([]));
     }
 }
 

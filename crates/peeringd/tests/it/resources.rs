@@ -1180,13 +1180,29 @@ fn ix_api_accounts_show_their_endpoint_as_url() {
         keys,
         [
             "id",
+            "display_url",
             "display",
             "name",
             "url",
+            "api_url",
             "api_key",
             "api_secret",
             "identity"
         ]
+    );
+    // 1.10's name for it, shown beside and taken on write.
+    assert_eq!(account["api_url"], "https://ixapi.example.net/v2/");
+    let renamed = s.create(
+        path,
+        json!({"name": "IX 2", "api_url": "https://other.example.net/", "api_key": "k",
+               "api_secret": "s", "identity": "1"}),
+    );
+    assert_eq!(
+        (&renamed["url"], &renamed["api_url"]),
+        (
+            &json!("https://other.example.net/"),
+            &json!("https://other.example.net/")
+        )
     );
     let brief = s.get(&format!("{path}?brief=1")).json();
     assert_eq!(

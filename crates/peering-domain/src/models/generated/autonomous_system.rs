@@ -15,11 +15,17 @@ use crate::spec::ResourceSpec;
 pub struct AutonomousSystem {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// ASN
     pub asn: i64,
     /// Name
     pub name: String,
+    /// Name sync
+    #[serde(alias = "name_peeringdb_sync")]
+    pub name_extdb_sync: bool,
+    /// Description
+    pub description: String,
     /// Comments
     pub comments: String,
     /// IRR AS-SET
@@ -47,6 +53,10 @@ pub struct AutonomousSystem {
     pub prefixes: serde_json::Value,
     /// Retrieve prefixes
     pub retrieve_prefixes: bool,
+    /// AS list
+    pub as_list: serde_json::Value,
+    /// Retrieve AS list
+    pub retrieve_as_list: bool,
     /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
     pub irr_sources_override: String,
     /// Override for PEERING_BGPQ_IPV6_ARGS
@@ -57,6 +67,8 @@ pub struct AutonomousSystem {
     pub affiliated: bool,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created
@@ -136,6 +148,13 @@ pub struct WritableAutonomousSystem {
     pub asn: i64,
     /// Name
     pub name: String,
+    /// Name sync
+    #[serde(alias = "name_peeringdb_sync")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_extdb_sync: Option<bool>,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// Comments
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
@@ -172,6 +191,9 @@ pub struct WritableAutonomousSystem {
     /// Retrieve prefixes
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieve_prefixes: Option<bool>,
+    /// Retrieve AS list
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve_as_list: Option<bool>,
     /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub irr_sources_override: Option<String>,
@@ -199,6 +221,8 @@ impl WritableAutonomousSystem {
         Self {
             asn,
             name,
+            name_extdb_sync: None,
+            description: None,
             comments: None,
             irr_as_set: None,
             irr_as_set_extdb_sync: None,
@@ -210,6 +234,7 @@ impl WritableAutonomousSystem {
             export_routing_policies: None,
             communities: None,
             retrieve_prefixes: None,
+            retrieve_as_list: None,
             irr_sources_override: None,
             irr_ipv6_prefixes_args_override: None,
             irr_ipv4_prefixes_args_override: None,
@@ -235,6 +260,13 @@ pub struct PatchAutonomousSystem {
     /// Name
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Name sync
+    #[serde(alias = "name_peeringdb_sync")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_extdb_sync: Option<bool>,
+    /// Description
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// Comments
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
@@ -283,6 +315,9 @@ pub struct PatchAutonomousSystem {
     /// Retrieve prefixes
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retrieve_prefixes: Option<bool>,
+    /// Retrieve AS list
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve_as_list: Option<bool>,
     /// Override for PEERING_IRR_SOURCES, a comma separated list of sources, e.g. RIPE,RADB
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub irr_sources_override: Option<String>,

@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct Bfd {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -32,6 +33,8 @@ pub struct Bfd {
     pub hold_time: i64,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created

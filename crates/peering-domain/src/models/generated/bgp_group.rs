@@ -65,6 +65,7 @@ impl ChoiceValue for BgpGroupStatus {
 pub struct BgpGroup {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -84,6 +85,8 @@ pub struct BgpGroup {
     pub comments: String,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created

@@ -50,6 +50,7 @@ impl ChoiceValue for CommunityType {
 pub struct Community {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -61,10 +62,14 @@ pub struct Community {
     pub value: String,
     /// Type
     pub r#type: Option<CommunityType>,
+    /// Kind
+    pub kind: Option<String>,
     /// Comments
     pub comments: String,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created

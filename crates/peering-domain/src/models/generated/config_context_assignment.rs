@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct ConfigContextAssignment {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Content type
     pub content_type: String,

@@ -65,6 +65,7 @@ impl ChoiceValue for ConnectionStatus {
 pub struct Connection {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -91,6 +92,8 @@ pub struct Connection {
     pub description: String,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Comments
     pub comments: String,
     /// Tags

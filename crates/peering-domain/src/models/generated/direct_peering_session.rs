@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct DirectPeeringSession {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Service reference
     pub service_reference: Option<String>,
@@ -50,8 +51,12 @@ pub struct DirectPeeringSession {
     pub communities: Vec<NestedCommunity>,
     /// Router
     pub router: Option<NestedRouter>,
+    /// Network connection on which this session lives
+    pub connection: Option<NestedConnection>,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// BGP state
     pub bgp_state: Option<BgpState>,
     /// Received prefixes
@@ -218,6 +223,9 @@ pub struct WritableDirectPeeringSession {
     /// Router
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub router: Option<i64>,
+    /// Network connection on which this session lives
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection: Option<i64>,
     /// Local context data
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_context_data: Option<serde_json::Value>,
@@ -271,6 +279,7 @@ impl WritableDirectPeeringSession {
             export_routing_policies: None,
             communities: None,
             router: None,
+            connection: None,
             local_context_data: None,
             bgp_state: None,
             received_prefix_count: None,
@@ -371,6 +380,13 @@ pub struct PatchDirectPeeringSession {
         deserialize_with = "crate::models::nullable"
     )]
     pub router: Option<Option<i64>>,
+    /// Network connection on which this session lives
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::models::nullable"
+    )]
+    pub connection: Option<Option<i64>>,
     /// Local context data
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_context_data: Option<serde_json::Value>,

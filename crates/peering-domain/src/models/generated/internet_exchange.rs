@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct InternetExchange {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -42,6 +43,8 @@ pub struct InternetExchange {
     pub communities: Vec<NestedCommunity>,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created

@@ -140,6 +140,7 @@ impl ChoiceValue for BgpState {
 pub struct InternetExchangePeeringSession {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Service reference
     pub service_reference: Option<String>,
@@ -171,6 +172,8 @@ pub struct InternetExchangePeeringSession {
     pub communities: Vec<NestedCommunity>,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Exists in external database
     #[serde(alias = "exists_in_peeringdb")]
     pub exists_in_extdb: bool,

@@ -14,11 +14,14 @@ use crate::spec::ResourceSpec;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IxApi {
     pub id: i64,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
     /// URL
     pub url: String,
+    /// API URL
+    pub api_url: String,
     /// API key
     pub api_key: Option<String>,
     /// API secret

@@ -65,6 +65,7 @@ impl ChoiceValue for JobStatus {
 pub struct Job {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Object type
     pub object_type: Option<String>,

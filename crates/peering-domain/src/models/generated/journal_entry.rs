@@ -60,6 +60,7 @@ impl ChoiceValue for JournalEntryKind {
 pub struct JournalEntry {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Assigned object type
     pub assigned_object_type: String,

@@ -55,6 +55,7 @@ impl ChoiceValue for ObjectChangeAction {
 pub struct ObjectChange {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Time
     pub time: Timestamp,

@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct PdbInternetExchangeFacility {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Internet Exchange
     pub ix: NestedPdbInternetExchange,

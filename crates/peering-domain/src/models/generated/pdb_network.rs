@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct PdbNetwork {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// ASN
     pub asn: i64,

@@ -54,6 +54,7 @@ impl ChoiceValue for PeeringdbVisibility {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PdbNetworkContact {
     pub id: i64,
+    pub display_url: String,
     pub display: String,
     /// Role
     pub role: String,

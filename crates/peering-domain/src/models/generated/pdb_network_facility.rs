@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct PdbNetworkFacility {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Local ASN
     pub local_asn: Option<i64>,

@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct PdbNetworkIXLan {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// ASN
     pub asn: i64,
@@ -24,6 +25,8 @@ pub struct PdbNetworkIXLan {
     pub ipaddr6: Option<std::net::IpAddr>,
     /// Route server peer
     pub is_rs_peer: bool,
+    /// BFD support
+    pub bfd_support: bool,
     /// Notes
     pub notes: String,
     /// Speed
@@ -34,6 +37,10 @@ pub struct PdbNetworkIXLan {
     pub net: NestedPdbNetwork,
     /// Internet Exchange LAN
     pub ixlan: NestedPdbIXLan,
+    /// Network side
+    pub net_side: Option<NestedPdbFacility>,
+    /// IXP side
+    pub ix_side: Option<NestedPdbFacility>,
 }
 
 /// The form nested in other objects of a Public Peering Exchange Point.

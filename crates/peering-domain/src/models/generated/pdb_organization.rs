@@ -15,6 +15,7 @@ use crate::spec::ResourceSpec;
 pub struct PdbOrganization {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Address 1
     pub address1: String,

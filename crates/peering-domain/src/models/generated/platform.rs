@@ -55,6 +55,7 @@ impl ChoiceValue for PasswordAlgorithm {
 pub struct Platform {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,

@@ -65,6 +65,7 @@ impl ChoiceValue for DeviceStatus {
 pub struct Router {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -82,6 +83,8 @@ pub struct Router {
     pub poll_bgp_sessions_last_updated: Option<Timestamp>,
     /// Configuration template
     pub configuration_template: Option<NestedConfiguration>,
+    /// Communities
+    pub communities: Vec<NestedCommunity>,
     /// Local autonomous system
     pub local_autonomous_system: NestedAutonomousSystem,
     /// NetBox device
@@ -98,6 +101,8 @@ pub struct Router {
     pub napalm_args: serde_json::Value,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Comments
     pub comments: String,
     /// Tags
@@ -201,6 +206,9 @@ pub struct WritableRouter {
     /// Configuration template
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_template: Option<i64>,
+    /// Communities
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub communities: Option<Vec<i64>>,
     /// Local autonomous system
     pub local_autonomous_system: i64,
     /// NetBox device
@@ -249,6 +257,7 @@ impl WritableRouter {
             encrypt_passwords: None,
             poll_bgp_sessions_state: None,
             configuration_template: None,
+            communities: None,
             local_autonomous_system,
             netbox_device_id: None,
             use_netbox: None,
@@ -297,6 +306,9 @@ pub struct PatchRouter {
         deserialize_with = "crate::models::nullable"
     )]
     pub configuration_template: Option<Option<i64>>,
+    /// Communities
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub communities: Option<Vec<i64>>,
     /// Local autonomous system
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_autonomous_system: Option<i64>,

@@ -55,6 +55,7 @@ impl ChoiceValue for RoutingPolicyType {
 pub struct RoutingPolicy {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Name
     pub name: String,
@@ -74,6 +75,8 @@ pub struct RoutingPolicy {
     pub comments: String,
     /// Local context data
     pub local_context_data: serde_json::Value,
+    /// Config context
+    pub config_context: serde_json::Value,
     /// Tags
     pub tags: Vec<NestedTag>,
     /// Created

@@ -65,6 +65,7 @@ impl ChoiceValue for HttpMethod {
 pub struct Webhook {
     pub id: i64,
     pub url: String,
+    pub display_url: String,
     pub display: String,
     /// Content types
     pub content_types: Vec<String>,

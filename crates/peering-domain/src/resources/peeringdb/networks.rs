@@ -8,7 +8,9 @@ use super::{
 use crate::choices::PEERINGDB_VISIBILITY;
 use crate::net::Family;
 use crate::record::Record;
-use crate::spec::{kinds, Default, ExtraFilter, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Default, ExtraFilter, Field, Kind, OnDelete, RelatedLookup, ResourceSpec, Search,
+};
 
 pub static PDB_NETWORK: ResourceSpec = ResourceSpec {
     model: "network",
@@ -157,6 +159,14 @@ const fn address(name: &'static str, label: &'static str, family: Family) -> Fie
     .filter()
 }
 
+/// The facility where one side of a connection to an exchange is, if PeeringDB says; the
+/// link is cleared when the facility goes.
+const fn side(name: &'static str, label: &'static str) -> Field {
+    Field::new(name, label, kinds::fk(facility, OnDelete::SetNull))
+        .nullable()
+        .default(Default::Null)
+}
+
 pub static PDB_NETWORK_IXLAN: ResourceSpec = ResourceSpec {
     model: "networkixlan",
     path: "network-ixlans",
@@ -168,11 +178,14 @@ pub static PDB_NETWORK_IXLAN: ResourceSpec = ResourceSpec {
         address("ipaddr4", "IPv4", Family::V4),
         address("ipaddr6", "IPv6", Family::V6),
         flag("is_rs_peer", "Route server peer").filter(),
+        flag("bfd_support", "BFD support"),
         text("notes", "Notes"),
         Field::new("speed", "Speed", kinds::int(0, i64::MAX)).default(Default::Int(0)),
         Field::new("operational", "Operational", Kind::Bool).default(Default::Bool(true)),
         parent("net", "Network", network),
         parent("ixlan", "Internet Exchange LAN", ixlan),
+        side("net_side", "Network side"),
+        side("ix_side", "IXP side"),
     ],
     nested: &[
         "id",

@@ -14,6 +14,10 @@ fn router() -> &'static ResourceSpec {
     &ROUTER
 }
 
+fn connection() -> &'static ResourceSpec {
+    &CONNECTION
+}
+
 /// The members of both the brief and the nested form.
 const DIRECT_PEERING_SESSION_MEMBERS: &[&str] = &["id", "url", "display", "ip_address", "status"];
 
@@ -99,7 +103,17 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
             .nullable()
             .default(Default::Null)
             .filter(),
+        // 1.10's: the network connection the session lives on.
+        Field::new(
+            "connection",
+            "Network connection on which this session lives",
+            kinds::fk(connection, OnDelete::SetNull),
+        )
+        .nullable()
+        .default(Default::Null),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         BGP_STATE_FIELD,
         RECEIVED,
         ACCEPTED,

@@ -68,6 +68,8 @@ pub static INTERNET_EXCHANGE_PEERING_SESSION: ResourceSpec = ResourceSpec {
         ),
         communities("ixp_session_communities", "session_id"),
         LOCAL_CONTEXT_DATA,
+        ASSIGNED_CONTEXTS,
+        MERGED_CONTEXT,
         // Computed from the local PeeringDB copy whenever the session is read.
         Field::new("exists_in_extdb", "Exists in external database", Kind::Bool)
             .computed(Computed::SessionInPeeringDb)

@@ -9,7 +9,10 @@ pub use exchange::INTERNET_EXCHANGE_PEERING_SESSION;
 
 use super::autonomous_system::AUTONOMOUS_SYSTEM;
 use super::bfd::BFD;
-use super::common::{communities, policies, COMMENTS, CREATED, LOCAL_CONTEXT_DATA, TAGS, UPDATED};
+use super::common::{
+    communities, policies, ASSIGNED_CONTEXTS, COMMENTS, CREATED, LOCAL_CONTEXT_DATA,
+    MERGED_CONTEXT, TAGS, UPDATED,
+};
 use super::connection::CONNECTION;
 use super::devices::{PLATFORM, ROUTER};
 use super::internet_exchange::INTERNET_EXCHANGE;

@@ -25,6 +25,7 @@ pub(super) fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
             | Kind::Ip { .. }
             | Kind::Mac
             | Kind::DisplayCopy
+            | Kind::Derived { .. }
             | Kind::ContentType
             | Kind::ContentTypes
             | Kind::GenericObject { .. } => Bind::Int(*i),
@@ -49,6 +50,7 @@ pub(super) fn filter_bind(kind: &Kind, value: &FilterValue) -> Bind {
             | Kind::Tags
             | Kind::Mac
             | Kind::DisplayCopy
+            | Kind::Derived { .. }
             | Kind::ContentType
             | Kind::ContentTypes
             | Kind::GenericObject { .. } => Bind::Text(t.clone()),

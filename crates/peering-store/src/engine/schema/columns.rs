@@ -51,7 +51,7 @@ pub(super) fn computed_of(spec: &ResourceSpec) -> Vec<(usize, &'static str)> {
     spec.fields
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| Some((i, crate::computed::expression(f.computed?))))
+        .filter_map(|(i, f)| Some((i, crate::computed::expression(spec, f.computed?))))
         .collect()
 }
 

@@ -31,7 +31,7 @@ pub(crate) fn cell_to_value(kind: &Kind, cell: Cell) -> Value {
         | Kind::Ip { .. }
         | Kind::Mac
         | Kind::ContentType => cell.into_text().map(Value::Text).unwrap_or(Value::Null),
-        Kind::DisplayCopy | Kind::GenericObject { .. } => Value::Null,
+        Kind::DisplayCopy | Kind::Derived { .. } | Kind::GenericObject { .. } => Value::Null,
         Kind::ManyToMany { .. } | Kind::Tags => Value::Ids(Vec::new()),
     }
 }

@@ -73,7 +73,9 @@ pub(super) fn as_read(spec: &'static ResourceSpec, records: &mut [Record], new: 
         for (field, value) in spec.fields.iter().zip(record.values.iter_mut()) {
             match field.kind {
                 Kind::ReverseCount { .. } if new => *value = Value::Int(0),
-                Kind::DisplayCopy | Kind::GenericObject { .. } => *value = Value::Null,
+                Kind::DisplayCopy | Kind::Derived { .. } | Kind::GenericObject { .. } => {
+                    *value = Value::Null
+                }
                 _ => {}
             }
         }

@@ -44,6 +44,7 @@ fn a_create_an_update_and_a_delete_each_deliver_the_object_signed() {
     // a request.
     let mut shown = s.get(&path).json();
     shown["url"] = json!(path);
+    shown["display_url"] = json!(format!("{path}?format=api"));
     let deleted = s.delete(&path, None);
     assert_eq!(deleted.status, 204, "{}", deleted.text);
     let received = receiver.wait_for(3, Duration::from_secs(20));

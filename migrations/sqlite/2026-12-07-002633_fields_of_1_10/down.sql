@@ -1,0 +1,10 @@
+DROP INDEX peeringdb_network_ixlans_ix_side_id;
+DROP INDEX peeringdb_network_ixlans_net_side_id;
+ALTER TABLE peeringdb_network_ixlans DROP COLUMN ix_side_id;
+ALTER TABLE peeringdb_network_ixlans DROP COLUMN net_side_id;
+ALTER TABLE peeringdb_network_ixlans DROP COLUMN bfd_support;
+DROP TABLE router_communities;
+DROP INDEX direct_sessions_connection;
+ALTER TABLE direct_peering_sessions DROP COLUMN connection_id;
+ALTER TABLE autonomous_systems DROP COLUMN retrieve_as_list;
+ALTER TABLE autonomous_systems DROP COLUMN as_list;
