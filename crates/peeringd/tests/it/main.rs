@@ -34,6 +34,7 @@ mod streamed_lists;
 // Its contract: the OpenAPI document, the typed models, the client and its examples.
 mod client;
 mod client_examples;
+mod fields_110;
 mod openapi;
 mod typed_models;
 

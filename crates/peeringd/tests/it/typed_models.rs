@@ -8,7 +8,7 @@ use peeringdb_fake::{Dataset, FakePeeringDb, Sizes};
 use serde_json::{json, Value as Json};
 
 /// Demo data, a small PeeringDB copy, and an object of each resource neither fills.
-fn server_with_every_resource() -> TestServer {
+pub(crate) fn server_with_every_resource() -> TestServer {
     let fake = FakePeeringDb::start(Dataset::new(Sizes::scaled(0.002)));
     let db = demo_network();
     crate::common::peeringdb_sync(&db, &fake.url);
