@@ -158,12 +158,9 @@ impl Renderer<'_> {
 
     /// The object's page for people, as 1.10's `display_url` links it: the browsable page
     /// of its API URL (peeringd has no other user interface).
-    fn write_display_url(&self, out: &mut String, spec: &ResourceSpec, id: i64) {
-        let _ = write!(
-            out,
-            "\"{}/api/{}/{}/{}/?format=api\"",
-            self.base, spec.app, spec.path, id
-        );
+    fn write_display_url(&self, out: &mut String, spec: &'static ResourceSpec, id: i64) {
+        let (app, path) = self.layout.place(spec);
+        let _ = write!(out, "\"{}/api/{app}/{path}/{id}/?format=api\"", self.base);
     }
 
     /// The complete representation: every visible field, relations nested.
