@@ -8,6 +8,8 @@ use peering_domain::spec::{Default as FieldDefault, Kind, TextFormat};
 use peering_domain::{FieldErrors, Record, ResourceSpec, Value};
 use peering_store::{ChangeContext, Error, Related, Store};
 
+use crate::data_sources::check_data_file;
+
 /// The settings the write rules depend on.
 #[derive(Debug, Clone, Copy)]
 pub struct WriteRules {
@@ -52,6 +54,7 @@ impl Edits {
     ) -> Result<(Vec<Record>, Related), Error> {
         for (index, draft) in drafts.iter_mut().enumerate() {
             admit(spec, draft, &self.rules).map_err(|e| e.at(index))?;
+            check_data_file(&self.store, spec, draft).map_err(|e| e.at(index))?;
         }
         self.store.create(spec, drafts, ctx)
     }
@@ -66,6 +69,7 @@ impl Edits {
     ) -> Result<(Vec<Record>, Related), Error> {
         for (_, draft) in &mut work {
             admit(spec, draft, &self.rules)?;
+            check_data_file(&self.store, spec, draft)?;
         }
         self.store.update(spec, work, ctx)
     }

@@ -23,6 +23,7 @@ pub const SEND_EMAIL: &str = "messaging.email.send";
 /// Sends one change to one webhook's receiver (enqueued by `webhooks/enqueue.rs`).
 pub const DELIVER_WEBHOOK: &str = "extras.webhook.deliver";
 pub const REFRESH_PREFIXES: &str = "peering.autonomous_system.refresh_prefixes";
+pub use super::data_sources::SYNCHRONISE_DATA_SOURCE;
 /// Refreshes every autonomous system's prefixes (a schedule's job).
 pub const REFRESH_ALL_PREFIXES: &str = "peering.autonomous_system.refresh_all_prefixes";
 
@@ -93,6 +94,7 @@ impl Runner for JobRunner {
                 | REFRESH_ALL_PREFIXES
                 | DELIVER_WEBHOOK
                 | PURGE_RETENTION
+                | SYNCHRONISE_DATA_SOURCE
         )
     }
 }
@@ -148,6 +150,7 @@ impl JobRunner {
             IMPORT_PEERINGDB_SESSIONS => {
                 super::peeringdb::import_sessions(&self.work.store, object, &self.context(job))
             }
+            SYNCHRONISE_DATA_SOURCE => self.synchronise_data_source(job, object),
             REFRESH_PREFIXES => {
                 match super::irr::refresh(&self.edits, &self.irr, object, &self.context(job)) {
                     Ok(done) => Outcome::completed(done.line()),
@@ -156,6 +159,12 @@ impl JobRunner {
             }
             other => Outcome::failed(format!("unknown kind of job: {other}")),
         }
+    }
+
+    /// Synchronises a data source within the default bounds.
+    fn synchronise_data_source(&self, job: &ClaimedJob, source: i64) -> Outcome {
+        let limits = super::data_sources::Limits::default();
+        super::data_sources::synchronise(&self.work.store, &limits, source, &self.context(job))
     }
 
     /// The change context of what a job writes: in the name of the user who asked.

@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod answers;
 pub mod autonomous_systems;
+pub mod data_sources;
 pub mod edits;
 pub mod email;
 pub mod exchanges;

@@ -185,3 +185,15 @@ choice_set!(
         ("Public", "Public")
     ]
 );
+choice_set!(DATA_SOURCE_TYPE, [("local", "Local"), ("git", "Git")]);
+choice_set!(
+    DATA_SOURCE_STATUS,
+    [
+        ("new", "New"),
+        ("queued", "Queued"),
+        ("synchronising", "Synchronising"),
+        ("pushing", "Pushing"),
+        ("completed", "Completed"),
+        ("failed", "Failed")
+    ]
+);

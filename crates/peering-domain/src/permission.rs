@@ -47,11 +47,13 @@ pub fn name(action: Action, spec: &ResourceSpec) -> String {
 }
 
 /// Permissions beyond view/add/change/delete, as the reference names them: rendering a
-/// router's configuration, pushing it to routers, sending e-mails to a peer.
+/// router's configuration, pushing it to routers, sending e-mails to a peer, synchronising
+/// a data source.
 pub const EXTRA: &[&str] = &[
     "peering.view_router_configuration",
     "peering.deploy_router_configuration",
     "peering.send_email",
+    "core.synchronise_datasource",
 ];
 
 /// Whether `name` is a permission there is.

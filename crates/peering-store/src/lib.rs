@@ -43,6 +43,7 @@ pub use follow::{ChangeAction, FollowChanges, WrittenChange};
 pub use gate::Writing;
 pub use import::ImportWriter;
 pub use query::{Page, Related, Window};
+pub use repositories::data_sources::{DataSources, Followers, FoundFile, Synchronised};
 pub use repositories::jobs::{ClaimedJob, Claims, Ending, JobEnd, JobText, Jobs, NewJob};
 pub use repositories::peeringdb::{Applied, CopyWriter, Counts, LanPresence, PeeringDb};
 pub use repositories::schedules::{ClaimedRun, Schedules};

@@ -5,14 +5,14 @@
 use actix_web::HttpResponse;
 use futures_util::future::LocalBoxFuture;
 use peering_domain::resources::{
-    AUTONOMOUS_SYSTEM, BGP_GROUP, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE, INTERNET_EXCHANGE,
-    INTERNET_EXCHANGE_PEERING_SESSION, PDB_NETWORK, PDB_SYNCHRONISATION, ROUTER,
+    AUTONOMOUS_SYSTEM, BGP_GROUP, DATA_SOURCE, DIRECT_PEERING_SESSION, EXPORT_TEMPLATE,
+    INTERNET_EXCHANGE, INTERNET_EXCHANGE_PEERING_SESSION, PDB_NETWORK, PDB_SYNCHRONISATION, ROUTER,
 };
 use peering_domain::ResourceSpec;
 
 use super::{
-    autonomous_systems, exchanges, export, messaging, peeringdb_cache, peeringdb_networks, routers,
-    sessions, Action, Call, Scope,
+    autonomous_systems, data_sources, exchanges, export, messaging, peeringdb_cache,
+    peeringdb_networks, routers, sessions, Action, Call, Scope,
 };
 use crate::error::ApiError;
 
@@ -93,6 +93,12 @@ pub static HANDLERS: &[Served] = &[
     }),
     on(&AUTONOMOUS_SYSTEM, "sync-with-peeringdb", |c| {
         Box::pin(autonomous_systems::sync_with_peeringdb(c))
+    }),
+    on(&DATA_SOURCE, "synchronise", |c| {
+        Box::pin(data_sources::synchronise(c))
+    }),
+    on(&DATA_SOURCE, "sync", |c| {
+        Box::pin(data_sources::synchronise(c))
     }),
     on(&AUTONOMOUS_SYSTEM, "refresh-prefixes", |c| {
         Box::pin(autonomous_systems::refresh_prefixes(c))

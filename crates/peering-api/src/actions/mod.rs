@@ -5,6 +5,7 @@
 //! checked (`check`).
 
 mod autonomous_systems;
+mod data_sources;
 mod exchanges;
 pub mod export;
 mod handlers;

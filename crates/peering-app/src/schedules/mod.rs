@@ -1,5 +1,5 @@
 //! Work that runs by itself: a PeeringDB synchronisation, polling routers' sessions,
-//! refreshing prefixes from the IRR and deleting old records, each every interval its
+//! refreshing prefixes from the IRR, synchronising data sources and deleting old records, each every interval its
 //! setting gives. Each due run is claimed in the database (`store.schedules()`), so that
 //! with several instances on one database it happens once, and is one or more jobs, run
 //! by whichever workers take them and listed with the others; a schedule's jobs have no
@@ -14,10 +14,12 @@ pub use interval::Interval;
 pub use retention::{purge, PURGE_RETENTION};
 pub use scheduler::{start, Scheduler};
 
-use peering_domain::resources::ROUTER;
+use peering_domain::resources::{DATA_SOURCE, ROUTER};
 use peering_store::{NewJob, Store};
 
-use crate::jobs::{POLL_SESSIONS, REFRESH_ALL_PREFIXES, SYNCHRONISE_PEERINGDB};
+use crate::jobs::{
+    POLL_SESSIONS, REFRESH_ALL_PREFIXES, SYNCHRONISE_DATA_SOURCE, SYNCHRONISE_PEERINGDB,
+};
 
 /// What a schedule runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,16 +31,19 @@ pub enum Scheduled {
     PollSessions,
     /// A refresh of every autonomous system's prefixes (`PEERING_SCHEDULE_IRR_REFRESH`).
     IrrRefresh,
+    /// A synchronisation of each enabled data source (`PEERING_SCHEDULE_DATA_SOURCES_SYNC`).
+    DataSourcesSync,
     /// Change records and jobs past their retention deleted (`PEERING_SCHEDULE_RETENTION`).
     Retention,
 }
 
 impl Scheduled {
     /// Every kind, in the order they are looked at.
-    pub const ALL: [Scheduled; 4] = [
+    pub const ALL: [Scheduled; 5] = [
         Scheduled::PeeringDbSync,
         Scheduled::PollSessions,
         Scheduled::IrrRefresh,
+        Scheduled::DataSourcesSync,
         Scheduled::Retention,
     ];
 
@@ -48,6 +53,7 @@ impl Scheduled {
             Scheduled::PeeringDbSync => "peeringdb_sync",
             Scheduled::PollSessions => "poll_sessions",
             Scheduled::IrrRefresh => "irr_refresh",
+            Scheduled::DataSourcesSync => "data_sources_sync",
             Scheduled::Retention => "retention",
         }
     }
@@ -58,6 +64,7 @@ impl Scheduled {
             Scheduled::PeeringDbSync => SYNCHRONISE_PEERINGDB,
             Scheduled::PollSessions => POLL_SESSIONS,
             Scheduled::IrrRefresh => REFRESH_ALL_PREFIXES,
+            Scheduled::DataSourcesSync => SYNCHRONISE_DATA_SOURCE,
             Scheduled::Retention => PURGE_RETENTION,
         }
     }
@@ -119,7 +126,26 @@ fn jobs_of(
                 job(Some(("peering.router".into(), id)), params)
             })
             .collect(),
+        Scheduled::DataSourcesSync => enabled_sources(store)?
+            .into_iter()
+            .map(|id| {
+                job(
+                    Some((DATA_SOURCE.content_type(), id)),
+                    serde_json::json!({}),
+                )
+            })
+            .collect(),
     })
+}
+
+/// The data sources that are enabled, by id.
+fn enabled_sources(store: &Store) -> Result<Vec<i64>, peering_store::Error> {
+    Ok(store
+        .everything(&DATA_SOURCE)?
+        .into_iter()
+        .filter(|source| source.get(&DATA_SOURCE, "enabled").as_bool() == Some(true))
+        .map(|source| source.id)
+        .collect())
 }
 
 /// The routers that ask for their sessions to be polled, by id.

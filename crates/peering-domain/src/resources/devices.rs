@@ -5,6 +5,10 @@ use super::common::{
     communities, display_name, org_name, org_slug, ASSIGNED_CONTEXTS, COMMENTS, CREATED,
     DESCRIPTION, LOCAL_CONTEXT_DATA, MERGED_CONTEXT, TAGS, UPDATED,
 };
+use super::data::{
+    copy_data_file, AUTO_SYNCHRONISATION_ENABLED, DATA_SYNCHRONISED, SYNCED_DATA_FILE,
+    SYNCED_DATA_PATH, SYNCED_DATA_READS, SYNCED_DATA_SOURCE,
+};
 use crate::choices::{DEVICE_STATUS, PASSWORD_ALGORITHM};
 use crate::spec::{
     kinds, ChoiceRender, Default, ExtraFilter, Field, Kind, OnDelete, ResourceSpec, Search,
@@ -109,12 +113,19 @@ pub static CONFIGURATION: ResourceSpec = ResourceSpec {
         TAGS,
         CREATED,
         UPDATED,
+        SYNCED_DATA_SOURCE,
+        SYNCED_DATA_FILE,
+        SYNCED_DATA_PATH,
+        AUTO_SYNCHRONISATION_ENABLED,
+        DATA_SYNCHRONISED,
     ],
     ordering: &["name"],
     brief: CONFIGURATION_MEMBERS,
     nested: CONFIGURATION_MEMBERS,
     search: &[Search::Contains("name"), Search::Contains("template")],
     display: display_name,
+    reads: SYNCED_DATA_READS,
+    derive: Some(copy_data_file),
     ..ResourceSpec::DEFAULTS
 };
 

@@ -2,6 +2,10 @@
 //! (reference 3.17, 3.19).
 
 use super::common::{display_name, CREATED, UPDATED};
+use super::data::{
+    copy_data_file, AUTO_SYNCHRONISATION_ENABLED, DATA_SYNCHRONISED, SYNCED_DATA_FILE,
+    SYNCED_DATA_PATH, SYNCED_DATA_READS, SYNCED_DATA_SOURCE,
+};
 use super::messaging::{CONTACT, CONTACT_ROLE};
 use crate::errors::FieldErrors;
 use crate::record::Record;
@@ -193,6 +197,11 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
         Field::new("jinja2_lstrip", "Lstrip", Kind::Bool).default(Default::Bool(false)),
         HIDDEN_CREATED,
         HIDDEN_UPDATED,
+        SYNCED_DATA_SOURCE,
+        SYNCED_DATA_FILE,
+        SYNCED_DATA_PATH,
+        AUTO_SYNCHRONISATION_ENABLED,
+        DATA_SYNCHRONISED,
     ],
     ordering: &["content_type", "name"],
     brief: EXPORT_TEMPLATE_MEMBERS,
@@ -213,6 +222,8 @@ pub static EXPORT_TEMPLATE: ResourceSpec = ResourceSpec {
         }
         errors
     }),
+    reads: SYNCED_DATA_READS,
+    derive: Some(copy_data_file),
     has_timestamps: false,
     ..ResourceSpec::DEFAULTS
 };

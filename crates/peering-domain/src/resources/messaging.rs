@@ -3,6 +3,10 @@
 use super::common::{
     display_name, org_name, org_slug, COMMENTS, CREATED, DESCRIPTION, TAGS, UPDATED,
 };
+use super::data::{
+    copy_data_file, AUTO_SYNCHRONISATION_ENABLED, DATA_SYNCHRONISED, SYNCED_DATA_FILE,
+    SYNCED_DATA_PATH, SYNCED_DATA_READS, SYNCED_DATA_SOURCE,
+};
 use crate::spec::{kinds, Default, Field, Kind, ResourceSpec, Search, TextFormat};
 
 /// The members of both the brief and the nested form.
@@ -130,6 +134,11 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
         Field::new("description", "Description", kinds::text(200))
             .default(Default::Text(""))
             .hidden(),
+        SYNCED_DATA_SOURCE,
+        SYNCED_DATA_FILE,
+        SYNCED_DATA_PATH,
+        AUTO_SYNCHRONISATION_ENABLED,
+        DATA_SYNCHRONISED,
     ],
     ordering: &["name"],
     brief: EMAIL_MEMBERS,
@@ -140,5 +149,7 @@ pub static EMAIL: ResourceSpec = ResourceSpec {
         Search::Contains("template"),
     ],
     display: display_name,
+    reads: SYNCED_DATA_READS,
+    derive: Some(copy_data_file),
     ..ResourceSpec::DEFAULTS
 };

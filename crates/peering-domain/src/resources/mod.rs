@@ -7,6 +7,7 @@ mod common;
 mod community_kind;
 mod config_context;
 mod connection;
+mod data;
 mod devices;
 mod extras;
 mod internet_exchange;
@@ -26,6 +27,7 @@ pub use autonomous_system::AUTONOMOUS_SYSTEM;
 pub use bfd::BFD;
 pub use bgp::{BGP_GROUP, RELATIONSHIP};
 pub use connection::CONNECTION;
+pub use data::{DATA_FILE, DATA_SOURCE};
 pub use devices::{CONFIGURATION, PLATFORM, ROUTER};
 pub use extras::{
     CONFIG_CONTEXT, CONFIG_CONTEXT_ASSIGNMENT, CONTACT_ASSIGNMENT, EXPORT_TEMPLATE, IXAPI, WEBHOOK,
@@ -78,6 +80,8 @@ pub static ALL: &[&ResourceSpec] = &[
     &OBJECT_CHANGE,
     &JOURNAL_ENTRY,
     &JOB,
+    &DATA_SOURCE,
+    &DATA_FILE,
     &USER,
     &GROUP,
     &PDB_ORGANIZATION,

@@ -374,6 +374,8 @@ pub static ACTIONS: &[Action] = &[
     ),
     poll_session(&DIRECT_PEERING_SESSION),
     poll_session(&INTERNET_EXCHANGE_PEERING_SESSION),
+    super::data_sources::synchronise("synchronise"),
+    super::data_sources::synchronise("sync"),
 ];
 
 /// `encrypt-password`, the same on either kind of session.

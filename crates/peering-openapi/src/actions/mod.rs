@@ -3,6 +3,7 @@
 //! where each is, what it takes and answers, what its caller needs. peering-api serves
 //! each declared action with its handler; the document describes them from here.
 
+mod data_sources;
 mod declared;
 mod needs;
 

@@ -47,6 +47,11 @@ pub const SECRET_MARK: &str = "********";
 /// What an update's record keeps of a secret it changed.
 pub const CHANGED_SECRET_MARK: &str = "******** (changed)";
 
+/// Whether a secret holds something (a text that is not empty, any document).
+fn is_set(value: &Value) -> bool {
+    !matches!(value, Value::Null) && !matches!(value, Value::Text(t) if t.is_empty())
+}
+
 /// The stored form of an object in a change record: relations as ids, tags as names,
 /// times with millisecond precision, as the reference's serializer writes them. Written
 /// straight to compact JSON text, fields in declaration order (what serializing a map of
@@ -76,7 +81,7 @@ pub(crate) fn snapshot(
         write_json(&mut out, field.name);
         out.push(b':');
         match (field.kind, value) {
-            (_, Value::Text(t)) if field.secret && !t.is_empty() => {
+            (_, Value::Text(_) | Value::Json(_)) if field.secret && is_set(value) => {
                 let changed = before.is_some_and(|b| b.get(spec, field.name) != value);
                 let mark = if changed {
                     CHANGED_SECRET_MARK

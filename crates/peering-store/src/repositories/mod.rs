@@ -2,6 +2,7 @@
 //! resources, reached through a handle on the [`Store`](crate::Store) (`store.users()`,
 //! `store.jobs()`, `store.peeringdb()`).
 
+pub mod data_sources;
 pub mod jobs;
 pub mod peeringdb;
 pub mod schedules;

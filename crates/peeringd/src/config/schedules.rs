@@ -23,6 +23,10 @@ pub struct ScheduleArgs {
     /// `1d`); empty: never by itself.
     #[arg(long, env = "PEERING_SCHEDULE_IRR_REFRESH", global = true)]
     pub schedule_irr_refresh: Option<String>,
+    /// How often every enabled data source is synchronised (e.g. `1h`); empty: never by
+    /// itself.
+    #[arg(long, env = "PEERING_SCHEDULE_DATA_SOURCES_SYNC", global = true)]
+    pub schedule_data_sources_sync: Option<String>,
     /// How often change records and jobs past their retention are deleted (default `1h`);
     /// empty: never.
     #[arg(long, env = "PEERING_SCHEDULE_RETENTION", global = true)]
@@ -35,6 +39,7 @@ pub(super) struct ScheduleFile {
     schedule_peeringdb_sync: Option<String>,
     schedule_poll_sessions: Option<String>,
     schedule_irr_refresh: Option<String>,
+    schedule_data_sources_sync: Option<String>,
     schedule_retention: Option<String>,
 }
 
@@ -56,6 +61,13 @@ impl ScheduleArgs {
             (
                 Scheduled::IrrRefresh,
                 or(&self.schedule_irr_refresh, file.schedule_irr_refresh),
+            ),
+            (
+                Scheduled::DataSourcesSync,
+                or(
+                    &self.schedule_data_sources_sync,
+                    file.schedule_data_sources_sync,
+                ),
             ),
             (
                 Scheduled::Retention,
@@ -126,6 +138,7 @@ mod tests {
             schedule_peeringdb_sync: Some("1d".into()),
             schedule_poll_sessions: Some("15m".into()),
             schedule_irr_refresh: Some("24h".into()),
+            schedule_data_sources_sync: Some("1h".into()),
             schedule_retention: Some("".into()),
         };
         let on = resolved(args).unwrap();
@@ -135,6 +148,7 @@ mod tests {
                 (Scheduled::PeeringDbSync, "1d".to_string()),
                 (Scheduled::PollSessions, "15m".to_string()),
                 (Scheduled::IrrRefresh, "1d".to_string()),
+                (Scheduled::DataSourcesSync, "1h".to_string()),
             ]
         );
     }

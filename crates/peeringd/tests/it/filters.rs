@@ -338,6 +338,16 @@ fn add_what_demo_data_leaves_empty(s: &TestServer) {
         "/api/extras/ix-api/",
         json!({"name": "Example IX-API", "url": "https://ixapi.example.net/api/v2/", "api_key": "key", "api_secret": "secret", "identity": "1234"}),
     );
+    let dir = tempfile::tempdir().expect("a directory");
+    std::fs::write(dir.path().join("router.j2"), "{{ router.name }}").expect("a file");
+    let url = dir.path().display().to_string();
+    let source = s.create(
+        "/api/core/data-sources/",
+        json!({"name": "Templates", "type": "local", "source_url": url, "description": "all of them"}),
+    );
+    let path = format!("/api/core/data-sources/{}/synchronise/", source["id"]);
+    let sync = crate::common::network::finished(s, &s.post(&path, json!({})).json());
+    assert_eq!(sync["status"]["value"], "completed", "{sync}");
 }
 
 /// An update record for every resource, and a tag on one object of each taggable one.

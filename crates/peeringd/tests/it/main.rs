@@ -79,6 +79,7 @@ mod worker;
 mod email;
 
 // PeeringDB and imports.
+mod data_sources;
 mod import;
 mod import_bounds;
 mod irr;

@@ -53,6 +53,16 @@ fn fill_the_rest(s: &TestServer) {
         json!({"content_type": "peering.autonomoussystem", "object_id": system, "contact": contact, "role": role}),
     );
     s.create("/api/users/groups/", json!({"name": "operators"}));
+    let dir = tempfile::tempdir().expect("a directory");
+    std::fs::write(dir.path().join("t.j2"), "{{ dataset }}").expect("a file");
+    let url = dir.path().display().to_string();
+    let source = s.create(
+        "/api/core/data-sources/",
+        json!({"name": "d", "type": "local", "source_url": url}),
+    );
+    let path = format!("/api/core/data-sources/{}/synchronise/", source["id"]);
+    let sync = crate::common::network::finished(s, &s.post(&path, json!({})).json());
+    assert_eq!(sync["status"]["value"], "completed", "{sync}");
     let job = s.post(
         &format!("/api/peering/autonomous-systems/{system}/sync-with-peeringdb/"),
         json!({}),

@@ -35,6 +35,16 @@ pub struct Configuration {
     pub created: Timestamp,
     /// Updated
     pub updated: Timestamp,
+    /// Data source
+    pub data_source: Option<NestedDataSource>,
+    /// Data file
+    pub data_file: Option<NestedDataFile>,
+    /// Path to the remote file, relative to its data source root
+    pub data_path: String,
+    /// Enable automatic synchronisation of data when the data file is updated
+    pub auto_synchronisation_enabled: bool,
+    /// Data synchronised
+    pub data_synchronised: Option<Timestamp>,
 }
 
 /// The form nested in other objects of a configuration.
@@ -57,6 +67,9 @@ pub struct ConfigurationFilters {
     pub jinja2_lstrip: BoolFilter,
     pub created: TimeFilter,
     pub updated: TimeFilter,
+    pub data_source_id: RelationFilter,
+    pub data_file_id: RelationFilter,
+    pub auto_synchronisation_enabled: BoolFilter,
     pub created_by_request: UuidFilter,
     pub updated_by_request: UuidFilter,
     pub tag: TagFilter,
@@ -70,6 +83,9 @@ impl ConfigurationFilters {
         jinja2_lstrip: BoolFilter("jinja2_lstrip"),
         created: TimeFilter("created"),
         updated: TimeFilter("updated"),
+        data_source_id: RelationFilter("data_source_id"),
+        data_file_id: RelationFilter("data_file_id"),
+        auto_synchronisation_enabled: BoolFilter("auto_synchronisation_enabled"),
         created_by_request: UuidFilter("created_by_request"),
         updated_by_request: UuidFilter("updated_by_request"),
         tag: TagFilter("tag"),
@@ -112,6 +128,12 @@ pub struct WritableConfiguration {
     /// Tags
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<i64>>,
+    /// Data file
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_file: Option<i64>,
+    /// Enable automatic synchronisation of data when the data file is updated
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_synchronisation_enabled: Option<bool>,
 }
 
 impl WritableConfiguration {
@@ -126,6 +148,8 @@ impl WritableConfiguration {
             jinja2_lstrip: None,
             comments: None,
             tags: None,
+            data_file: None,
+            auto_synchronisation_enabled: None,
         }
     }
 }
@@ -160,6 +184,16 @@ pub struct PatchConfiguration {
     /// Tags
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<i64>>,
+    /// Data file
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::models::nullable"
+    )]
+    pub data_file: Option<Option<i64>>,
+    /// Enable automatic synchronisation of data when the data file is updated
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_synchronisation_enabled: Option<bool>,
 }
 
 impl Editable for Configuration {

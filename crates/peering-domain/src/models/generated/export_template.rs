@@ -29,6 +29,16 @@ pub struct ExportTemplate {
     pub jinja2_trim: bool,
     /// Lstrip
     pub jinja2_lstrip: bool,
+    /// Data source
+    pub data_source: Option<NestedDataSource>,
+    /// Data file
+    pub data_file: Option<NestedDataFile>,
+    /// Path to the remote file, relative to its data source root
+    pub data_path: String,
+    /// Enable automatic synchronisation of data when the data file is updated
+    pub auto_synchronisation_enabled: bool,
+    /// Data synchronised
+    pub data_synchronised: Option<Timestamp>,
 }
 
 /// The form nested in other objects of an export template.
@@ -52,6 +62,9 @@ pub struct ExportTemplateFilters {
     pub description: TextFilter,
     pub created: TimeFilter,
     pub updated: TimeFilter,
+    pub data_source_id: RelationFilter,
+    pub data_file_id: RelationFilter,
+    pub auto_synchronisation_enabled: BoolFilter,
     pub created_by_request: UuidFilter,
     pub updated_by_request: UuidFilter,
 }
@@ -65,6 +78,9 @@ impl ExportTemplateFilters {
         description: TextFilter("description"),
         created: TimeFilter("created"),
         updated: TimeFilter("updated"),
+        data_source_id: RelationFilter("data_source_id"),
+        data_file_id: RelationFilter("data_file_id"),
+        auto_synchronisation_enabled: BoolFilter("auto_synchronisation_enabled"),
         created_by_request: UuidFilter("created_by_request"),
         updated_by_request: UuidFilter("updated_by_request"),
     };
@@ -102,6 +118,12 @@ pub struct WritableExportTemplate {
     /// Lstrip
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jinja2_lstrip: Option<bool>,
+    /// Data file
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_file: Option<i64>,
+    /// Enable automatic synchronisation of data when the data file is updated
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_synchronisation_enabled: Option<bool>,
 }
 
 impl WritableExportTemplate {
@@ -115,6 +137,8 @@ impl WritableExportTemplate {
             template,
             jinja2_trim: None,
             jinja2_lstrip: None,
+            data_file: None,
+            auto_synchronisation_enabled: None,
         }
     }
 }
@@ -146,6 +170,16 @@ pub struct PatchExportTemplate {
     /// Lstrip
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jinja2_lstrip: Option<bool>,
+    /// Data file
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::models::nullable"
+    )]
+    pub data_file: Option<Option<i64>>,
+    /// Enable automatic synchronisation of data when the data file is updated
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_synchronisation_enabled: Option<bool>,
 }
 
 impl Editable for ExportTemplate {

@@ -55,7 +55,7 @@ impl Model for Group {
     type Brief = BriefGroup;
     type Filters = GroupFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[27]
+        ALL[29]
     }
     fn filters() -> GroupFilters {
         GroupFilters::ALL
@@ -88,7 +88,7 @@ impl WritableGroup {
 
 impl Writable for WritableGroup {
     fn spec() -> &'static ResourceSpec {
-        ALL[27]
+        ALL[29]
     }
 }
 

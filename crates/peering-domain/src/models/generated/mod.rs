@@ -52,6 +52,10 @@ mod journal_entry;
 pub use journal_entry::*;
 mod job;
 pub use job::*;
+mod data_source;
+pub use data_source::*;
+mod data_file;
+pub use data_file::*;
 mod user;
 pub use user::*;
 mod group;
@@ -112,6 +116,8 @@ macro_rules! for_each_model {
             $crate::models::ObjectChange,
             $crate::models::JournalEntry,
             $crate::models::Job,
+            $crate::models::DataSource,
+            $crate::models::DataFile,
             $crate::models::User,
             $crate::models::Group,
             $crate::models::PdbOrganization,

@@ -66,7 +66,7 @@ impl Model for PdbCampus {
     type Brief = PdbCampus;
     type Filters = PdbCampusFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[29]
+        ALL[31]
     }
     fn filters() -> PdbCampusFilters {
         PdbCampusFilters::ALL

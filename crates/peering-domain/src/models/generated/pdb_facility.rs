@@ -110,7 +110,7 @@ impl Model for PdbFacility {
     type Brief = PdbFacility;
     type Filters = PdbFacilityFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[30]
+        ALL[32]
     }
     fn filters() -> PdbFacilityFilters {
         PdbFacilityFilters::ALL

@@ -72,7 +72,7 @@ impl Model for PdbIXLan {
     type Brief = PdbIXLan;
     type Filters = PdbIXLanFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[33]
+        ALL[35]
     }
     fn filters() -> PdbIXLanFilters {
         PdbIXLanFilters::ALL

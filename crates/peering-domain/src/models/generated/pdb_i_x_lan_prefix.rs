@@ -60,7 +60,7 @@ impl Model for PdbIXLanPrefix {
     type Brief = PdbIXLanPrefix;
     type Filters = PdbIXLanPrefixFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[34]
+        ALL[36]
     }
     fn filters() -> PdbIXLanPrefixFilters {
         PdbIXLanPrefixFilters::ALL

@@ -101,7 +101,7 @@ impl Model for PdbInternetExchange {
     type Brief = PdbInternetExchange;
     type Filters = PdbInternetExchangeFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[31]
+        ALL[33]
     }
     fn filters() -> PdbInternetExchangeFilters {
         PdbInternetExchangeFilters::ALL

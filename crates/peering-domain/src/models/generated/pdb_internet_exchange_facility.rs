@@ -54,7 +54,7 @@ impl Model for PdbInternetExchangeFacility {
     type Brief = PdbInternetExchangeFacility;
     type Filters = PdbInternetExchangeFacilityFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[32]
+        ALL[34]
     }
     fn filters() -> PdbInternetExchangeFacilityFilters {
         PdbInternetExchangeFacilityFilters::ALL

@@ -107,7 +107,7 @@ impl Model for PdbNetwork {
     type Brief = PdbNetwork;
     type Filters = PdbNetworkFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[35]
+        ALL[37]
     }
     fn filters() -> PdbNetworkFilters {
         PdbNetworkFilters::ALL

@@ -110,7 +110,7 @@ impl Model for PdbNetworkContact {
     type Brief = PdbNetworkContact;
     type Filters = PdbNetworkContactFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[36]
+        ALL[38]
     }
     fn filters() -> PdbNetworkContactFilters {
         PdbNetworkContactFilters::ALL

@@ -65,7 +65,7 @@ impl Model for PdbNetworkFacility {
     type Brief = PdbNetworkFacility;
     type Filters = PdbNetworkFacilityFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[37]
+        ALL[39]
     }
     fn filters() -> PdbNetworkFacilityFilters {
         PdbNetworkFacilityFilters::ALL

@@ -100,7 +100,7 @@ impl Model for PdbNetworkIXLan {
     type Brief = PdbNetworkIXLan;
     type Filters = PdbNetworkIXLanFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[38]
+        ALL[40]
     }
     fn filters() -> PdbNetworkIXLanFilters {
         PdbNetworkIXLanFilters::ALL

@@ -82,7 +82,7 @@ impl Model for PdbOrganization {
     type Brief = PdbOrganization;
     type Filters = PdbOrganizationFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[28]
+        ALL[30]
     }
     fn filters() -> PdbOrganizationFilters {
         PdbOrganizationFilters::ALL

@@ -61,7 +61,7 @@ impl Model for PdbSynchronisation {
     type Brief = PdbSynchronisation;
     type Filters = PdbSynchronisationFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[39]
+        ALL[41]
     }
     fn filters() -> PdbSynchronisationFilters {
         PdbSynchronisationFilters::ALL

@@ -82,7 +82,7 @@ impl Model for User {
     type Brief = BriefUser;
     type Filters = UserFilters;
     fn spec() -> &'static ResourceSpec {
-        ALL[26]
+        ALL[28]
     }
     fn filters() -> UserFilters {
         UserFilters::ALL
@@ -143,7 +143,7 @@ impl WritableUser {
 
 impl Writable for WritableUser {
     fn spec() -> &'static ResourceSpec {
-        ALL[26]
+        ALL[28]
     }
 }
 
