@@ -6,9 +6,10 @@ use peering_domain::{Kind, ResourceSpec};
 
 /// What an import takes: the peering data, users and groups (without their passwords,
 /// which an API does not give). Not change records (brought over as they were, apart),
-/// jobs, nor the PeeringDB copy (synchronised from PeeringDB).
+/// jobs, the PeeringDB copy (synchronised from PeeringDB), nor data sources (synchronised
+/// from their directories and repositories, which the source's server reads, not this one).
 fn imported(spec: &ResourceSpec) -> bool {
-    spec.writes.edits() && (spec.change_logged || spec.app == "users")
+    spec.writes.edits() && (spec.change_logged || spec.app == "users") && spec.app != "core"
 }
 
 /// The resources a resource's objects refer to.
