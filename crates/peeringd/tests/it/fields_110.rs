@@ -287,17 +287,7 @@ fn an_import_from_a_server_answering_as_1_10_keeps_every_1_10_field() {
         max_page_size: 0,
         ..Settings::default()
     });
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", to.database_url())
-        .env("RUST_LOG", "warn")
-        .args([
-            "import",
-            "peering-manager",
-            "--url",
-            &from.base,
-            "--token",
-            &from.key,
-        ])
+    let out = crate::common::import_command(&to.database_url(), &from.base, &from.key)
         .output()
         .expect("peeringd runs");
     let report = crate::common::output_text(&out);

@@ -3,9 +3,9 @@
 //! resource the token may not read is reported and the rest imported; new objects take
 //! ids above the imported ones.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::common::{demo_network, output_text, TestServer};
+use crate::common::{demo_network, import_command, output_text, TestServer};
 use peering_api::{ExemptViews, Settings};
 use peering_store::testing::TestDatabase;
 use serde_json::{json, Value as Json};
@@ -37,10 +37,7 @@ fn source() -> TestServer {
 }
 
 fn import(target: &str, url: &str, token: &str, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", target)
-        .env("RUST_LOG", "warn")
-        .args(["import", "peering-manager", "--url", url, "--token", token])
+    import_command(target, url, token)
         .args(extra)
         .output()
         .expect("peeringd runs")
@@ -243,17 +240,7 @@ fn an_import_killed_half_way_leaves_nothing_and_runs_again() {
     let from = source();
     let to = empty_target();
     for delay in [50, 200, 400] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-            .env("PEERING_DATABASE_URL", to.database_url())
-            .env("RUST_LOG", "warn")
-            .args([
-                "import",
-                "peering-manager",
-                "--url",
-                &from.base,
-                "--token",
-                &from.key,
-            ])
+        let mut child = import_command(&to.database_url(), &from.base, &from.key)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()

@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -222,10 +222,7 @@ fn path_of(target: &str) -> &str {
 /// Runs the import from `url` into `db`, killed if it takes longer than `HANGING` (then the
 /// test fails: it hung).
 fn import(db: &TestDatabase, url: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_peeringd"))
-        .env("PEERING_DATABASE_URL", &db.url)
-        .env("RUST_LOG", "warn")
-        .args(["import", "peering-manager", "--url", url, "--token", TOKEN])
+    let mut child = crate::common::import_command(&db.url, url, TOKEN)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -476,6 +476,17 @@ pub fn peeringdb_sync(db: &TestDatabase, url: &str) {
     );
 }
 
+/// `peeringd import peering-manager` from the server at `url`, with `token`, into the
+/// database at `target`: ready to run, for the caller to add arguments, pipes or a wait.
+pub fn import_command(target: &str, url: &str, token: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_peeringd"));
+    command
+        .env("PEERING_DATABASE_URL", target)
+        .env("RUST_LOG", "warn")
+        .args(["import", "peering-manager", "--url", url, "--token", token]);
+    command
+}
+
 /// What a command printed, standard output then standard error.
 #[allow(dead_code)]
 pub fn output_text(out: &std::process::Output) -> String {
