@@ -1,7 +1,8 @@
 //! `cargo xtask bench`: builds peeringd in release, runs it on a fresh SQLite or
 //! PostgreSQL database, loads a network of peers, exchanges and sessions through the API,
 //! restarts it to time its startup, then measures realistic traffic first (every request
-//! different, a writer alongside, the answer cache on then off: `bench/realistic.rs`), then
+//! different, a writer alongside, the answer cache on then off: `bench/realistic.rs`) and
+//! its floor (the same answers served from files by nginx: `bench/floor.rs`), then
 //! read scenarios that repeat one URL with wrk (optionally against another server of the
 //! same API too) and bulk writes itself, samples the server's memory, and writes the
 //! results as JSON and Markdown. Then it times PeeringDB synchronisations by the binary
@@ -12,6 +13,7 @@ mod cpu;
 pub(crate) mod database;
 mod dataset;
 mod discover;
+mod floor;
 pub(crate) mod http;
 mod load;
 mod peeringdb;
@@ -226,6 +228,12 @@ fn run_backend(
     let population = realistic::Population::find(&loaded_target, &discovered, &loaded.peer_ids)?;
     let (realistic, server, realistic_peak_rss_mib) =
         realistic_rounds(binary, database.url(), server, &population, args)?;
+    let floors = floor::measure(
+        &Target::local(server.addr, &token),
+        &population,
+        &realistic::mixes(&population),
+        &run_of(args),
+    )?;
     let baselines = match backend {
         Backend::Postgres if pgbench::pgbench_present() => {
             postgres_baselines(binary, database.url(), &token, &population, args)?
@@ -241,11 +249,7 @@ fn run_backend(
     let mut results = Vec::new();
     let mut their_results = Vec::new();
     if args.only != Some(Suite::Realistic) {
-        let normal = Run {
-            connections: args.connections,
-            duration_s: args.duration,
-            timeout_s: 10,
-        };
+        let normal = run_of(args);
         let our_scenarios = reads::scenarios(&discovered, normal);
         let their_scenarios = against
             .map(|theirs| discover::discover(theirs).map(|d| reads::scenarios(&d, normal)))
@@ -291,6 +295,7 @@ fn run_backend(
             .max(load_peak_rss_mib)
             .max(realistic_peak_rss_mib),
         realistic,
+        floors,
         baselines,
         write_rate: args.write_rate,
         scenarios: results,
@@ -303,6 +308,16 @@ fn run_backend(
     let markdown = report.write(&args.out)?;
     println!("{markdown}");
     Ok(())
+}
+
+/// How each read scenario is run: `--connections` for `--duration` seconds, timeouts above
+/// wrk's 2 s default so that slow pages count in the latencies.
+fn run_of(args: &BenchArgs) -> Run {
+    Run {
+        connections: args.connections,
+        duration_s: args.duration,
+        timeout_s: 10,
+    }
 }
 
 /// The writes without and with `--webhooks` webhooks, on the server of the scenarios.
@@ -319,11 +334,7 @@ fn webhooks_compared(
         loaded,
         monitor,
         population,
-        run: Run {
-            connections: args.connections,
-            duration_s: args.duration,
-            timeout_s: 10,
-        },
+        run: run_of(args),
         write_rate: args.write_rate,
         on_postgres: matches!(backend, Backend::Postgres),
     };
@@ -346,11 +357,7 @@ fn realistic_rounds(
 ) -> Result<(Vec<realistic::Row>, Server, f64), String> {
     use realistic::Cache::{Off, On};
     let token = server.token.clone();
-    let run = Run {
-        connections: args.connections,
-        duration_s: args.duration,
-        timeout_s: 10,
-    };
+    let run = run_of(args);
     let mixes = realistic::mixes(population);
     let (mut rows, mut peak, mut running) = (Vec::new(), 0f64, On);
     for (i, mix) in mixes.iter().enumerate() {

@@ -279,22 +279,28 @@ pub fn json(rows: &[Row]) -> Value {
     Value::Array(rows)
 }
 
-/// The table the report leads with: each scenario with the cache on, then off.
-pub fn markdown(rows: &[Row], write_rate: u32) -> String {
+/// The table the report leads with: each scenario with the cache on, then off, the first
+/// with its rate ÷ the floor's (the same answers served from files, `floor.rs`).
+pub fn markdown(rows: &[Row], floors: &[super::floor::Floor], write_rate: u32) -> String {
     let mut md = format!(
         "## Realistic traffic: every request different, {write_rate} PATCHes/s alongside\n\n"
     );
-    md.push_str("| scenario | cache | req/s | p50 ms | p99 ms | CPU ms/req (server + PostgreSQL) | non-2xx | writes done/due | write p50 ms | write p99 ms |\n");
-    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.push_str("| scenario | cache | ÷ floor | req/s | p50 ms | p99 ms | CPU ms/req (server + PostgreSQL) | non-2xx | writes done/due | write p50 ms | write p99 ms |\n");
+    md.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for row in rows {
         let Some(m) = row.scenario.measured() else {
             continue;
         };
         let w = &row.writes;
+        let to_floor = (row.cache == Cache::On)
+            .then(|| super::floor::ratio(rows, floors, row.scenario.name))
+            .flatten()
+            .map_or("–".into(), |x| format!("{x:.3}"));
         md.push_str(&format!(
-            "| {} | {} | {} | {:.2} | {:.2} | {} | {} | {}/{} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {}/{} | {:.1} | {:.1} |\n",
             row.scenario.name,
             row.cache.name(),
+            to_floor,
             thousands(m.requests_per_s),
             m.p50_ms,
             m.p99_ms,

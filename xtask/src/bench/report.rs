@@ -73,6 +73,8 @@ pub struct Report<'a> {
     pub peak_rss_mib: f64,
     /// The realistic traffic, which the report leads with.
     pub realistic: Vec<super::realistic::Row>,
+    /// The same scenarios' answers served from files by nginx (`floor.rs`).
+    pub floors: Vec<super::floor::Floor>,
     /// PostgreSQL's own limit on the statements of the detail scenarios.
     pub baselines: Vec<super::pgbench::Baseline>,
     pub write_rate: u32,
@@ -179,6 +181,7 @@ impl Report<'_> {
             "peak_rss_mib": r(self.peak_rss_mib, 1),
             "write_rate": self.write_rate,
             "realistic": super::realistic::json(&self.realistic),
+            "floor": super::floor::json(&self.realistic, &self.floors),
             "postgres_baselines": super::realistic::baselines_json(&self.realistic, &self.baselines),
             "scenarios": self.scenarios.iter().map(scenario_json).collect::<Vec<_>>(),
         });
@@ -262,8 +265,10 @@ impl Report<'_> {
 
         md.push_str(&super::realistic::markdown(
             &self.realistic,
+            &self.floors,
             self.write_rate,
         ));
+        md.push_str(&super::floor::markdown(&self.realistic, &self.floors));
         md.push_str(&super::realistic::baselines_markdown(
             &self.realistic,
             &self.baselines,
