@@ -76,6 +76,13 @@ impl Outcome {
     }
 }
 
+/// How long a worker waits, before it claims or records a job, while a write of the API
+/// runs (`Store::give_way_to_writes`): a bulk write can set off thousands of webhook
+/// deliveries, whose claims and ends would otherwise take the cores and the writers' turns
+/// from the writes that follow it. Bounded, so that steady writes delay jobs, never stop
+/// them.
+pub const GIVE_WAY: Duration = Duration::from_millis(200);
+
 /// What jobs do, by their name.
 pub trait Runner: Send + Sync + 'static {
     fn run(&self, job: &ClaimedJob) -> Outcome;
@@ -269,6 +276,7 @@ impl Worker {
                 break;
             }
             let seen = self.queue.wakes();
+            self.queue.store.give_way_to_writes(GIVE_WAY);
             let claimed = self.queue.store.jobs().claim_of(
                 &self.id,
                 self.settings.lease,
@@ -343,6 +351,7 @@ impl Worker {
             output: &outcome.output,
             data: &outcome.data,
         };
+        self.queue.store.give_way_to_writes(GIVE_WAY);
         let (stored, next) = if self.queue.stopping.load(Ordering::SeqCst) {
             (jobs.record(&ending), None)
         } else {

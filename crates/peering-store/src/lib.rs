@@ -244,6 +244,13 @@ impl Store {
         self.write_gate.writing()
     }
 
+    /// Waits while a write of the API runs, at most `max_wait`; whether it waited. For
+    /// background work (jobs): it leaves the cores and the writers' turns to the writes
+    /// that callers wait for, and goes on when they end.
+    pub fn give_way_to_writes(&self, max_wait: std::time::Duration) -> bool {
+        self.write_gate.before_read(max_wait)
+    }
+
     fn read_counted<T>(
         &self,
         counter: &AtomicU64,
