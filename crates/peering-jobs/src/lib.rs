@@ -76,12 +76,15 @@ impl Outcome {
     }
 }
 
-/// How long a worker waits, before it claims or records a job, while a write of the API
-/// runs (`Store::give_way_to_writes`): a bulk write can set off thousands of webhook
-/// deliveries, whose claims and ends would otherwise take the cores and the writers' turns
-/// from the writes that follow it. Bounded, so that steady writes delay jobs, never stop
+/// How long a worker waits at most, before it claims or records a job, for a pause of
+/// [`QUIET`] in the API's writes (`Store::give_way_to_writes`): a bulk write can set off
+/// thousands of webhook deliveries, whose claims and ends would otherwise take the cores
+/// and the writers' turns from the writes that follow it (a client's next batch comes a
+/// few milliseconds after the last). Bounded, so that steady writes delay jobs, never stop
 /// them.
 pub const GIVE_WAY: Duration = Duration::from_millis(200);
+/// The pause in the API's writes a worker waits for.
+pub const QUIET: Duration = Duration::from_millis(50);
 
 /// What jobs do, by their name.
 pub trait Runner: Send + Sync + 'static {
@@ -276,7 +279,7 @@ impl Worker {
                 break;
             }
             let seen = self.queue.wakes();
-            self.queue.store.give_way_to_writes(GIVE_WAY);
+            self.queue.store.give_way_to_writes(GIVE_WAY, QUIET);
             let claimed = self.queue.store.jobs().claim_of(
                 &self.id,
                 self.settings.lease,
@@ -351,7 +354,7 @@ impl Worker {
             output: &outcome.output,
             data: &outcome.data,
         };
-        self.queue.store.give_way_to_writes(GIVE_WAY);
+        self.queue.store.give_way_to_writes(GIVE_WAY, QUIET);
         let (stored, next) = if self.queue.stopping.load(Ordering::SeqCst) {
             (jobs.record(&ending), None)
         } else {

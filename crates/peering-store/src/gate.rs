@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest a read waits for writes to end.
 pub(crate) const MAX_WAIT: Duration = Duration::from_millis(20);
@@ -21,6 +21,19 @@ pub(crate) struct WriteGate {
     ended: Condvar,
     /// Reads that waited, for metrics.
     gave_way: AtomicU64,
+    /// When the last write ended, in microseconds after `born`.
+    last_ended: AtomicU64,
+    born: OnceInstant,
+}
+
+/// The gate's creation time (`Instant` has no default).
+#[derive(Debug)]
+struct OnceInstant(Instant);
+
+impl Default for OnceInstant {
+    fn default() -> Self {
+        OnceInstant(Instant::now())
+    }
 }
 
 /// A write under way; reads may go on when the last one is dropped.
@@ -31,6 +44,11 @@ pub struct Writing {
 
 impl Drop for Writing {
     fn drop(&mut self) {
+        let since_born = self.gate.born.0.elapsed().as_micros();
+        self.gate.last_ended.store(
+            u64::try_from(since_born).unwrap_or(u64::MAX),
+            Ordering::Release,
+        );
         if self.gate.writing.fetch_sub(1, Ordering::AcqRel) == 1 {
             // Taken so that a reader between its check and its wait does not miss this.
             let _held = self
@@ -62,6 +80,42 @@ impl WriteGate {
             .wait_timeout_while(held, max_wait, |_| self.writing.load(Ordering::Acquire) > 0)
             .unwrap_or_else(PoisonError::into_inner);
         true
+    }
+
+    /// Waits until no write has run for `quiet`, at most `max_wait`; returns whether it
+    /// waited at all. For background work: writes that come one after another (a client's
+    /// bulk batches) leave it only the pauses at least `quiet` long.
+    pub fn before_background(&self, max_wait: Duration, quiet: Duration) -> bool {
+        let deadline = Instant::now() + max_wait;
+        let mut waited = false;
+        loop {
+            let now = Instant::now();
+            let wait = self.quiet_left(quiet, now);
+            if wait.is_zero() || now >= deadline {
+                return waited;
+            }
+            waited = true;
+            let held = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            let _ = self
+                .ended
+                .wait_timeout(held, wait.min(deadline - now))
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// How long until no write will have run for `quiet`: all of `quiet` while one runs.
+    fn quiet_left(&self, quiet: Duration, now: Instant) -> Duration {
+        if self.writing.load(Ordering::Acquire) > 0 {
+            return quiet;
+        }
+        let ended = self.last_ended.load(Ordering::Acquire);
+        if ended == 0 {
+            return Duration::ZERO;
+        }
+        let since = now
+            .saturating_duration_since(self.born.0)
+            .saturating_sub(Duration::from_micros(ended));
+        quiet.saturating_sub(since)
     }
 
     /// How many reads have waited so far.
@@ -102,6 +156,35 @@ mod tests {
             .recv_timeout(Duration::from_secs(5))
             .expect("the read went on when the write ended");
         reader.join().unwrap();
+    }
+
+    #[test]
+    fn background_work_waits_for_a_pause_after_the_last_write() {
+        let gate = Arc::new(WriteGate::default());
+        assert!(
+            !gate.before_background(Duration::from_secs(5), Duration::from_millis(50)),
+            "nothing was ever written"
+        );
+        drop(gate.writing());
+        let started = Instant::now();
+        assert!(gate.before_background(Duration::from_secs(5), Duration::from_millis(50)));
+        assert!(
+            started.elapsed() >= Duration::from_millis(40),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(!gate.before_background(Duration::from_secs(5), Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn background_work_gives_up_waiting_at_its_limit() {
+        let gate = Arc::new(WriteGate::default());
+        let _writing = gate.writing();
+        let started = Instant::now();
+        assert!(gate.before_background(Duration::from_millis(60), Duration::from_secs(60)));
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(60), "{waited:?}");
+        assert!(waited < Duration::from_secs(30), "{waited:?}");
     }
 
     #[test]

@@ -244,11 +244,15 @@ impl Store {
         self.write_gate.writing()
     }
 
-    /// Waits while a write of the API runs, at most `max_wait`; whether it waited. For
-    /// background work (jobs): it leaves the cores and the writers' turns to the writes
-    /// that callers wait for, and goes on when they end.
-    pub fn give_way_to_writes(&self, max_wait: std::time::Duration) -> bool {
-        self.write_gate.before_read(max_wait)
+    /// Waits until no write of the API has run for `quiet`, at most `max_wait`; whether it
+    /// waited. For background work (jobs): it leaves the cores and the writers' turns to
+    /// the writes that callers wait for, including a client's next batch of a series.
+    pub fn give_way_to_writes(
+        &self,
+        max_wait: std::time::Duration,
+        quiet: std::time::Duration,
+    ) -> bool {
+        self.write_gate.before_background(max_wait, quiet)
     }
 
     fn read_counted<T>(
