@@ -178,7 +178,7 @@ pub static PDB_NETWORK_IXLAN: ResourceSpec = ResourceSpec {
         address("ipaddr4", "IPv4", Family::V4),
         address("ipaddr6", "IPv6", Family::V6),
         flag("is_rs_peer", "Route server peer").filter(),
-        flag("bfd_support", "BFD support"),
+        flag("bfd_support", "BFD support").filter(),
         text("notes", "Notes"),
         Field::new("speed", "Speed", kinds::int(0, i64::MAX)).default(Default::Int(0)),
         Field::new("operational", "Operational", Kind::Bool).default(Default::Bool(true)),

@@ -110,7 +110,8 @@ pub static DIRECT_PEERING_SESSION: ResourceSpec = ResourceSpec {
             kinds::fk(connection, OnDelete::SetNull),
         )
         .nullable()
-        .default(Default::Null),
+        .default(Default::Null)
+        .filter(),
         LOCAL_CONTEXT_DATA,
         ASSIGNED_CONTEXTS,
         MERGED_CONTEXT,
