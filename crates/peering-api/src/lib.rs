@@ -77,6 +77,8 @@ pub struct Settings {
     pub peeringdb: peering_peeringdb::Settings,
     /// How long a synchronisation may wait for PeeringDB and take in all.
     pub peeringdb_limits: peering_peeringdb::Limits,
+    /// How much and how long a data source's synchronisation may take in.
+    pub data_source_limits: peering_app::data_sources::Limits,
     /// Renders answered inline at once (`render-synchronous/`, `?export=`, previews);
     /// past it, a 503 that points to the job form.
     pub max_inline_renders: usize,
@@ -120,6 +122,7 @@ impl Default for Settings {
             router_command: Vec::new(),
             peeringdb: peering_peeringdb::Settings::default(),
             peeringdb_limits: peering_peeringdb::Limits::default(),
+            data_source_limits: peering_app::data_sources::Limits::default(),
             max_inline_renders: inline_renders::InlineRenders::default_limit(),
             field_names: peering_domain::names::FieldNames::Spec,
             email: peering_app::email::Settings::default(),
@@ -211,6 +214,7 @@ impl AppState {
             router_command: self.settings.router_command.clone(),
             peeringdb: self.settings.peeringdb.clone(),
             peeringdb_limits: self.settings.peeringdb_limits,
+            data_source_limits: self.settings.data_source_limits,
             email: self.settings.email.clone(),
             edits: self.edits.clone(),
             irr: self.settings.irr.clone(),

@@ -47,6 +47,8 @@ pub struct JobRunner {
     /// How a synchronisation reaches PeeringDB.
     pub peeringdb: peering_peeringdb::Settings,
     pub peeringdb_limits: peering_peeringdb::Limits,
+    /// How much and how long a data source's synchronisation may take in.
+    pub data_source_limits: super::data_sources::Limits,
     /// How e-mails reach their SMTP server.
     pub email: super::email::Settings,
     /// What jobs write (journal entries), under the write rules.
@@ -161,10 +163,10 @@ impl JobRunner {
         }
     }
 
-    /// Synchronises a data source within the default bounds.
+    /// Synchronises a data source within the server's bounds.
     fn synchronise_data_source(&self, job: &ClaimedJob, source: i64) -> Outcome {
-        let limits = super::data_sources::Limits::default();
-        super::data_sources::synchronise(&self.work.store, &limits, source, &self.context(job))
+        let limits = &self.data_source_limits;
+        super::data_sources::synchronise(&self.work.store, limits, source, &self.context(job))
     }
 
     /// The change context of what a job writes: in the name of the user who asked.

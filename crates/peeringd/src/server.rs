@@ -38,6 +38,7 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         router_command: s.router_command.clone(),
         peeringdb: s.peeringdb.clone(),
         peeringdb_limits: s.peeringdb_limits,
+        data_source_limits: s.data_source_limits,
         max_inline_renders: s.max_inline_renders,
         field_names: s.field_names,
         email: s.email.clone(),

@@ -29,6 +29,7 @@ pub fn run(settings: Settings) -> Result<(), String> {
         router_command: settings.router_command.clone(),
         peeringdb: settings.peeringdb.clone(),
         peeringdb_limits: settings.peeringdb_limits,
+        data_source_limits: settings.data_source_limits,
         email: settings.email.clone(),
         edits: peering_app::edits::Edits::new(store.clone(), settings.write_rules()),
         irr: settings.irr.clone(),

@@ -36,6 +36,20 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The default bounds but for the total size and the time, which the settings give;
+    /// no file may be larger than all of them together.
+    pub fn with(max_total_bytes: u64, timeout: Duration) -> Limits {
+        let defaults = Limits::default();
+        Limits {
+            max_file_bytes: defaults.max_file_bytes.min(max_total_bytes),
+            max_total_bytes,
+            timeout,
+            ..defaults
+        }
+    }
+}
+
 /// The files found so far, checked against the limits as each is added.
 pub(super) struct Found<'a> {
     limits: &'a Limits,
@@ -60,9 +74,9 @@ impl<'a> Found<'a> {
         }
     }
 
-    /// All files together may take at most this many bytes.
-    pub(super) fn max_total_bytes(&self) -> u64 {
-        self.limits.max_total_bytes
+    /// The bounds the files are checked against.
+    pub(super) fn limits(&self) -> &Limits {
+        self.limits
     }
 
     /// Whether a file of this name is left out: hidden, or matched by an ignore rule.

@@ -4,14 +4,15 @@
 //! names are read from the object database, each checked against the limits before it
 //! is read. The fetch runs on its own thread under a deadline, stopped when the deadline
 //! passes or the download grows past the limits. Credentials from the source's
-//! `parameters` go to the source's own origin only, and redirects are not followed.
+//! `parameters` go to the source's own origin only, over HTTPS or over plain HTTP to a
+//! loopback address, and redirects are not followed.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use super::files::Found;
+use super::files::{Found, Limits};
 use super::SyncError;
 
 /// What the source's `parameters` say about the repository.
@@ -58,11 +59,18 @@ pub(super) fn read_repository(
             read_commit(&repo, parameters.branch.as_deref(), found)
         }
         Some("http" | "https") => {
+            if parameters.username.is_some() && !may_carry_an_account(url) {
+                return Err(SyncError::Fetch(
+                    "A username and password are sent over HTTPS only (or over HTTP to this \
+                     machine's loopback address): use an https:// URL"
+                        .into(),
+                ));
+            }
             let dir = tempfile::tempdir()
                 .map_err(|e| SyncError::Fetch(format!("temporary directory: {e}")))?;
-            let max = found.max_total_bytes();
+            let limits = *found.limits();
             // The clone's HEAD is the branch asked for.
-            let repo = fetch_bounded(url, parameters, dir.path(), max, deadline)?;
+            let repo = fetch_bounded(url, parameters, dir.path(), &limits, deadline)?;
             read_commit(&repo, None, found)
         }
         Some(other) => Err(SyncError::Fetch(format!(
@@ -76,9 +84,10 @@ fn fetch_bounded(
     url: &str,
     parameters: GitParameters,
     into: &Path,
-    max_bytes: u64,
+    limits: &Limits,
     deadline: Instant,
 ) -> Result<gix::Repository, SyncError> {
+    let max_bytes = limits.max_total_bytes;
     let interrupt = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
     let (url_owned, into_owned, flag) = (url.to_string(), into.to_path_buf(), interrupt.clone());
@@ -99,7 +108,7 @@ fn fetch_bounded(
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         let stop = if Instant::now() > deadline {
-            Some(SyncError::TimedOut(Duration::ZERO))
+            Some(SyncError::TimedOut(limits.timeout))
         } else if size_of(into) > max_bytes {
             Some(SyncError::TooLarge(format!(
                 "the repository is more than the {max_bytes} bytes a source may hold"
@@ -147,7 +156,8 @@ fn fetch(
     into: &Path,
     interrupt: &AtomicBool,
 ) -> Result<(), SyncError> {
-    let failed = |e: gix::Error| SyncError::Fetch(format!("Fetching remote data failed: {e}"));
+    let failed =
+        |e: gix::Error| SyncError::Fetch(format!("Fetching remote data failed: {}", causes(&e)));
     // reqwest's rustls takes the process's provider: ring, as the rest of peeringd uses.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let open = gix::open::Options::isolated().config_overrides(["http.followRedirects=false"]);
@@ -181,6 +191,42 @@ fn fetch(
         .fetch_only(gix::progress::Discard, interrupt)
         .map_err(failed)?;
     Ok(())
+}
+
+/// An error with its causes, each once: gix's outer errors ("Transport handshake failed")
+/// do not say what went wrong.
+fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// Whether an account may travel to `url`: over HTTPS, or over plain HTTP to this machine
+/// (`localhost` or a loopback address), where it crosses no network.
+fn may_carry_an_account(url: &str) -> bool {
+    let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url)) else {
+        return false;
+    };
+    let host = parsed.host().unwrap_or_default().to_ascii_lowercase();
+    let address = host.trim_start_matches('[').trim_end_matches(']');
+    match parsed.scheme {
+        gix::url::Scheme::Https => true,
+        gix::url::Scheme::Http => {
+            host == "localhost"
+                || address
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|a| a.is_loopback())
+        }
+        _ => false,
+    }
 }
 
 /// `scheme://host:port` of a URL (lower-cased), none for a local path.
@@ -299,6 +345,13 @@ mod tests {
             "https://git.example.net:8443/r.git"
         ));
         assert!(origin_of("/srv/repo").is_none());
+        assert!(may_carry_an_account("https://git.example.net/r.git"));
+        assert!(may_carry_an_account("http://127.0.0.1:8080/r.git"));
+        assert!(may_carry_an_account("http://[::1]:8080/r.git"));
+        assert!(may_carry_an_account("http://LOCALHOST/r.git"));
+        assert!(!may_carry_an_account("http://git.example.net/r.git"));
+        assert!(!may_carry_an_account("http://192.0.2.1/r.git"));
+        assert!(!may_carry_an_account("http://127.0.0.1.example.net/r.git"));
         let none = credentials(
             &origin_of("https://a.example/"),
             None,

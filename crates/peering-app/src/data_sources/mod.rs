@@ -35,7 +35,7 @@ pub enum SyncError {
     Fetch(String),
     #[error("Too large: {0}.")]
     TooLarge(String),
-    #[error("Fetching took longer than allowed.")]
+    #[error("Fetching took longer than the {} s allowed.", .0.as_secs())]
     TimedOut(std::time::Duration),
     #[error("{0}")]
     Template(String),

@@ -1,6 +1,7 @@
 //! Settings: each from a flag, else the environment (`PEERING_*`), else the TOML file given
 //! by `--config`, else the default.
 
+mod data_sources;
 mod email;
 mod irr;
 mod schedules;
@@ -128,6 +129,8 @@ pub struct SettingsArgs {
     #[command(flatten)]
     pub webhooks: webhooks::WebhookArgs,
     #[command(flatten)]
+    pub data_sources: data_sources::DataSourceArgs,
+    #[command(flatten)]
     pub schedules: schedules::ScheduleArgs,
 }
 
@@ -171,6 +174,8 @@ struct FileSettings {
     #[serde(flatten)]
     webhooks: webhooks::WebhookFile,
     #[serde(flatten)]
+    data_sources: data_sources::DataSourceFile,
+    #[serde(flatten)]
     schedules: schedules::ScheduleFile,
 }
 
@@ -205,6 +210,8 @@ pub struct Settings {
     pub email: peering_app::email::Settings,
     pub irr: peering_app::irr::Settings,
     pub webhooks: peering_app::webhooks::Settings,
+    /// How much and how long a data source's synchronisation may take in.
+    pub data_source_limits: peering_app::data_sources::Limits,
     /// The schedules turned on (`config/schedules.rs`).
     pub schedules: Vec<peering_app::schedules::Schedule>,
 }
@@ -351,6 +358,7 @@ impl SettingsArgs {
             email: self.email.resolve(file.email)?,
             irr: self.irr.resolve(file.irr)?,
             webhooks: self.webhooks.resolve(file.webhooks)?,
+            data_source_limits: self.data_sources.resolve(file.data_sources)?,
             schedules: self.schedules.resolve(file.schedules)?,
         })
     }

@@ -307,6 +307,7 @@ fn the_job_for_all_refreshes_each_and_reports_failures() {
         router_command: Vec::new(),
         peeringdb: Default::default(),
         peeringdb_limits: Default::default(),
+        data_source_limits: Default::default(),
         email: Default::default(),
         edits: peering_app::edits::Edits::new(
             s.store.clone(),

@@ -3,7 +3,11 @@
 //! configuration template that follows a file rendering the new text after each
 //! synchronisation; and the failures (a missing directory, no repository, a file too
 //! large, a template that does not parse), each a job that says why and writes nothing.
-//! The action's permission is tried with every other action in `action_permissions.rs`.
+//! Repositories over HTTP, from Git's own server: `over_http.rs`. The action's permission
+//! is tried with every other action in `action_permissions.rs`.
+
+mod git_server;
+mod over_http;
 
 use std::path::Path;
 use std::process::Command;
