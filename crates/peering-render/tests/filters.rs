@@ -109,6 +109,19 @@ fn peers_and_exchanges() {
     assert!(on_router_err("{{ router|shared_ixps(router) }}")
         .message
         .contains("autonomous system"));
+    // A PeeringDB network record stands for the other network, on either side.
+    assert_eq!(
+        on_router("{{ {'asn': 65010}|shared_ixps(local_as)|length }} {{ local_as|shared_ixps({'asn': 65010})|length }} {{ local_as|shared_facilities({'asn': 65010})|length }}"),
+        "0 0 0"
+    );
+    assert!(on_router_err("{{ 'x'|shared_ixps(local_as) }}")
+        .message
+        .contains("not an autonomous system or a peeringdb network"));
+    assert!(
+        on_router_err("{{ {'asn': 1}|shared_facilities({'asn': 2}) }}")
+            .message
+            .contains("no peering data")
+    );
 }
 
 #[test]

@@ -25,7 +25,11 @@ fn two_systems(value: &Value, other: &Value) -> Result<(Model, Model), Error> {
 /// The AS numbers of two systems, unless one is private or they are the same (PeeringDB
 /// knows nothing shared then).
 fn public_pair(a: &Model, b: &Model) -> Option<(i64, i64)> {
-    let (x, y) = (a.int("asn")?, b.int("asn")?);
+    public_asns(a.int("asn")?, b.int("asn")?)
+}
+
+/// Two AS numbers, unless one is private or they are the same.
+fn public_asns(x: i64, y: i64) -> Option<(i64, i64)> {
     (x != y && !is_private_asn(x) && !is_private_asn(y)).then_some((x, y))
 }
 
@@ -33,37 +37,52 @@ fn failed(e: String) -> Error {
     invalid(format!("cannot read the PeeringDB copy: {e}"))
 }
 
-/// The exchanges of `other` (ours) on a LAN where PeeringDB lists both networks.
-fn shared_exchanges(value: &Model, other: &Model) -> Result<Vec<Model>, Error> {
-    let Some((asn, other_asn)) = public_pair(value, other) else {
+/// The exchanges of `ours` (an autonomous system) on a LAN where PeeringDB lists both its
+/// network and that of `asn`.
+fn shared_exchanges(asn: i64, ours: &Model) -> Result<Vec<Model>, Error> {
+    let Some((asn, our_asn)) = ours.int("asn").and_then(|own| public_asns(asn, own)) else {
         return Ok(Vec::new());
     };
-    let lans = value
+    let lans = ours
         .data()
         .source()
-        .shared_lans(asn, other_asn)
+        .shared_lans(asn, our_asn)
         .map_err(failed)?;
-    Ok(other
+    Ok(ours
         .referring(&INTERNET_EXCHANGE, "local_autonomous_system")
         .into_iter()
         .filter(|x| x.int("extdb_ixlan").is_some_and(|lan| lans.contains(&lan)))
         .collect())
 }
 
-/// Exchanges of `other` where PeeringDB lists both networks.
-pub fn shared_ixps(value: Value, other: Value) -> Result<Value, Error> {
-    let (value, other) = two_systems(&value, &other)?;
-    Ok(models(in_list_order(shared_exchanges(&value, &other)?)))
+/// An autonomous system's model.
+fn system(value: &Value) -> Option<Model> {
+    model_of(value)
+        .filter(|m| m.is(&AUTONOMOUS_SYSTEM))
+        .cloned()
 }
 
-/// Facilities where PeeringDB lists both networks (as its records).
+/// Exchanges where PeeringDB lists both networks, as the reference: those of `other` when
+/// it is an autonomous system, else those of `value`; the one that is not may be a
+/// PeeringDB network record (the e-mail to a PeeringDB network gives one).
+pub fn shared_ixps(value: Value, other: Value) -> Result<Value, Error> {
+    let (ours, theirs) = match (system(&value), system(&other)) {
+        (_, Some(other)) => (other, &value),
+        (Some(value), None) => (value, &other),
+        (None, None) => return Err(invalid("one of the values must be an autonomous system")),
+    };
+    let asn = network_asn(theirs)?;
+    Ok(models(in_list_order(shared_exchanges(asn, &ours)?)))
+}
+
+/// Facilities where PeeringDB lists both networks (as its records); either may be given
+/// as an autonomous system or as a PeeringDB network record, as the reference takes them.
 pub fn shared_facilities(value: Value, other: Value) -> Result<Value, Error> {
-    let (value, other) = two_systems(&value, &other)?;
-    let Some((asn, other_asn)) = public_pair(&value, &other) else {
+    let (asn, other_asn) = (network_asn(&value)?, network_asn(&other)?);
+    let Some((asn, other_asn)) = public_asns(asn, other_asn) else {
         return Ok(Value::from(Vec::<Value>::new()));
     };
-    let records = value
-        .data()
+    let records = peering_data(&value, &other)?
         .source()
         .shared_facilities(asn, other_asn)
         .map_err(failed)?;
@@ -88,7 +107,7 @@ pub fn missing_sessions(value: Value, other: Value, ixp: Option<Value>) -> Resul
     };
     let exchanges = match &ixp {
         Some(x) => vec![x.clone()],
-        None => shared_exchanges(&value, &other)?,
+        None => shared_exchanges(asn, &other)?,
     };
     let lans: Vec<i64> = exchanges
         .iter()
@@ -150,13 +169,7 @@ fn possible_sessions(value: &Value, other: &Value, ixp: Option<&Value>) -> Resul
     if asn == other_asn {
         return Ok(Value::from(Vec::<Value>::new()));
     }
-    let Some(source) = [value, other]
-        .into_iter()
-        .find_map(model_of)
-        .map(|m| m.data().clone())
-    else {
-        return Err(invalid("no peering data to read the PeeringDB copy from"));
-    };
+    let source = peering_data(value, other)?;
     let mut lans = source
         .source()
         .shared_lans(asn, other_asn)
@@ -173,4 +186,17 @@ fn possible_sessions(value: &Value, other: &Value, ixp: Option<&Value>) -> Resul
         .map(|r| record_json(&PDB_NETWORK_IXLAN, r))
         .collect();
     Ok(json_value(list))
+}
+
+/// The peering data one of two values (one of our objects) was read from: the PeeringDB
+/// copy is read through it, so that two network records alone read nothing.
+fn peering_data(
+    value: &Value,
+    other: &Value,
+) -> Result<std::sync::Arc<crate::dataset::Dataset>, Error> {
+    [value, other]
+        .into_iter()
+        .find_map(model_of)
+        .map(|m| m.data().clone())
+        .ok_or_else(|| invalid("no peering data to read the PeeringDB copy from"))
 }

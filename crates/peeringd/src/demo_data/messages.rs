@@ -106,13 +106,27 @@ Kind regards,
 ";
 
 /// For a network PeeringDB lists that we have no autonomous system for: its PeeringDB
-/// record's fields (`autonomous_systems[1]`) and ours (`[0]`).
+/// record's fields (`autonomous_systems[1]`) and ours (`[0]`); the exchanges where
+/// PeeringDB lists both (`shared_ixps`, which takes the record as the reference's does)
+/// and its addresses there (`missing_sessions`).
 const NEW_NETWORK: &str = "\
 {% set us = autonomous_systems[0] %}
 {% set network = autonomous_systems[1] %}
 Dear {{ network.name }} peering team,
 
-We are {{ us.name }}, AS{{ us.asn }}, and PeeringDB shows AS{{ network.asn }} at exchanges where we are.
+We are {{ us.name }}, AS{{ us.asn }}.
+{% set shared = network|shared_ixps(us) %}
+{% if shared %}
+PeeringDB shows AS{{ network.asn }} at exchanges where we are:
+{% for ixp in shared %}
+- {{ ixp.name }}: our addresses {{ ixp|local_ips|join(', ') }}
+{% for record in us|missing_sessions(network, ixp) %}
+  and yours {{ [record.ipaddr4, record.ipaddr6]|select|join(' and ') }}
+{% endfor %}
+{% endfor %}
+{% else %}
+PeeringDB shows AS{{ network.asn }} at no exchange where we are yet: where could we meet?
+{% endif %}
 {% if network.policy_general %}
 Your peering policy is {{ network.policy_general }}, and we would like to peer with you.
 {% endif %}

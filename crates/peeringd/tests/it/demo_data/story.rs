@@ -145,7 +145,8 @@ fn every_router_renders_a_neighbour_per_session() {
 }
 
 /// E-mails for an autonomous system render for ours, a peer in PeeringDB and one that is
-/// not; e-mails for a network render for a newcomer, from our AS.
+/// not; e-mails for a network render for a newcomer, from our AS, with the exchanges
+/// PeeringDB lists us both at.
 #[test]
 fn every_email_template_renders_for_its_audience() {
     let s = TestServer::start_on(demo_network(), Settings::default());
@@ -205,6 +206,11 @@ fn every_email_template_renders_for_its_audience() {
     assert!(
         welcome.contains("Dear Newcomer Networks 1 peering team")
             && welcome.contains("filtered with AS-NEWCOMER1"),
+        "{welcome}"
+    );
+    // `shared_ixps` takes the network record, as the reference's does.
+    assert!(
+        welcome.contains("PeeringDB shows AS4100900000 at exchanges where we are:\n- Example IX"),
         "{welcome}"
     );
     assert!(rendered.values().all(|b| !b.contains("{{")));
