@@ -34,6 +34,7 @@ pub fn from_reference(key: &str) -> Cow<'_, str> {
         "exists_in_peeringdb" => "exists_in_extdb".into(),
         "peeringdb_netixlan" => "extdb_netixlan".into(),
         "peeringdb_ixlan" => "extdb_ixlan".into(),
+        "peeringdb_network" => "extdb_network".into(),
         "peeringdb_prefixes" => "extdb_prefixes".into(),
         _ => key.into(),
     }
@@ -48,6 +49,7 @@ pub fn to_reference(name: &'static str) -> Cow<'static, str> {
         "exists_in_extdb" => "exists_in_peeringdb".into(),
         "extdb_netixlan" => "peeringdb_netixlan".into(),
         "extdb_ixlan" => "peeringdb_ixlan".into(),
+        "extdb_network" => "peeringdb_network".into(),
         "extdb_prefixes" => "peeringdb_prefixes".into(),
         _ => name.into(),
     }
@@ -83,8 +85,9 @@ mod tests {
                 renamed += usize::from(reference != field.name);
             }
         }
-        // An autonomous system's four flags, a session's, a connection's, an exchange's two.
-        assert_eq!(renamed, 8);
+        // An autonomous system's four flags, a session's, a connection's, an exchange's two,
+        // a hidden peer's two.
+        assert_eq!(renamed, 10);
         assert_eq!(
             filter_from_reference("exists_in_peeringdb__n"),
             "exists_in_extdb__n"

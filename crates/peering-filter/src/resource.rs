@@ -195,6 +195,7 @@ fn extra_kind(spec: &ResourceSpec, source: &FilterSource) -> FilterKind {
         FilterSource::Since(field) | FilterSource::Until(field) => {
             filter_kind(&field_kind(field)).unwrap_or(FilterKind::DateTime)
         }
+        FilterSource::Expired(_) => FilterKind::Bool,
         FilterSource::ReferredBy { .. } => FilterKind::Reference,
         FilterSource::ChoiceOrAlso { field, .. } => {
             filter_kind(&field_kind(field)).unwrap_or(FilterKind::String)

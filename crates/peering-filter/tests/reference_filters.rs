@@ -102,11 +102,6 @@ fn every_filter_of_both_releases_is_accepted_or_explained() {
     );
     assert!(checked > 2000, "only {checked} filters checked");
     // Endpoints no resource serves yet; each is checked as soon as one does.
-    let known: std::collections::BTreeSet<&str> = [
-        "core/data-files",
-        "core/data-sources",
-        "peeringdb/hidden-peers",
-    ]
-    .into();
+    let known: std::collections::BTreeSet<&str> = ["core/data-files", "core/data-sources"].into();
     assert!(unserved.is_subset(&known), "unserved: {unserved:?}");
 }

@@ -4,10 +4,12 @@
 use peering_domain::resources::{ALL, TAG};
 use peering_domain::{Kind, ResourceSpec};
 
-/// What an import takes: the peering data, users and groups (without their passwords,
-/// which an API does not give). Not change records (brought over as they were, apart),
-/// jobs, the PeeringDB copy (synchronised from PeeringDB), nor data sources (synchronised
-/// from their directories and repositories, which the source's server reads, not this one).
+/// What an import takes: the peering data, hidden peers among it, users and groups
+/// (without their passwords, which an API does not give). Not change records (brought over
+/// as they were, apart), jobs, the PeeringDB copy (synchronised from PeeringDB; hidden
+/// peers name its objects by PeeringDB's ids, the same here), nor data sources
+/// (synchronised from their directories and repositories, which the source's server
+/// reads, not this one).
 fn imported(spec: &ResourceSpec) -> bool {
     spec.writes.edits() && (spec.change_logged || spec.app == "users") && spec.app != "core"
 }
@@ -80,9 +82,11 @@ mod tests {
         }
         let last = order.last().unwrap();
         assert!(is_generic(last), "{}", last.table);
-        assert!(order
-            .iter()
-            .all(|s| s.app != "peeringdb" && s.app != "core"));
+        let copy_or_core =
+            |s: &&ResourceSpec| (s.app == "peeringdb" && !s.writes.edits()) || s.app == "core";
+        assert!(!order.iter().any(copy_or_core));
+        let hidden = &peering_domain::resources::PDB_HIDDEN_PEER;
+        assert!(order.iter().any(|s| std::ptr::eq(*s, hidden)));
         assert!(order.iter().any(|s| s.app == "users"));
     }
 }

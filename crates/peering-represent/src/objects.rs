@@ -128,6 +128,7 @@ pub fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
 fn write_derived(out: &mut String, value: &Value) {
     match value {
         Value::Text(text) => write_str(out, text),
+        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
         Value::Json(document) => out.push_str(&document.to_string()),
         _ => out.push_str("null"),
     }

@@ -3,7 +3,7 @@
 
 use peering_domain::names::FieldNames;
 use peering_domain::permission::Action;
-use peering_domain::spec::{Field, Kind, TextFormat};
+use peering_domain::spec::{Field, Kind, Shown, TextFormat};
 use peering_domain::ResourceSpec;
 use serde_json::{json, Map, Value as Json};
 
@@ -18,13 +18,21 @@ fn field_type(kind: &Kind) -> &'static str {
         | Kind::Uuid
         | Kind::Mac
         | Kind::DisplayCopy
-        | Kind::Derived { json: false, .. }
+        | Kind::Derived {
+            shown: Shown::Text, ..
+        }
         | Kind::ContentType => "string",
         Kind::GenericObject { .. } | Kind::ContentTypes => "field",
         Kind::Ip { .. } => "string",
-        Kind::Bool => "boolean",
+        Kind::Bool
+        | Kind::Derived {
+            shown: Shown::Bool, ..
+        } => "boolean",
         Kind::Choice { .. } => "choice",
-        Kind::Json { .. } | Kind::Derived { json: true, .. } => "json",
+        Kind::Json { .. }
+        | Kind::Derived {
+            shown: Shown::Json, ..
+        } => "json",
         Kind::Time => "datetime",
         Kind::ForeignKey { .. } => "nested object",
         Kind::ManyToMany { .. } | Kind::Tags => "field",

@@ -99,7 +99,7 @@ impl crate::Store {
 }
 
 /// Tables whose ids come from a sequence: all but the PeeringDB copy's, whose ids are
-/// PeeringDB's.
+/// PeeringDB's (hidden peers, written through the API, have their own).
 fn has_sequence(spec: &ResourceSpec) -> bool {
-    spec.app != "peeringdb"
+    spec.app != "peeringdb" || spec.writes.edits()
 }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use peering_domain::choices::ChoiceSet;
 use peering_domain::resources::ALL;
-use peering_domain::spec::{ChoiceRender, Default, Field, Kind};
+use peering_domain::spec::{ChoiceRender, Default, Field, Kind, Shown};
 use peering_domain::ResourceSpec;
 
 use super::names::{camel, type_name, variant};
@@ -28,8 +28,16 @@ fn shown_type(owner: &ResourceSpec, field: &Field) -> String {
         Kind::ManyToMany { target, .. } => format!("Vec<{}>", nested(owner, target())),
         Kind::Tags => "Vec<NestedTag>".into(),
         Kind::GenericObject { .. } => "serde_json::Value".into(),
-        Kind::DisplayCopy | Kind::Derived { json: false, .. } => "String".into(),
-        Kind::Derived { json: true, .. } => "serde_json::Value".into(),
+        Kind::DisplayCopy
+        | Kind::Derived {
+            shown: Shown::Text, ..
+        } => "String".into(),
+        Kind::Derived {
+            shown: Shown::Bool, ..
+        } => "bool".into(),
+        Kind::Derived {
+            shown: Shown::Json, ..
+        } => "serde_json::Value".into(),
         Kind::ReverseCount { .. } => "i64".into(),
         _ => scalar(&field.kind),
     }
@@ -78,7 +86,12 @@ fn nested(owner: &ResourceSpec, target: &ResourceSpec) -> String {
 fn null_is_a_value(field: &Field) -> bool {
     matches!(
         field.kind,
-        Kind::Json { .. } | Kind::GenericObject { .. } | Kind::Derived { json: true, .. }
+        Kind::Json { .. }
+            | Kind::GenericObject { .. }
+            | Kind::Derived {
+                shown: Shown::Json,
+                ..
+            }
     )
 }
 

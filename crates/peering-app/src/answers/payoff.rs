@@ -53,7 +53,14 @@ impl Default for CachePayoff {
 
 impl CachePayoff {
     /// Whether this request of `spec` should make `lookup` (and keep what it renders).
+    /// Never for a resource whose answers follow the clock (a hidden peer's `is_expired`
+    /// turns with no write): versions key what was written, not when it was read, and
+    /// keying by the next time an answer turns would mean reading its rows first, the
+    /// work a kept answer saves. Those answers are rendered for each request.
     pub fn worth_consulting(&self, spec: &ResourceSpec, lookup: Lookup) -> bool {
+        if spec.reads_the_clock {
+            return false;
+        }
         let Some(score) = self.score(spec, lookup) else {
             return true;
         };
@@ -119,6 +126,16 @@ mod tests {
         for i in 0..10_000 {
             assert!(payoff.worth_consulting(AS, Lookup::Page), "request {i}");
             payoff.record(AS, Lookup::Page, i % 4 == 0);
+        }
+    }
+
+    #[test]
+    fn answers_that_follow_the_clock_are_never_looked_up() {
+        let payoff = CachePayoff::default();
+        let hidden = &peering_domain::resources::PDB_HIDDEN_PEER;
+        for lookup in [Lookup::Page, Lookup::Detail, Lookup::Count] {
+            assert!(!payoff.worth_consulting(hidden, lookup));
+            assert!(payoff.worth_consulting(AS, lookup));
         }
     }
 

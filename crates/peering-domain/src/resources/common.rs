@@ -1,7 +1,9 @@
 //! Fields shared by most resources.
 
 use crate::record::Record;
-use crate::spec::{kinds, Computed, Default, Field, Kind, RelatedLookup, ResourceSpec, Search};
+use crate::spec::{
+    kinds, Computed, Default, Field, Kind, RelatedLookup, ResourceSpec, Search, Shown,
+};
 
 pub const COMMENTS: Field =
     Field::new("comments", "Comments", kinds::LONG_TEXT).default(Default::Text(""));
@@ -29,7 +31,7 @@ pub const MERGED_CONTEXT: Field = Field::new(
     "Config context",
     Kind::Derived {
         derive: super::config_context::derive,
-        json: true,
+        shown: Shown::Json,
     },
 )
 .read_only()

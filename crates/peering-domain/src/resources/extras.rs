@@ -11,7 +11,7 @@ use crate::errors::FieldErrors;
 use crate::record::Record;
 use crate::spec::{
     kinds, Default, ExtraFilter, Field, FilterSource, Kind, OnDelete, RelatedLookup, ResourceSpec,
-    Search,
+    Search, Shown,
 };
 
 fn config_context() -> &'static ResourceSpec {
@@ -365,7 +365,7 @@ pub static IXAPI: ResourceSpec = ResourceSpec {
             "API URL",
             Kind::Derived {
                 derive: api_url,
-                json: false,
+                shown: Shown::Text,
             },
         )
         .read_only(),

@@ -6,7 +6,7 @@ use super::common::{
 };
 use crate::choices::{COMMUNITY_TYPE, IP_FAMILY, ROUTING_POLICY_TYPE};
 use crate::spec::{
-    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec,
+    kinds, ChoiceRender, Default, ExtraFilter, Field, FilterSource, Kind, ResourceSpec, Shown,
 };
 
 /// The members of both the brief and the nested form.
@@ -43,7 +43,7 @@ pub static COMMUNITY: ResourceSpec = ResourceSpec {
             "Kind",
             Kind::Derived {
                 derive: super::community_kind::derive,
-                json: false,
+                shown: Shown::Text,
             },
         )
         .read_only()

@@ -93,12 +93,12 @@ pub enum Kind {
     Mac,
     /// The object's display label under another name (read-only, not stored).
     DisplayCopy,
-    /// A value worked out from the object's own fields whenever it is shown, as the
-    /// reference's model properties are (a community's `kind`, an object's config
-    /// context): read-only, not stored. Text (or null), or any JSON with `json`.
+    /// A value worked out from the object's own fields (and, for a flag, the clock) whenever
+    /// it is shown, as the reference's model properties are (a community's `kind`, an
+    /// object's config context, a hidden peer's `is_expired`): read-only, not stored.
     Derived {
         derive: fn(&ResourceSpec, &crate::record::Record) -> crate::value::Value,
-        json: bool,
+        shown: Shown,
     },
     /// A resource named by its content type, `app.model` (stored as text).
     ContentType,
@@ -113,6 +113,17 @@ pub enum Kind {
         id_field: &'static str,
         cascade: bool,
     },
+}
+
+/// What a derived value is shown as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// Text, or null.
+    Text,
+    /// `true` or `false`.
+    Bool,
+    /// Any JSON value.
+    Json,
 }
 
 /// A default applied on create when the field is absent.

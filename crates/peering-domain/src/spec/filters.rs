@@ -43,6 +43,9 @@ pub enum FilterSource {
     Since(&'static str),
     /// A timestamp field at or before the value.
     Until(&'static str),
+    /// A flag: whether the timestamp field is set and past when the list is read (true),
+    /// or empty or still ahead (false).
+    Expired(&'static str),
     /// Objects referred to by rows of `table` (through `column`) whose `match_column` holds
     /// one of the values, e.g. the tags used by a content type.
     ReferredBy {

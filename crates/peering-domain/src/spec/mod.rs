@@ -7,7 +7,7 @@ mod filters;
 pub mod kinds;
 mod reads;
 
-pub use field::{ChoiceRender, Computed, Default, Field, Kind, OnDelete, TextFormat};
+pub use field::{ChoiceRender, Computed, Default, Field, Kind, OnDelete, Shown, TextFormat};
 pub use filters::{ExtraFilter, FilterSource, Search};
 pub use reads::CHANGE_RECORDS;
 
@@ -76,6 +76,10 @@ pub struct ResourceSpec {
     pub extra_filters: &'static [ExtraFilter],
     /// Whether the representation carries `created` and `updated`.
     pub has_timestamps: bool,
+    /// Whether what its answers show or select changes with the time they are read at (a
+    /// flag worked out from a timestamp and the clock, a filter on it): no write marks
+    /// such a change, so no answer or count of them is kept (`answers/payoff.rs`).
+    pub reads_the_clock: bool,
 }
 
 /// The writes a resource accepts through the API.
@@ -139,6 +143,7 @@ impl ResourceSpec {
         owner: None,
         extra_filters: &[],
         has_timestamps: true,
+        reads_the_clock: false,
     };
 
     pub fn field(&self, name: &str) -> Option<&'static Field> {

@@ -4,7 +4,7 @@
 use paperclip::v2::models::{DataType, DataTypeFormat, DefaultSchemaRaw, Either};
 use peering_domain::choices::ChoiceSet;
 use peering_domain::resources::TAG;
-use peering_domain::spec::{ChoiceRender, Kind};
+use peering_domain::spec::{ChoiceRender, Kind, Shown};
 use peering_domain::ResourceSpec;
 
 use super::forms::{Form, Member};
@@ -101,19 +101,25 @@ fn kind_schema(kind: &Kind, write: bool) -> DefaultSchemaRaw {
         | Kind::Ip { .. }
         | Kind::Mac
         | Kind::DisplayCopy
-        | Kind::Derived { json: false, .. }
+        | Kind::Derived {
+            shown: Shown::Text, ..
+        }
         | Kind::ContentType => string(),
         // The nested form of any resource: an object with at least `id`, `url`, `display`.
         Kind::GenericObject { .. } => typed(DataType::Object, None),
         Kind::ContentTypes => array(string()),
         Kind::Uuid => typed(DataType::String, Some(DataTypeFormat::Uuid)),
-        Kind::Bool => typed(DataType::Boolean, None),
+        Kind::Bool
+        | Kind::Derived {
+            shown: Shown::Bool, ..
+        } => typed(DataType::Boolean, None),
         Kind::Time => typed(DataType::String, Some(DataTypeFormat::DateTime)),
         Kind::Json { object_only: true } => typed(DataType::Object, None),
         // Any JSON value; Swagger 2.0 cannot say so, `refine` does.
-        Kind::Json { object_only: false } | Kind::Derived { json: true, .. } => {
-            DefaultSchemaRaw::default()
-        }
+        Kind::Json { object_only: false }
+        | Kind::Derived {
+            shown: Shown::Json, ..
+        } => DefaultSchemaRaw::default(),
         Kind::Choice {
             set,
             render: ChoiceRender::Object,

@@ -186,6 +186,8 @@ impl World {
                     None => vec![],
                 }),
                 FilterSource::Since(_) | FilterSource::Until(_) => None,
+                // The flag is shown under the filter's name (a hidden peer's `is_expired`).
+                FilterSource::Expired(_) => Some(vec![scalar(&object[param])]),
                 FilterSource::ReferredBy { table, .. } => Some(match table {
                     // The content types whose objects carry this tag.
                     "tagged_items" => {
@@ -348,6 +350,21 @@ fn add_what_demo_data_leaves_empty(s: &TestServer) {
     let path = format!("/api/core/data-sources/{}/synchronise/", source["id"]);
     let sync = crate::common::network::finished(s, &s.post(&path, json!({})).json());
     assert_eq!(sync["status"]["value"], "completed", "{sync}");
+    // Hidden peers: one for good, one whose time has passed, one still ahead.
+    let networks = s.get("/api/peeringdb/networks/?limit=3").json()["results"].clone();
+    let lan = s.get("/api/peeringdb/ixlans/?limit=1").json()["results"][0]["id"].clone();
+    let times = [
+        Json::Null,
+        json!("2024-01-01T00:00:00Z"),
+        json!("2999-01-01T00:00:00Z"),
+    ];
+    for (network, until) in networks.as_array().unwrap().iter().zip(times) {
+        s.create(
+            "/api/peeringdb/hidden-peers/",
+            json!({"peeringdb_network": network["id"], "peeringdb_ixlan": lan, "until": until,
+                   "comments": "Refused"}),
+        );
+    }
 }
 
 /// An update record for every resource, and a tag on one object of each taggable one.

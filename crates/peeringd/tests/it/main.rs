@@ -80,6 +80,7 @@ mod email;
 
 // PeeringDB and imports.
 mod data_sources;
+mod hidden_peers;
 mod import;
 mod import_bounds;
 mod irr;

@@ -53,6 +53,12 @@ fn fill_the_rest(s: &TestServer) {
         json!({"content_type": "peering.autonomoussystem", "object_id": system, "contact": contact, "role": role}),
     );
     s.create("/api/users/groups/", json!({"name": "operators"}));
+    let network = first_id(s, "/api/peeringdb/networks/");
+    let lan = first_id(s, "/api/peeringdb/ixlans/");
+    s.create(
+        "/api/peeringdb/hidden-peers/",
+        json!({"peeringdb_network": network, "peeringdb_ixlan": lan, "comments": "refused"}),
+    );
     let dir = tempfile::tempdir().expect("a directory");
     std::fs::write(dir.path().join("t.j2"), "{{ dataset }}").expect("a file");
     let url = dir.path().display().to_string();

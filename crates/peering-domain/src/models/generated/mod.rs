@@ -84,6 +84,8 @@ mod pdb_network_i_x_lan;
 pub use pdb_network_i_x_lan::*;
 mod pdb_synchronisation;
 pub use pdb_synchronisation::*;
+mod pdb_hidden_peer;
+pub use pdb_hidden_peer::*;
 
 /// Calls `$callback!` with the path of every model type, in `resources::ALL`'s order.
 #[macro_export]
@@ -131,7 +133,8 @@ macro_rules! for_each_model {
             $crate::models::PdbNetworkContact,
             $crate::models::PdbNetworkFacility,
             $crate::models::PdbNetworkIXLan,
-            $crate::models::PdbSynchronisation
+            $crate::models::PdbSynchronisation,
+            $crate::models::PdbHiddenPeer
         );
     };
 }

@@ -5,10 +5,12 @@
 //! new synchronisation.
 
 mod exchanges;
+mod hidden;
 mod networks;
 mod places;
 
 pub use exchanges::{PDB_INTERNET_EXCHANGE, PDB_IXLAN, PDB_IXLAN_PREFIX, PDB_IX_FACILITY};
+pub use hidden::PDB_HIDDEN_PEER;
 pub use networks::{PDB_NETWORK, PDB_NETWORK_CONTACT, PDB_NETWORK_FACILITY, PDB_NETWORK_IXLAN};
 pub use places::{PDB_CAMPUS, PDB_FACILITY, PDB_ORGANIZATION, PDB_SYNCHRONISATION};
 

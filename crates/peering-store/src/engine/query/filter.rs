@@ -40,6 +40,7 @@ fn target_condition(spec: &ResourceSpec, target: &FilterTarget, p: &Predicate) -
         FilterTarget::ChangeRequest(actions) => Some(change_request_condition(spec, actions, p)),
         FilterTarget::AddressFamily { key } => ip_family_condition(key, p),
         FilterTarget::Bound { column, since } => Some(bound_condition(column, *since, p)),
+        FilterTarget::Expired { column } => expired_condition(column, p),
         FilterTarget::ReferredBy {
             table,
             column,
@@ -89,6 +90,37 @@ fn bound_condition(column: &str, since: bool, p: &Predicate) -> Sql {
         bounded.lookup = if since { Lookup::Gte } else { Lookup::Lte };
     }
     column_condition("o", column, None, &Kind::Time, &bounded)
+}
+
+/// The timestamp is set and past (`true`), or empty or ahead (`false`), as of now: the
+/// clock is read for each statement, which is why answers of such lists are never kept
+/// (`ResourceSpec::reads_the_clock`). Both values given: every row.
+fn expired_condition(column: &str, p: &Predicate) -> Option<Sql> {
+    let wanted: Vec<bool> = (p.values.iter())
+        .filter_map(|v| match v {
+            FilterValue::Bool(b) => Some(*b),
+            _ => None,
+        })
+        .collect();
+    let expired = match (wanted.contains(&true), wanted.contains(&false)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return None,
+    };
+    let now = Bind::Int(peering_domain::value::time_to_micros(
+        peering_domain::value::now(),
+    ));
+    let mut sql = Sql::default();
+    if p.lookup.is_negated() {
+        sql.push("NOT ");
+    }
+    if expired {
+        sql.push(&format!("(o.{column} IS NOT NULL AND o.{column} < "));
+    } else {
+        sql.push(&format!("(o.{column} IS NULL OR o.{column} >= "));
+    }
+    sql.bind(now).push(")");
+    Some(sql)
 }
 
 /// The object is referred to by rows of `other` whose `match_column` holds a value (only

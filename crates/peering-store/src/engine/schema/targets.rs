@@ -32,6 +32,10 @@ pub(crate) enum FilterTarget {
         column: &'static str,
         since: bool,
     },
+    /// Whether the timestamp column is set and past at the time of the read.
+    Expired {
+        column: &'static str,
+    },
     ReferredBy {
         table: &'static str,
         column: &'static str,
@@ -57,6 +61,7 @@ impl FilterTarget {
             | FilterTarget::ChangeRequest(_)
             | FilterTarget::AddressFamily { .. }
             | FilterTarget::Bound { .. }
+            | FilterTarget::Expired { .. }
             | FilterTarget::ReferredBy { .. }
             | FilterTarget::ChoiceOrAlso { .. } => None,
         }
@@ -165,6 +170,7 @@ fn extra_target(spec: &'static ResourceSpec, source: &FilterSource) -> FilterTar
             column: field,
             since: false,
         },
+        FilterSource::Expired(field) => FilterTarget::Expired { column: field },
         FilterSource::ReferredBy {
             table,
             column,

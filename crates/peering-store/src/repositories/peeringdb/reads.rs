@@ -3,7 +3,10 @@
 //! share, and the records that name a connection's addresses. Each is one query (or one
 //! query for the ids, then the objects with their relations), whatever the copy's size.
 
-use peering_domain::resources::{PDB_FACILITY, PDB_IXLAN_PREFIX, PDB_NETWORK, PDB_NETWORK_IXLAN};
+use peering_domain::resources::{
+    PDB_FACILITY, PDB_HIDDEN_PEER, PDB_IXLAN_PREFIX, PDB_NETWORK, PDB_NETWORK_IXLAN,
+};
+use peering_domain::value::{now, time_to_micros};
 use peering_domain::{Record, ResourceSpec};
 
 use crate::connection::Db;
@@ -41,9 +44,10 @@ fn objects_in_order(
 }
 
 impl super::PeeringDb<'_> {
-    /// PeeringDB's network-LAN records on `ixlan` of networks other than `local_asn` with an
-    /// address no session at `exchange` uses yet, by AS number (the reference's available
-    /// peers: a dual-stack network stays listed until both its addresses have sessions).
+    /// PeeringDB's network-LAN records on `ixlan` of networks other than `local_asn`, and
+    /// not hidden there now, with an address no session at `exchange` uses yet, by AS
+    /// number (the reference's available peers: a dual-stack network stays listed until
+    /// both its addresses have sessions).
     pub fn available_peers(
         &self,
         exchange: i64,
@@ -58,6 +62,16 @@ impl super::PeeringDb<'_> {
             sql.bind(Bind::Int(ixlan))
                 .push(" AND n.asn <> ")
                 .bind(Bind::Int(local_asn));
+            // Networks hidden on the LAN, for good or until a time still ahead.
+            sql.push(&format!(
+                " AND n.asn NOT IN (SELECT hn.asn FROM {} h JOIN {} hn ON hn.id = h.extdb_network_id \
+                 WHERE h.extdb_ixlan_id = ",
+                PDB_HIDDEN_PEER.table, PDB_NETWORK.table
+            ))
+            .bind(Bind::Int(ixlan))
+            .push(" AND (h.until IS NULL OR h.until > ")
+            .bind(Bind::Int(time_to_micros(now())))
+            .push("))");
             for family in ["6", "4"] {
                 sql.push(if family == "6" { " AND (" } else { " OR " });
                 sql.push(&format!(

@@ -8,7 +8,9 @@
 use std::collections::{HashMap, HashSet};
 
 use peering_domain::peeringdb::{Incoming, Refused};
-use peering_domain::resources::{PDB_SYNCHRONISATION, PEERINGDB_NAMESPACES};
+use peering_domain::resources::{
+    PDB_HIDDEN_PEER, PDB_IXLAN, PDB_NETWORK, PDB_SYNCHRONISATION, PEERINGDB_NAMESPACES,
+};
 use peering_domain::value::time_to_micros;
 use peering_domain::{Kind, Record, ResourceSpec, Value};
 
@@ -243,6 +245,9 @@ impl<'c, 'd> CopyWriter<'c, 'd> {
         if self.deleted_any {
             unlink_gone(self.db)?;
         }
+        if self.counts.values().any(|c| c.created > 0) {
+            link_hidden_peers(self.db)?;
+        }
         let counts = PEERINGDB_NAMESPACES
             .iter()
             .map(|(_, spec)| {
@@ -278,6 +283,31 @@ fn unlink_gone(db: &mut Db<'_>) -> Result<(), Error> {
             &format!(
                 "UPDATE {table} SET {column} = NULL WHERE {column} IS NOT NULL \
                  AND NOT EXISTS (SELECT 1 FROM {copy} c WHERE c.id = {table}.{column})"
+            ),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Links hidden peers again to the networks and LANs PeeringDB lists anew, by the ids
+/// they kept when PeeringDB dropped them (the database cleared the links then), as the
+/// reference's `link_to_peeringdb` after each synchronisation; without change records, as
+/// the clearing.
+fn link_hidden_peers(db: &mut Db<'_>) -> Result<(), Error> {
+    let table = PDB_HIDDEN_PEER.table;
+    for (copy, link, kept) in [
+        (
+            PDB_NETWORK.table,
+            "extdb_network_id",
+            "extdb_network_id_copy",
+        ),
+        (PDB_IXLAN.table, "extdb_ixlan_id", "extdb_ixlan_id_copy"),
+    ] {
+        db.execute(&Sql::writing(
+            Writes::updates(table).setting(&[link]),
+            &format!(
+                "UPDATE {table} SET {link} = {kept} WHERE {link} IS NULL \
+                 AND {kept} IN (SELECT id FROM {copy})"
             ),
         ))?;
     }

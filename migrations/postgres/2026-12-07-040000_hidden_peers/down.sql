@@ -1,0 +1,3 @@
+DROP INDEX peeringdb_hidden_peers_ixlan;
+DROP INDEX peeringdb_hidden_peers_network;
+DROP TABLE peeringdb_hidden_peers;
