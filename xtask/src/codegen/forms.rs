@@ -173,9 +173,11 @@ fn writable_struct(index: usize, spec: &'static ResourceSpec, name: &str) -> Str
             let _ = writeln!(init, "{ident},");
         }
     }
+    // A body every field of which is optional is also its own default.
+    let default = if required.is_empty() { ", Default" } else { "" };
     format!(
         "/// The body that creates or replaces {article} {noun}.\n\
-         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]\n\
+         #[derive(Debug, Clone{default}, PartialEq, Serialize, Deserialize)]\n\
          pub struct Writable{name} {{\n{fields}}}\n\n\
          impl Writable{name} {{\n\
          /// A body with the required fields; the others are left to their defaults.\n\

@@ -99,7 +99,7 @@ impl Model for PdbHiddenPeer {
 }
 
 /// The body that creates or replaces a hidden peer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct WritablePdbHiddenPeer {
     /// PeeringDB network
     #[serde(alias = "peeringdb_network")]
