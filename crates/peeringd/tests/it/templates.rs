@@ -239,8 +239,10 @@ fn runaway_templates_end_with_a_clear_error_and_the_server_stays_responsive() {
             "{name}: {}",
             r.text
         );
+        // The bound is the render's work budget, not a time: this only tells a render that
+        // ended from one that hung, with room for a debug build on a loaded machine.
         assert!(
-            started.elapsed() < Duration::from_secs(20),
+            started.elapsed() < Duration::from_secs(120),
             "{name} took {:?}",
             started.elapsed()
         );
