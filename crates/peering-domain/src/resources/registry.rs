@@ -1,7 +1,7 @@
 //! Data derived once per registered resource (filter catalogs, table layouts, the tables an
 //! answer reads), found by the resource's address in constant time.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 use super::ALL;
@@ -9,7 +9,7 @@ use crate::spec::ResourceSpec;
 
 /// The position of `spec` in [`ALL`]: by address, or by table for a copy of a declaration.
 pub fn position(spec: &ResourceSpec) -> Option<usize> {
-    static POSITIONS: OnceLock<HashMap<usize, usize>> = OnceLock::new();
+    static POSITIONS: OnceLock<FxHashMap<usize, usize>> = OnceLock::new();
     let positions = POSITIONS.get_or_init(|| {
         ALL.iter()
             .enumerate()

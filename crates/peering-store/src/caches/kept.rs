@@ -17,7 +17,9 @@
 //! before its versions change.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use peering_domain::resources::PerResource;
@@ -47,7 +49,7 @@ pub(crate) struct KeptObjects {
 
 #[derive(Debug, Default)]
 struct Tables {
-    by_table: HashMap<&'static str, Kept>,
+    by_table: FxHashMap<&'static str, Kept>,
     /// The approximate size of the objects kept, all tables together.
     bytes: usize,
     /// Tables whose objects did not fit in the bound, no longer kept until the server
@@ -101,7 +103,7 @@ impl Tables {
 #[derive(Debug)]
 struct Kept {
     version: i64,
-    objects: HashMap<i64, Arc<Record>>,
+    objects: FxHashMap<i64, Arc<Record>>,
     /// The approximate size of `objects`, dropped at once when the version changes.
     bytes: usize,
     /// The versions these objects were carried from by this process's writes
@@ -114,7 +116,7 @@ impl Kept {
     fn new(version: i64) -> Kept {
         Kept {
             version,
-            objects: HashMap::new(),
+            objects: FxHashMap::default(),
             bytes: 0,
             carried_from: Vec::new(),
         }

@@ -12,7 +12,7 @@ pub(crate) mod page;
 pub(crate) mod relations;
 mod search;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use peering_domain::spec::Kind;
@@ -34,7 +34,9 @@ pub(crate) use relations::{load_reads, load_related};
 /// Objects related to the ones being rendered, by `(table, id)`.
 #[derive(Debug, Default, Clone)]
 pub struct Related {
-    map: HashMap<(&'static str, i64), Arc<Record>>,
+    /// Looked up for every relation of every object rendered: a fast hash, as the keys
+    /// are our own tables and ids.
+    map: FxHashMap<(&'static str, i64), Arc<Record>>,
     /// The versions under which this read takes and keeps related objects (`kept.rs`),
     /// once read.
     kept_at: Option<KeptAt>,

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use peering_domain::{Record, ResourceSpec, Value};
 
 use super::inline::{versions_column, Inline};
@@ -67,7 +69,7 @@ pub(crate) fn in_order_checked(
         }
         records
     };
-    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let position: FxHashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
     records.sort_unstable_by_key(|r| position.get(&r.id).copied());
     if relations {
         load_related(db, spec, &mut records, &mut related)?;

@@ -2,7 +2,9 @@
 //! point to, each loaded with one query per related resource whatever the number of records.
 
 use std::borrow::Borrow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use peering_domain::resources::group_by_resource;
@@ -157,7 +159,7 @@ pub(super) fn load_links(
         return Ok(());
     }
     let ids: Vec<i64> = records.iter().map(|r| r.id).collect();
-    let position: HashMap<i64, usize> =
+    let position: FxHashMap<i64, usize> =
         records.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
     let links = links_sql(db.backend(), spec, &ids);
     if !links.is_empty() {
