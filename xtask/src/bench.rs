@@ -15,6 +15,7 @@ mod dataset;
 mod discover;
 mod floor;
 pub(crate) mod http;
+mod install;
 mod load;
 mod peeringdb;
 mod pgbench;

@@ -5,9 +5,9 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use peering_jobs::{start, Claims, Outcome, Queue, Runner, Settings, GIVE_WAY};
+use peering_jobs::{start, Claims, Outcome, Queue, Runner, Settings, Workers, GIVE_WAY};
 use peering_store::testing::TestDatabase;
-use peering_store::{ClaimedJob, NewJob};
+use peering_store::{ClaimedJob, NewJob, Store};
 
 /// Tells the test when each job starts.
 struct Reporting(std::sync::Mutex<mpsc::Sender<Instant>>);
@@ -38,18 +38,20 @@ fn job() -> NewJob {
     }
 }
 
+/// A store on `db`, its queue, one worker reporting each job's start, and the workers.
+fn one_worker(db: &TestDatabase) -> (Store, Queue, mpsc::Receiver<Instant>, Workers) {
+    let store = Store::open(&db.url, 4).unwrap();
+    let (started, starts) = mpsc::channel();
+    let queue = Queue::new(store.clone());
+    let runner = std::sync::Arc::new(Reporting(std::sync::Mutex::new(started)));
+    let workers = start(&queue, runner, settings()).unwrap();
+    (store, queue, starts, workers)
+}
+
 #[test]
 fn a_job_waits_for_the_write_under_way_then_runs() {
     let db = TestDatabase::new();
-    let store = peering_store::Store::open(&db.url, 4).unwrap();
-    let (started, starts) = mpsc::channel();
-    let queue = Queue::new(store.clone());
-    let _workers = start(
-        &queue,
-        std::sync::Arc::new(Reporting(std::sync::Mutex::new(started))),
-        settings(),
-    )
-    .unwrap();
+    let (store, queue, starts, _workers) = one_worker(&db);
 
     let writing = store.writing();
     queue.enqueue(&job()).unwrap();
@@ -68,15 +70,7 @@ fn a_job_waits_for_the_write_under_way_then_runs() {
 #[test]
 fn writes_that_never_end_delay_jobs_without_stopping_them() {
     let db = TestDatabase::new();
-    let store = peering_store::Store::open(&db.url, 4).unwrap();
-    let (started, starts) = mpsc::channel();
-    let queue = Queue::new(store.clone());
-    let _workers = start(
-        &queue,
-        std::sync::Arc::new(Reporting(std::sync::Mutex::new(started))),
-        settings(),
-    )
-    .unwrap();
+    let (store, queue, starts, _workers) = one_worker(&db);
 
     let _writing = store.writing();
     for _ in 0..3 {

@@ -164,18 +164,11 @@ end
 fn serving_script(name: &str, sample: usize) -> String {
     format!(
         r#"-- Written by cargo xtask bench: the floor of {name}, from files.
-local threads = 0
-setup = function(thread)
-  threads = threads + 1
-  thread:set("thread_number", threads)
-end
-init = function(args)
-  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
-end
-request = function()
+{seeded}request = function()
   return wrk.format("GET", '/{name}/' .. math.random(1, {sample}) .. '.json')
 end
 {done}"#,
+        seeded = wrk::SEEDED,
         done = wrk::DONE
     )
 }

@@ -147,15 +147,7 @@ local function search_term()
   local i = math.random(0, #peers - 1)
   return brands[(i % #brands) + 1] .. '+' .. (i + 1)
 end
-local threads = 0
-setup = function(thread)
-  threads = threads + 1
-  thread:set("thread_number", threads)
-end
-init = function(args)
-  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
-end
-request = function()
+{seeded}request = function()
   return wrk.format("GET", {path})
 end
 {done}"#,
@@ -164,6 +156,7 @@ end
         low = session_ids.start(),
         high = session_ids.end(),
         path = mix.path_lua,
+        seeded = wrk::SEEDED,
         done = wrk::DONE,
     )
 }

@@ -20,6 +20,18 @@ pub const DONE: &str = r#"done = function(summary, latency, requests)
 end
 "#;
 
+/// Seeds each wrk thread's random numbers apart (wrk numbers its threads in `setup`), so
+/// that two threads do not draw the same requests.
+pub const SEEDED: &str = r#"local threads = 0
+setup = function(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end
+init = function(args)
+  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
+end
+"#;
+
 /// The script of a scenario that repeats its URL: the summary only.
 const HEADER: &str = "-- Written by cargo xtask bench: prints wrk's summary as one JSON line.\n";
 
@@ -53,37 +65,9 @@ impl WrkResult {
     }
 }
 
-fn wrk_present() -> bool {
-    // `wrk` without arguments prints its usage and exits non-zero; only spawning matters.
-    Command::new("wrk")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
+/// wrk, from Debian's package if missing.
 pub fn ensure_installed() -> Result<(), String> {
-    if wrk_present() {
-        return Ok(());
-    }
-    eprintln!("wrk is not on PATH; installing it with apt-get…");
-    let apt = |args: &[&str]| {
-        Command::new("apt-get")
-            .args(args)
-            .stdin(Stdio::null())
-            // Our stdout is the report.
-            .stdout(std::io::stderr())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    // The package lists may be missing or stale (e.g. in a fresh container).
-    let installed =
-        apt(&["install", "-y", "wrk"]) || (apt(&["update"]) && apt(&["install", "-y", "wrk"]));
-    if installed && wrk_present() {
-        Ok(())
-    } else {
-        Err("wrk is needed and `apt-get install -y wrk` failed: install wrk (https://github.com/wg/wrk) and retry".into())
-    }
+    super::install::ensure("wrk", &[], "wrk")
 }
 
 /// The Lua script in a temp file, removed on drop.

@@ -12,39 +12,9 @@ pub struct Nginx {
     pub addr: SocketAddr,
 }
 
-/// Whether nginx can be run, installing Debian's package when missing (as wrk is).
+/// nginx, from Debian's package if missing.
 pub fn ensure_installed() -> Result<(), String> {
-    let present = || {
-        Command::new("nginx")
-            .arg("-v")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok()
-    };
-    if present() {
-        return Ok(());
-    }
-    eprintln!("nginx is not on PATH; installing it with apt-get…");
-    let apt = |args: &[&str]| {
-        Command::new("apt-get")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(std::io::stderr())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    let installed = apt(&["install", "-y", "nginx-light"])
-        || apt(&["install", "-y", "nginx"])
-        || (apt(&["update"]) && apt(&["install", "-y", "nginx"]));
-    if installed && present() {
-        Ok(())
-    } else {
-        Err(
-            "the floor needs nginx and `apt-get install -y nginx` failed: install it and retry"
-                .into(),
-        )
-    }
+    crate::bench::install::ensure("nginx", &["-v"], "nginx")
 }
 
 /// The configuration: as many workers as cores (peeringd's own default), no access log,
