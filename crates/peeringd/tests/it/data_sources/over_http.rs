@@ -112,29 +112,21 @@ fn an_account_goes_to_its_server_and_a_wrong_one_fails() {
     assert!(seen.iter().any(|r| r.authorization.is_some()), "{seen:?}");
 
     served.commit("templates/second.j2", "second");
+    // A wrong password, then none: each sync fails and leaves the files as they were.
     let wrong = json!({"parameters": {"username": "robot", "password": "not-the-password"}});
-    let r = s.patch(&format!("{SOURCES}{id}/"), wrong);
-    assert_eq!(r.status, 200, "{}", r.text);
-    let job = synchronise(&s, id);
-    failed(
-        &s,
-        id,
-        &job,
-        "Fetching remote data failed",
-        &["templates/router.j2"],
-    );
-    assert!(!output(&job).contains("not-the-password"), "{job}");
-
-    let none = s.patch(&format!("{SOURCES}{id}/"), json!({"parameters": {}}));
-    assert_eq!(none.status, 200, "{}", none.text);
-    let job = synchronise(&s, id);
-    failed(
-        &s,
-        id,
-        &job,
-        "Fetching remote data failed",
-        &["templates/router.j2"],
-    );
+    for parameters in [wrong, json!({"parameters": {}})] {
+        let r = s.patch(&format!("{SOURCES}{id}/"), parameters);
+        assert_eq!(r.status, 200, "{}", r.text);
+        let job = synchronise(&s, id);
+        failed(
+            &s,
+            id,
+            &job,
+            "Fetching remote data failed",
+            &["templates/router.j2"],
+        );
+        assert!(!output(&job).contains("not-the-password"), "{job}");
+    }
 
     // An account crosses a network over HTTPS only: refused before anything is asked.
     let body = json!({"source_url": "http://192.0.2.1/repo.git",
