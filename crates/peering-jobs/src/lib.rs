@@ -242,9 +242,14 @@ pub fn start(
         threads: Vec::new(),
     };
     for n in 0..settings.workers {
+        // The queue's bookkeeping is not a request's work: tallied apart.
+        let own_queue = Queue {
+            store: queue.store.tallied_apart(),
+            ..queue.clone()
+        };
         let worker = Worker {
             id: format!("{}-{n}", uuid::Uuid::new_v4()),
-            queue: queue.clone(),
+            queue: own_queue,
             runner: runner.clone(),
             settings,
         };
