@@ -55,6 +55,9 @@ pub struct Settings {
     pub exempt_view_permissions: ExemptViews,
     /// Memory for rendered list and detail answers, in bytes; 0 turns the cache off.
     pub response_cache_bytes: usize,
+    /// Memory for objects kept rendered, which pages and details are assembled from; 0
+    /// keeps none (`PEERING_RESPONSE_CACHE_MIB` sets it to half the answers').
+    pub object_texts_bytes: usize,
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// The longest a request body may take to arrive.
@@ -113,6 +116,7 @@ impl Default for Settings {
             max_body_bytes: 10 * 1024 * 1024,
             exempt_view_permissions: ExemptViews::All,
             response_cache_bytes: 32 * 1024 * 1024,
+            object_texts_bytes: 16 * 1024 * 1024,
             trusted_proxies: Vec::new(),
             body_timeout: std::time::Duration::from_secs(30),
             min_password_length: 10,
@@ -184,6 +188,8 @@ pub struct AppState {
     pub tokens: std::sync::Arc<auth::TokenCache>,
     pub login_limiter: std::sync::Arc<peering_app::logins::LoginLimiter>,
     pub responses: std::sync::Arc<cache::ResponseCache>,
+    /// Objects kept rendered, which pages and details are assembled from (`texts.rs`).
+    pub texts: std::sync::Arc<peering_app::answers::texts::ObjectTexts>,
     /// List counts, kept with the answers (`counts.rs`).
     pub counts: std::sync::Arc<peering_app::answers::counts::Counts>,
     pub metrics: std::sync::Arc<metrics::Metrics>,
@@ -269,6 +275,9 @@ impl AppState {
                 responses.enabled(),
             )),
             responses: std::sync::Arc::new(responses),
+            texts: std::sync::Arc::new(peering_app::answers::texts::ObjectTexts::new(
+                settings.object_texts_bytes,
+            )),
             versions,
             store,
             settings,

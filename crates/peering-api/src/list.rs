@@ -2,21 +2,18 @@
 //! (`limit=0` with no maximum page size, or a page above [`STREAMED_ABOVE`]) written in
 //! slices as the client reads it, so that memory stays flat whatever the number of objects.
 
-use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
-
-use actix_web::error::BlockingError;
-use actix_web::web::{self, Bytes};
-use actix_web::{HttpRequest, HttpResponse};
-use futures_util::stream::{self, Stream, StreamExt};
+use actix_web::web;
+use actix_web::HttpRequest;
+use peering_app::answers::texts::{Assembly, ObjectTexts, Shape};
 use peering_domain::resources::Layout;
 use peering_domain::spec::Kind;
+use peering_domain::spec::RelatedLookup;
 use peering_domain::Record;
 use peering_domain::ResourceSpec;
 use peering_filter::Filter;
-use peering_store::{Error as StoreError, Related, Store, Window};
+use peering_store::{Error as StoreError, Related, Store, TableVersions, Window};
 use serde_json::json;
+use std::sync::Arc;
 
 use crate::cache::{DependsOn, Lookup};
 use crate::error::ApiError;
@@ -26,6 +23,9 @@ use crate::AppState;
 use peering_app::answers::counts::ListKey;
 use peering_represent::page::PageRequest;
 use peering_represent::{write_str, Renderer, SecretView};
+
+mod streamed;
+pub use streamed::streamed;
 
 /// Pages larger than this are streamed.
 pub const STREAMED_ABOVE: i64 = 1000;
@@ -38,12 +38,6 @@ pub const LARGE_PAGE: i64 = 200;
 const PAGE_SLICE: usize = 250;
 /// How many large pages are read and rendered at once.
 pub const LARGE_PAGES_AT_ONCE: usize = 4;
-/// Objects read and rendered per slice of a streamed answer.
-const SLICE: usize = 500;
-/// Slices read ahead of the one being written, each on its own connection: the database
-/// (or, on SQLite, another core) works while the server renders and sends. Memory holds
-/// one slice more than this.
-const READ_AHEAD: usize = 2;
 
 /// `brief=1` (or any value but an explicit false) asks for the brief form.
 pub(crate) fn is_brief(pairs: &[(String, String)]) -> bool {
@@ -203,6 +197,7 @@ pub async fn render(
         (state.responses).record_lookup(spec, Lookup::Count, known.is_some());
     }
     let shape = asked.clone();
+    let texts = texts_for(req, state, spec, &asked).await?;
     let large = window.limit.is_some_and(|limit| limit > LARGE_PAGE);
     let _turn = if large {
         Some(
@@ -221,7 +216,12 @@ pub async fn render(
             names,
             layout,
         };
-        let (body, count) = if large {
+        let assembly = texts.as_ref().and_then(|(texts, versions, shape)| {
+            texts.begin(store.row_clock(), versions, spec, shape)
+        });
+        let (body, count) = if let Some(assembly) = assembly {
+            page.assembled(store, (filter, window), known, &assembly)?
+        } else if large {
             page.in_slices(store, (filter, window), known)?
         } else {
             page.whole(store, (filter, window), known)?
@@ -254,6 +254,39 @@ impl PageWriter<'_> {
             names: self.names,
             layout: self.layout,
         }
+    }
+
+    /// The page assembled from its objects' texts, those not kept rendered now (and kept).
+    fn assembled(
+        &self,
+        store: &Store,
+        asked: (&Filter, Window),
+        known: Option<i64>,
+        assembly: &Assembly<'_>,
+    ) -> Result<(String, i64), StoreError> {
+        let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
+            let renderer = Renderer {
+                related,
+                base: self.base,
+                show_secrets: self.shape.show_secrets,
+                names: self.names,
+                layout: self.layout,
+            };
+            renderer.one(out, self.spec, record, self.shape.brief);
+        };
+        let reads = (self.shape.relations, known);
+        let (texts, count) = assembly.page(store, asked, reads, (PAGE_SLICE, &render))?;
+        let capacity = texts.iter().map(|t| t.text.len() + 1).sum();
+        let mut body = self.shape.head(self.list_url, count, capacity);
+        body.push('[');
+        for (i, kept) in texts.iter().enumerate() {
+            if i > 0 {
+                body.push(',');
+            }
+            body.push_str(&kept.text);
+        }
+        body.push_str("]}");
+        Ok((body, count))
     }
 
     /// The page read whole, in the fewest statements: its objects, then their relations.
@@ -306,6 +339,32 @@ impl PageWriter<'_> {
     }
 }
 
+/// What a page of `spec` needs to be assembled from objects kept rendered: the texts, the
+/// tables' versions read after the request arrived, and the shape of its objects; `None`
+/// when no texts are kept.
+async fn texts_for(
+    req: &HttpRequest,
+    state: &AppState,
+    spec: &'static ResourceSpec,
+    asked: &ListRequest,
+) -> Result<Option<KeptTexts>, ApiError> {
+    if !state.texts.enabled() || spec.reads_the_clock || spec.owner.is_some() {
+        return Ok(None);
+    }
+    let versions = crate::resource::table_versions(state).await?;
+    let shape = Shape {
+        brief: asked.brief,
+        secrets: asked.show_secrets,
+        names: state.settings.field_names,
+        layout: crate::respond::layout(req),
+        base: base_url(req),
+    };
+    Ok(Some((state.texts.clone(), versions, shape)))
+}
+
+/// The texts kept, the versions a request reconciles them with, and its objects' shape.
+type KeptTexts = (Arc<ObjectTexts>, Arc<TableVersions>, Shape);
+
 /// The list `filter` selects and the version of its data, read after the request arrived
 /// (so that a count kept under it is never older than a write the client saw finish);
 /// `None` when counts are not kept, when the page's read tells the count (through a kept
@@ -334,137 +393,4 @@ async fn counted_list(
         DependsOn::answer(spec, req.query_string()).version(&versions)
     };
     Ok(Some((ListKey::new(spec, filter), version)))
-}
-
-/// A list written in slices: the ids of the whole list are read first (one query, which
-/// also gives the count), then each slice of objects is read and rendered only when the
-/// client has taken the previous one, the next slice being read meanwhile. Objects
-/// deleted meanwhile are left out.
-pub async fn streamed(
-    req: &HttpRequest,
-    state: &AppState,
-    spec: &'static ResourceSpec,
-    asked: ListRequest,
-) -> Result<HttpResponse, ApiError> {
-    let ids = checked_read(state, spec, &asked, move |store, filter| {
-        let ids = store.list_ids(spec, filter)?;
-        let rows_found = !ids.is_empty();
-        Ok((ids, rows_found))
-    })
-    .await?;
-    let count = ids.len() as i64;
-    let skip = usize::try_from(asked.page.offset).unwrap_or(usize::MAX);
-    let take = asked
-        .page
-        .limit
-        .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    let window: Vec<i64> = ids.into_iter().skip(skip).take(take).collect();
-    let base = base_url(req);
-    let mut head = asked.head(&list_url(req), count, 0);
-    head.push('[');
-    let slices = Slices {
-        store: state.store.clone(),
-        spec,
-        ids: window,
-        next: 0,
-        written: false,
-        brief: asked.brief,
-        relations: asked.relations,
-        show_secrets: asked.show_secrets,
-        names: state.settings.field_names,
-        base,
-        layout: crate::respond::layout(req),
-        reading: VecDeque::new(),
-    };
-    let body = stream::once(async move { Ok(Bytes::from(head)) })
-        .chain(slices.into_stream())
-        .chain(stream::once(async { Ok(Bytes::from_static(b"]}")) }));
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .streaming(body))
-}
-
-/// A slice's objects being read on the blocking pool.
-type SliceRead = Pin<
-    Box<dyn Future<Output = Result<Result<(Vec<Record>, Related), StoreError>, BlockingError>>>,
->;
-
-/// The objects of a streamed list still to be written.
-struct Slices {
-    store: Store,
-    spec: &'static ResourceSpec,
-    ids: Vec<i64>,
-    next: usize,
-    /// Whether an object has been written (the next one needs a comma).
-    written: bool,
-    brief: bool,
-    relations: bool,
-    show_secrets: SecretView,
-    names: peering_domain::names::FieldNames,
-    base: String,
-    layout: Layout,
-    /// The reads of the next slices, in order, started before the previous one was
-    /// written so that the database works while the server renders and sends.
-    reading: VecDeque<SliceRead>,
-}
-
-impl Slices {
-    /// Starts reading the next slices, if any are left, up to `READ_AHEAD` in flight.
-    fn read_next(&mut self) {
-        while self.reading.len() < READ_AHEAD && self.next < self.ids.len() {
-            self.read_one();
-        }
-    }
-
-    fn read_one(&mut self) {
-        let end = (self.next + SLICE).min(self.ids.len());
-        let ids = self.ids[self.next..end].to_vec();
-        self.next = end;
-        let (store, spec, relations) = (self.store.clone(), self.spec, self.relations);
-        // `web::block` starts the work at once; awaiting only collects it.
-        self.reading.push_back(Box::pin(web::block(move || {
-            store.objects(spec, &ids, relations)
-        })));
-    }
-
-    fn into_stream(mut self) -> impl Stream<Item = Result<Bytes, actix_web::Error>> {
-        self.read_next();
-        stream::unfold(self, |mut slices| async move {
-            let read = slices.reading.pop_front()?.await;
-            let (records, related) = match read {
-                Ok(Ok(found)) => found,
-                // The status is sent already: the answer is cut short, which a client
-                // sees as a truncated body.
-                Ok(Err(e)) => {
-                    return Some((
-                        Err(actix_web::error::ErrorInternalServerError(e)),
-                        slices.stopped(),
-                    ))
-                }
-                Err(e) => return Some((Err(e.into()), slices.stopped())),
-            };
-            slices.read_next();
-            let mut out = String::with_capacity(records.len() * bytes_per_object(slices.brief) + 1);
-            if slices.written && !records.is_empty() {
-                out.push(',');
-            }
-            slices.written |= !records.is_empty();
-            Renderer {
-                related: &related,
-                base: &slices.base,
-                show_secrets: slices.show_secrets,
-                names: slices.names,
-                layout: slices.layout,
-            }
-            .items(&mut out, slices.spec, &records, slices.brief);
-            Some((Ok(Bytes::from(out)), slices))
-        })
-    }
-
-    /// No more slices after a failure.
-    fn stopped(mut self) -> Self {
-        self.next = self.ids.len();
-        self.reading.clear();
-        self
-    }
 }

@@ -249,6 +249,15 @@ impl Renderer<'_> {
         }
     }
 
+    /// The full or brief form of one record.
+    pub fn one(&self, out: &mut String, spec: &'static ResourceSpec, record: &Record, brief: bool) {
+        if brief {
+            self.brief(out, spec, record);
+        } else {
+            self.full(out, spec, record);
+        }
+    }
+
     /// The full or brief form of each record, as a JSON array.
     pub fn many(
         &self,
@@ -274,11 +283,7 @@ impl Renderer<'_> {
             if i > 0 {
                 out.push(',');
             }
-            if brief {
-                self.brief(out, spec, r);
-            } else {
-                self.full(out, spec, r);
-            }
+            self.one(out, spec, r, brief);
         }
     }
 

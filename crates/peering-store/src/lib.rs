@@ -36,12 +36,14 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use peering_domain::ResourceSpec;
 use peering_filter::Catalog;
 
+pub use caches::row_clock::{Depends, RowClock};
 pub use changes::ChangeContext;
 pub use connection::{Backend, Target};
 pub use error::{Cause, Error, StorageProblem};
 pub use follow::{ChangeAction, FollowChanges, WrittenChange};
 pub use gate::Writing;
 pub use import::ImportWriter;
+pub use query::{EachSlice, PickIds};
 pub use query::{Page, Related, Window};
 pub use repositories::data_sources::{DataSources, Followers, FoundFile, Synchronised};
 pub use repositories::jobs::{ClaimedJob, Claims, Ending, JobEnd, JobText, Jobs, NewJob};
@@ -92,6 +94,8 @@ pub struct Store {
     /// Reads of the tables' versions, counted apart: the API reads them for many requests
     /// at once, so they belong to no request's cost.
     version_reads: Arc<AtomicU64>,
+    /// When rows were last written, for texts kept per object (`row_clock.rs`).
+    clock: Arc<RowClock>,
     /// SQLite's log checkpointer, told of each write.
     checkpoints: Option<Arc<checkpoint::Checkpoints>>,
     /// PostgreSQL's vacuums of the tables written, told of each write.
@@ -172,6 +176,7 @@ impl Store {
             queries: Arc::new(AtomicU64::new(0)),
             version_reads: Arc::new(AtomicU64::new(0)),
             kept: Arc::default(),
+            clock: Arc::default(),
             checkpoints,
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
@@ -356,7 +361,8 @@ impl Store {
                 // hold, see `versions.rs`).
                 let read_before = !written.borrow().only_moves_the_queue()
                     && (orders.any_reading(|t| written.borrow().may_have_written(t))
-                        || self.kept.carried_by(&written.borrow()));
+                        || self.kept.carried_by(&written.borrow())
+                        || self.clock.tracks_any(&written.borrow()));
                 let before = read_before
                     .then(|| versions::read_before_advance(db))
                     .transpose()?
@@ -411,6 +417,12 @@ impl Store {
         let versions = around.map(|(before, after)| (before, after));
         self.kept.orders().after_write(written, versions);
         self.kept.after_write(written, versions);
+        self.clock.after_write(written, versions);
+    }
+
+    /// When rows were last written, as this process knows it: for texts kept per object.
+    pub fn row_clock(&self) -> &RowClock {
+        &self.clock
     }
 
     /// A value that changes with every write, through any instance on this database: equal

@@ -9,7 +9,7 @@ use crate::connection::Db;
 use crate::schema::MustExist;
 use crate::together::Reader;
 use crate::{accounts, delete, query, schema, sql, write};
-use crate::{Answer, ChangeContext, Error, Page, Related, Run, Store, Window};
+use crate::{Answer, ChangeContext, EachSlice, Error, Page, PickIds, Related, Run, Store, Window};
 
 impl Store {
     /// Every object of a resource in list order, with its relation lists (many-to-many
@@ -53,6 +53,24 @@ impl Store {
         self.read_snapshot(|db| {
             let asked = (filter, window);
             query::page_in_slices(db, spec, asked, (relations, known_count), slice, each)
+        })
+    }
+
+    /// One page for objects kept rendered, read in one snapshot: its ids and the list's
+    /// count, then only the objects of the ids `pick` returns, `slice` at a time, each
+    /// slice handed to `each`. Returns the page's ids in order and the count. `relations`
+    /// and `known_count` as in [`Store::list`].
+    pub fn page_assembled(
+        &self,
+        spec: &'static ResourceSpec,
+        asked: (&Filter, Window),
+        (relations, known_count): (bool, Option<i64>),
+        slice: usize,
+        (pick, each): (PickIds<'_>, EachSlice<'_>),
+    ) -> Result<(Vec<i64>, i64), Error> {
+        self.read_snapshot(|db| {
+            let reads = (&mut *pick, &mut *each);
+            query::page_assembled(db, spec, asked, (relations, known_count), slice, reads)
         })
     }
 

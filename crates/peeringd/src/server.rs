@@ -29,6 +29,9 @@ fn api_settings(s: &Settings) -> peering_api::Settings {
         max_body_bytes: s.max_body_bytes,
         exempt_view_permissions: s.exempt_view_permissions.clone(),
         response_cache_bytes: s.response_cache_mib << 20,
+        // Half as much again as the answers: in varied traffic, the objects are what
+        // requests share, more than whole answers.
+        object_texts_bytes: s.response_cache_mib << 19,
         trusted_proxies: s.trusted_proxies.clone(),
         body_timeout: std::time::Duration::from_secs(s.body_timeout_secs),
         min_password_length: s.min_password_length,

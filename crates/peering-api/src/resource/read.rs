@@ -19,6 +19,9 @@ use crate::error::ApiError;
 use crate::list::ListRequest;
 use crate::respond::{self, base_url};
 use crate::AppState;
+use peering_app::answers::texts::Shape;
+use peering_domain::spec::RelatedLookup;
+use peering_domain::Record;
 use peering_represent::{Renderer, SecretView};
 
 /// One object, with its `ETag`; a 304 when the client holds that version.
@@ -170,6 +173,18 @@ async fn cached(
     Ok((body, Some(key)))
 }
 
+/// The tables' versions, read after the request arrived, when a detail of `spec` may be
+/// kept rendered (`ObjectTexts::begin` says when it is not).
+async fn versions_for_texts(
+    state: &AppState,
+    spec: &'static ResourceSpec,
+) -> Result<Option<Arc<TableVersions>>, ApiError> {
+    if !state.texts.enabled() || spec.owner.is_some() || spec.reads_the_clock {
+        return Ok(None);
+    }
+    Ok(Some(table_versions(state).await?))
+}
+
 /// One object, full or brief: read on the blocking pool, with the others asked meanwhile
 /// where the store reads details together, while this request waits without a thread;
 /// then rendered here (a detail is small).
@@ -181,6 +196,25 @@ async fn render_detail(
     show_secrets: SecretView,
 ) -> Result<String, ApiError> {
     let brief = crate::list::is_brief(&query_pairs(req)?);
+    let base = base_url(req);
+    let layout = crate::respond::layout(req);
+    let names = state.settings.field_names;
+    let versions = versions_for_texts(state, spec).await?;
+    let shape = Shape {
+        brief,
+        secrets: show_secrets,
+        names,
+        layout,
+        base: base.clone(),
+    };
+    let clock = state.store.row_clock();
+    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, &shape));
+    if let Some(kept) = assembly
+        .as_ref()
+        .and_then(|a| a.kept(&[id]).pop().flatten())
+    {
+        return Ok(kept.text.to_string());
+    }
     let (told, detail) = tokio::sync::oneshot::channel();
     let answer: peering_store::Answer = Box::new(move |detail| {
         // A request that is gone has nobody to tell.
@@ -195,21 +229,24 @@ async fn render_detail(
         // Its reader was stopped (the server is stopping) or failed.
         .map_err(|_| ApiError::Unavailable("The read was stopped; try again.".into()))??
         .ok_or(ApiError::NotFound)?;
-    let base = base_url(req);
-    let r = Renderer {
-        related: &related,
-        base: &base,
-        show_secrets,
-        names: state.settings.field_names,
-        layout: crate::respond::layout(req),
+    let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
+        let renderer = Renderer {
+            related,
+            base: &base,
+            show_secrets,
+            names,
+            layout,
+        };
+        renderer.one(out, spec, record, brief);
     };
-    let mut body = String::with_capacity(1024);
-    if brief {
-        r.brief(&mut body, spec, &record);
-    } else {
-        r.full(&mut body, spec, &record);
-    }
-    Ok(body)
+    Ok(match assembly {
+        Some(assembly) => assembly.render(&record, &related, &render).text.to_string(),
+        None => {
+            let mut body = String::with_capacity(1024);
+            render(&mut body, &record, &related);
+            body
+        }
+    })
 }
 
 /// `?export=<name>`: the export template's name and the list's filter (without it).

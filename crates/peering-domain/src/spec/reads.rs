@@ -27,6 +27,19 @@ impl Computed {
             Computed::AssignedContexts => &["config_context_assignments", "config_contexts"],
         }
     }
+
+    /// [`Computed::tables`] but for the rows the object's own foreign keys name (its
+    /// autonomous system, its connection), which a text kept per object depends on one by
+    /// one; the value may read any row of these.
+    pub const fn tables_beyond_links(self) -> &'static [&'static str] {
+        match self {
+            Computed::SessionInPeeringDb => &["peeringdb_network_ixlans"],
+            Computed::SessionAbandoned => {
+                &["routers", "peeringdb_networks", "peeringdb_network_ixlans"]
+            }
+            Computed::AssignedContexts => Computed::AssignedContexts.tables(),
+        }
+    }
 }
 
 /// The change records, which the filters on the request that created or changed an object
@@ -48,7 +61,45 @@ impl ResourceSpec {
             }
             seen.push(spec);
             tables.push(spec.table);
-            spec.own_reads(&mut tables, &mut pending);
+            let all = Reads {
+                computed: Computed::tables,
+                filters: true,
+            };
+            spec.own_reads(&mut tables, &mut pending, all);
+        }
+        tables.sort_unstable();
+        tables.dedup();
+        tables
+    }
+
+    /// The tables an object's text depends on whole, beside the rows it shows (its own,
+    /// those its foreign keys name, and the related objects it looks up, which a text kept
+    /// per object depends on one by one): the link tables of its relations and of its tags,
+    /// the tables its counts and computed values read; for every resource it reaches.
+    pub fn tables_beside_rows(&'static self) -> Vec<&'static str> {
+        let mut tables = Vec::new();
+        let mut pending = vec![self];
+        let mut seen: Vec<&'static ResourceSpec> = Vec::new();
+        while let Some(spec) = pending.pop() {
+            if seen.iter().any(|s| std::ptr::eq(*s, spec)) {
+                continue;
+            }
+            seen.push(spec);
+            // Computed values read the rows of the object's own links by them; a reached
+            // object's links are not among the rows a text names, so all they read counts.
+            let computed = if std::ptr::eq(spec, self) {
+                Computed::tables_beyond_links
+            } else {
+                Computed::tables
+            };
+            spec.own_reads(
+                &mut tables,
+                &mut pending,
+                Reads {
+                    computed,
+                    filters: false,
+                },
+            );
         }
         tables.sort_unstable();
         tables.dedup();
@@ -60,6 +111,7 @@ impl ResourceSpec {
         &'static self,
         tables: &mut Vec<&'static str>,
         reached: &mut Vec<&'static ResourceSpec>,
+        reads: Reads,
     ) {
         for field in self.fields {
             match field.kind {
@@ -79,8 +131,11 @@ impl ResourceSpec {
                 _ => {}
             }
             if let Some(computed) = field.computed {
-                tables.extend_from_slice(computed.tables());
+                tables.extend_from_slice((reads.computed)(computed));
             }
+        }
+        if !reads.filters {
+            return;
         }
         for extra in self.extra_filters {
             if let FilterSource::ReferredBy { table, .. } = extra.source {
@@ -88,6 +143,14 @@ impl ResourceSpec {
             }
         }
     }
+}
+
+/// What [`ResourceSpec::own_reads`] counts beside relations: the tables of computed values
+/// (all, or those beyond the object's own links), and those filters read.
+#[derive(Clone, Copy)]
+struct Reads {
+    computed: fn(Computed) -> &'static [&'static str],
+    filters: bool,
 }
 
 /// The resources whose rows own the rows of `table` (it is their table, or the table of
@@ -138,5 +201,23 @@ mod tests {
         let mut sorted = tables.clone();
         sorted.dedup();
         assert_eq!(sorted, tables);
+    }
+
+    #[test]
+    fn texts_depend_whole_on_link_tables_and_computed_reads_not_on_the_rows_they_show() {
+        let session = INTERNET_EXCHANGE_PEERING_SESSION.tables_beside_rows();
+        for shown in ["autonomous_systems", "connections", session_table()] {
+            assert!(!session.contains(&shown), "{shown} in {session:?}");
+        }
+        for whole in ["peeringdb_network_ixlans", "routers", "tagged_items"] {
+            assert!(session.contains(&whole), "{whole} missing from {session:?}");
+        }
+        let autonomous_system = AUTONOMOUS_SYSTEM.tables_beside_rows();
+        assert!(autonomous_system.contains(&"autonomous_system_import_routing_policies"));
+        assert!(!autonomous_system.contains(&"autonomous_systems"));
+    }
+
+    fn session_table() -> &'static str {
+        INTERNET_EXCHANGE_PEERING_SESSION.table
     }
 }

@@ -52,6 +52,7 @@ fn peers(s: &TestServer) -> Vec<i64> {
 fn without_answer_cache() -> TestServer {
     TestServer::start_with(Settings {
         response_cache_bytes: 0,
+        object_texts_bytes: 0,
         ..Settings::default()
     })
 }

@@ -20,6 +20,7 @@ fn cost(s: &TestServer, path: &str) -> (u64, Json) {
 fn without_answer_cache() -> TestServer {
     let s = TestServer::start_with(Settings {
         response_cache_bytes: 0,
+        object_texts_bytes: 0,
         ..Settings::default()
     });
     assert!(

@@ -14,6 +14,7 @@ const SESSIONS: &str = "/api/peering/internet-exchange-peering-sessions/";
 fn no_answer_cache() -> Settings {
     Settings {
         response_cache_bytes: 0,
+        object_texts_bytes: 0,
         ..Settings::default()
     }
 }

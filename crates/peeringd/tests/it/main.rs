@@ -55,6 +55,7 @@ mod tokens_and_pages;
 // What is kept between reads.
 mod kept_objects;
 mod kept_orders;
+mod object_texts;
 mod response_cache;
 
 // Templates and renders.

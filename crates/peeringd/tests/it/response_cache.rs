@@ -43,9 +43,18 @@ fn settle(s: &TestServer) {
     );
 }
 
+/// A server keeping answers but no objects rendered (`object_texts.rs`), whose reads then
+/// cost what the answer cache alone saves.
+fn answers_alone() -> TestServer {
+    TestServer::start_with(Settings {
+        object_texts_bytes: 0,
+        ..Settings::default()
+    })
+}
+
 #[test]
 fn a_repeated_read_costs_no_query_until_what_it_reads_is_written() {
-    let s = TestServer::start();
+    let s = answers_alone();
     s.create(
         AS,
         json!([{"asn": 65001, "name": "One"}, {"asn": 65002, "name": "Two"}]),
@@ -81,7 +90,7 @@ fn a_repeated_read_costs_no_query_until_what_it_reads_is_written() {
 
 #[test]
 fn the_pages_of_a_list_count_it_once_until_what_it_reads_is_written() {
-    let s = TestServer::start();
+    let s = answers_alone();
     s.create(
         AS,
         json!([
@@ -233,6 +242,7 @@ fn links_follow_the_host_and_indentation_the_accept_header() {
 fn with_no_memory_for_it_every_read_is_rendered_anew() {
     let s = TestServer::start_with(Settings {
         response_cache_bytes: 0,
+        object_texts_bytes: 0,
         ..Settings::default()
     });
     autonomous_system(65001, "One").create(&s);

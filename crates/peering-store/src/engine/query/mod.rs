@@ -28,7 +28,8 @@ pub(crate) use objects::{
     by_ids, details, fill_computed, in_order, shallow_by_ids, shallow_referring,
 };
 pub(crate) use ordered::counted_by_kept_order;
-pub(crate) use page::{everything, list, list_ids, page_in_slices};
+pub(crate) use page::{everything, list, list_ids, page_assembled, page_in_slices};
+pub use page::{EachSlice, PickIds};
 pub(crate) use relations::{load_reads, load_related};
 
 /// Objects related to the ones being rendered, by `(table, id)`.

@@ -220,6 +220,33 @@ pub(crate) fn page_in_slices(
     Ok(count)
 }
 
+/// Reads one page for objects kept rendered: its ids and the list's count, then the objects
+/// of the ids `pick` returns (those not kept), [`slice`] at a time, each slice handed to
+/// `each`. Returns the page's ids, in order, and the count.
+pub(crate) fn page_assembled(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+    (relations, known_count): (bool, Option<i64>),
+    slice: usize,
+    (pick, each): (PickIds<'_>, EachSlice<'_>),
+) -> Result<(Vec<i64>, i64), Error> {
+    let (ids, count) = match ordered::ids_in_snapshot(db, spec, (filter, window))? {
+        Some(through_kept_order) => through_kept_order,
+        None => page_ids(db, spec, (filter, window), known_count)?,
+    };
+    for slice_ids in pick(&ids).chunks(slice.max(1)) {
+        let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
+        each(&records, &related);
+    }
+    Ok((ids, count))
+}
+
+/// Of a page's ids, those whose objects must be read.
+pub type PickIds<'a> = &'a mut dyn FnMut(&[i64]) -> Vec<i64>;
+/// What is done with each slice of objects read.
+pub type EachSlice<'a> = &'a mut dyn FnMut(&[Record], &Related);
+
 /// The ids of a page, walking the rows before its offset, and the list's count.
 fn page_ids(
     db: &mut Db<'_>,

@@ -29,6 +29,8 @@ pub struct TestServer {
     handle: ServerHandle,
     /// The document responses are checked against, fetched on the first request.
     conformance: OnceLock<Conformance>,
+    /// The objects this server keeps rendered.
+    pub texts: std::sync::Arc<peering_app::answers::texts::ObjectTexts>,
     /// The job workers, stopped before the database goes.
     _workers: Vec<peering_jobs::Workers>,
     _db: TestDatabase,
@@ -145,12 +147,14 @@ impl TestServer {
         )
         .expect("job workers");
         let jobs = state.jobs.clone();
+        let texts = state.texts.clone();
         let (base, handle) = serve(state);
         TestServer {
             base,
             key: key.as_str().to_string(),
             store,
             jobs,
+            texts,
             handle,
             conformance: OnceLock::new(),
             _workers: workers,

@@ -1,0 +1,308 @@
+//! Objects kept rendered, so that a page is assembled from texts instead of rows read,
+//! decoded and rendered again. In traffic where every request differs (random offsets,
+//! filters, ids), whole answers are rarely asked for twice before a write, but the objects
+//! they show are: pages overlap, and details repeat what lists showed.
+//!
+//! A text is kept per object and per shape of answer (complete or brief, the secrets the
+//! caller sees, the links' host and layout, the field names), with the rows it shows: its
+//! own, those its foreign keys name, every related object its rendering looked up. It is
+//! served while no write marked one of those rows, or a table it depends on whole (link
+//! tables, counts, computed values: `ResourceSpec::tables_beside_rows`), after the stamp
+//! taken before its rows were read (`peering_store::RowClock`). A write through this
+//! process marks the rows it names, so that writing one autonomous system leaves the texts
+//! of the others; any other write marks its tables whole.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use peering_domain::names::FieldNames;
+use peering_domain::resources::{position, Layout, PerResource};
+use peering_domain::spec::{Kind, RelatedLookup};
+use peering_domain::{Record, ResourceSpec};
+use peering_filter::Filter;
+use peering_represent::SecretView;
+use peering_store::{Depends, Related, RowClock, Store, TableVersions, Window};
+use quick_cache::sync::Cache;
+use quick_cache::Weighter;
+
+/// At most this many shapes are told apart (a shape per host a client names, at most):
+/// past it, answers of new shapes are rendered without keeping their objects.
+const MOST_SHAPES: usize = 64;
+
+/// Writes an object's text, given the related objects to look up.
+pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
+
+/// What an object's text depends on besides its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    pub brief: bool,
+    pub secrets: SecretView,
+    pub names: FieldNames,
+    pub layout: Layout,
+    /// `scheme://host`, which its links start with.
+    pub base: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct TextKey {
+    resource: u16,
+    shape: u16,
+    id: i64,
+}
+
+/// One object's text, and what it was rendered from.
+#[derive(Debug)]
+pub struct KeptText {
+    stamp: u64,
+    pub text: Box<str>,
+    rows: Box<[(&'static str, i64)]>,
+}
+
+#[derive(Clone)]
+struct BySize;
+
+impl Weighter<TextKey, Arc<KeptText>> for BySize {
+    fn weight(&self, _key: &TextKey, kept: &Arc<KeptText>) -> u64 {
+        let rows = kept.rows.len() * std::mem::size_of::<(&str, i64)>();
+        (kept.text.len() + rows + 96) as u64
+    }
+}
+
+/// The texts kept, within a bound in bytes.
+pub struct ObjectTexts {
+    entries: Option<Cache<TextKey, Arc<KeptText>, BySize>>,
+    shapes: Mutex<Vec<Shape>>,
+    tally: Arc<Tally>,
+}
+
+/// Texts served from those kept, and texts rendered (and kept), since the start.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub served: AtomicU64,
+    pub rendered: AtomicU64,
+}
+
+impl std::fmt::Debug for ObjectTexts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (count, bytes) = self.usage();
+        write!(f, "ObjectTexts({count} texts, {bytes} bytes)")
+    }
+}
+
+impl ObjectTexts {
+    /// Texts within about `capacity_bytes`; none at 0.
+    pub fn new(capacity_bytes: usize) -> ObjectTexts {
+        let estimated_items = (capacity_bytes / 1024).max(16);
+        ObjectTexts {
+            entries: (capacity_bytes > 0)
+                .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
+            shapes: Mutex::default(),
+            tally: Arc::default(),
+        }
+    }
+
+    /// The texts of `spec`'s objects in `shape`, once `versions` (read after the request
+    /// arrived) are reconciled with what this process wrote; `None` when none are kept
+    /// for it: the cache is off, the shape one too many, the resource's answers follow
+    /// the clock (a hidden peer's `is_expired` turns with no write), or its objects have
+    /// owners, who alone see them whole (jobs: a shape per owner, for objects read once).
+    pub fn begin<'a>(
+        &'a self,
+        clock: &'a RowClock,
+        versions: &TableVersions,
+        spec: &'static ResourceSpec,
+        shape: &Shape,
+    ) -> Option<Assembly<'a>> {
+        let entries = self.entries.as_ref()?;
+        if spec.reads_the_clock || spec.owner.is_some() {
+            return None;
+        }
+        let resource = u16::try_from(position(spec)?).ok()?;
+        let shape = self.shape_number(shape)?;
+        clock.reconcile(versions, tables_read(spec)?);
+        Some(Assembly {
+            entries,
+            clock,
+            spec,
+            resource,
+            shape,
+            stamp: clock.stamp(),
+            beside: tables_beside_rows(spec)?,
+            tally: &self.tally,
+        })
+    }
+
+    fn shape_number(&self, shape: &Shape) -> Option<u16> {
+        let mut shapes = self.shapes.lock().unwrap_or_else(PoisonError::into_inner);
+        let number = match shapes.iter().position(|s| s == shape) {
+            Some(number) => number,
+            None if shapes.len() < MOST_SHAPES => {
+                shapes.push(shape.clone());
+                shapes.len() - 1
+            }
+            None => return None,
+        };
+        u16::try_from(number).ok()
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.entries.is_some()
+    }
+
+    /// Texts served and rendered so far.
+    pub fn tally(&self) -> (u64, u64) {
+        let read = |n: &AtomicU64| n.load(Ordering::Relaxed);
+        (read(&self.tally.served), read(&self.tally.rendered))
+    }
+
+    /// How many texts are kept, and their weight in bytes.
+    pub fn usage(&self) -> (usize, u64) {
+        self.entries
+            .as_ref()
+            .map_or((0, 0), |e| (e.len(), e.weight()))
+    }
+}
+
+fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
+    static READ: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
+    READ.get(spec).map(Vec::as_slice)
+}
+
+fn tables_beside_rows(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
+    static BESIDE: PerResource<Vec<&'static str>> =
+        PerResource::new(ResourceSpec::tables_beside_rows);
+    BESIDE.get(spec).map(Vec::as_slice)
+}
+
+/// The texts of one request: those kept and still current, and those it renders.
+pub struct Assembly<'a> {
+    entries: &'a Cache<TextKey, Arc<KeptText>, BySize>,
+    clock: &'a RowClock,
+    spec: &'static ResourceSpec,
+    resource: u16,
+    shape: u16,
+    /// Taken before this request read any row.
+    stamp: u64,
+    beside: &'static [&'static str],
+    tally: &'a Tally,
+}
+
+impl Assembly<'_> {
+    fn key(&self, id: i64) -> TextKey {
+        TextKey {
+            resource: self.resource,
+            shape: self.shape,
+            id,
+        }
+    }
+
+    /// The current text of each of `ids`, or `None` where there is none.
+    pub fn kept(&self, ids: &[i64]) -> Vec<Option<Arc<KeptText>>> {
+        let found: Vec<_> = ids
+            .iter()
+            .map(|&id| self.entries.get(&self.key(id)))
+            .collect();
+        let current = self.clock.current(found.iter().flatten().map(|kept| {
+            let depends = Depends {
+                rows: &kept.rows,
+                tables: self.beside,
+            };
+            (kept.stamp, depends)
+        }));
+        let mut current = current.into_iter();
+        let texts: Vec<_> = (found.into_iter())
+            .map(|kept| kept.filter(|_| current.next().unwrap_or(false)))
+            .collect();
+        let served = texts.iter().flatten().count() as u64;
+        self.tally.served.fetch_add(served, Ordering::Relaxed);
+        texts
+    }
+
+    /// A page of a list: the texts of its objects in order, those not kept rendered with
+    /// `render` from the objects read for them (and kept), and the list's count; read in
+    /// one snapshot, `slice` objects at a time.
+    pub fn page(
+        &self,
+        store: &Store,
+        asked: (&Filter, Window),
+        reads: (bool, Option<i64>),
+        (slice, render): (usize, Render<'_>),
+    ) -> Result<(Vec<Arc<KeptText>>, i64), peering_store::Error> {
+        let mut kept = Vec::new();
+        let mut rendered = HashMap::new();
+        let mut pick = |ids: &[i64]| {
+            kept = self.kept(ids);
+            let missing = ids.iter().zip(&kept).filter(|(_, kept)| kept.is_none());
+            missing.map(|(&id, _)| id).collect()
+        };
+        let mut each = |records: &[Record], related: &Related| {
+            for record in records {
+                rendered.insert(record.id, self.render(record, related, render));
+            }
+        };
+        let (ids, count) =
+            store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
+        // An object deleted between the ids' read and its own is left out.
+        let texts = (ids.iter().zip(kept))
+            .filter_map(|(id, kept)| kept.or_else(|| rendered.remove(id)))
+            .collect();
+        Ok((texts, count))
+    }
+
+    /// Renders `record` with `render`, given the related objects to look up, and keeps its
+    /// text with the rows it showed.
+    pub fn render(
+        &self,
+        record: &Record,
+        related: &dyn RelatedLookup,
+        render: Render<'_>,
+    ) -> Arc<KeptText> {
+        let recording = Recording {
+            inner: related,
+            seen: RefCell::new(links(self.spec, record)),
+        };
+        let mut text = String::with_capacity(1024);
+        render(&mut text, record, &recording);
+        let mut rows = recording.seen.into_inner();
+        rows.sort_unstable();
+        rows.dedup();
+        let kept = Arc::new(KeptText {
+            stamp: self.stamp,
+            text: text.into_boxed_str(),
+            rows: rows.into_boxed_slice(),
+        });
+        self.entries.insert(self.key(record.id), Arc::clone(&kept));
+        self.tally.rendered.fetch_add(1, Ordering::Relaxed);
+        kept
+    }
+}
+
+/// The object's own row and those its foreign keys name (which its computed values read,
+/// whether or not its text shows them).
+fn links(spec: &'static ResourceSpec, record: &Record) -> Vec<(&'static str, i64)> {
+    let mut rows = vec![(spec.table, record.id)];
+    for (field, value) in spec.fields.iter().zip(&record.values) {
+        if let (Kind::ForeignKey { target, .. }, Some(id)) = (&field.kind, value.as_int()) {
+            rows.push((target().table, id));
+        }
+    }
+    rows
+}
+
+/// Related objects looked up, noted as rows the text shows.
+struct Recording<'a> {
+    inner: &'a dyn RelatedLookup,
+    seen: RefCell<Vec<(&'static str, i64)>>,
+}
+
+impl RelatedLookup for Recording<'_> {
+    fn related(&self, spec: &ResourceSpec, id: i64) -> Option<&Record> {
+        self.seen.borrow_mut().push((spec.table, id));
+        self.inner.related(spec, id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,199 @@
+//! Objects kept rendered (`peering-app/src/answers/texts.rs`): pages and details assembled
+//! from them answer what a server that keeps nothing answers, through writes of every kind
+//! to what they show, on this instance and on another one over the same database.
+
+use crate::common::network::{network, ROUTERS};
+use crate::common::{Instance, TestServer, AS};
+use peering_api::Settings;
+use serde_json::{json, Value as Json};
+
+const SESSIONS: &str = "/api/peering/internet-exchange-peering-sessions/";
+const DIRECT: &str = "/api/peering/direct-peering-sessions/";
+const POLICIES: &str = "/api/peering/routing-policies/";
+const TAGS: &str = "/api/extras/tags/";
+
+/// Lists whose objects show others (nested, counted, computed), with their details.
+const LISTS: &[&str] = &[
+    AS,
+    SESSIONS,
+    DIRECT,
+    ROUTERS,
+    POLICIES,
+    TAGS,
+    "/api/net/connections/",
+    "/api/peering/internet-exchanges/",
+    "/api/peering/bgp-groups/",
+    "/api/peering/communities/",
+];
+
+/// A server keeping objects rendered, and one over the same database keeping nothing.
+struct Pair {
+    kept: TestServer,
+    plain: Instance,
+}
+
+impl Pair {
+    fn start() -> Pair {
+        let kept = TestServer::start();
+        let plain = kept.another_instance(Settings {
+            response_cache_bytes: 0,
+            object_texts_bytes: 0,
+            ..Settings::default()
+        });
+        Pair { kept, plain }
+    }
+
+    /// `path` from both servers, links made alike; asserts they answer the same.
+    fn same(&self, path: &str, when: &str) -> Json {
+        let kept = self.kept.get(path);
+        assert_eq!(kept.status, 200, "{path}: {}", kept.text);
+        let plain = self.kept.send_to(&self.plain, "GET", path, None);
+        let plain = plain.text.replace(&self.plain.base, &self.kept.base);
+        assert_eq!(kept.text, plain, "{path} after {when}");
+        kept.json()
+    }
+
+    /// Every list in pages of two, each object complete and brief.
+    fn all_same(&self, when: &str) {
+        for list in LISTS {
+            let first = self.same(&format!("{list}?limit=2"), when);
+            let count = first["count"].as_i64().expect("a count");
+            for offset in (0..count).step_by(2) {
+                let page = self.same(&format!("{list}?limit=2&offset={offset}"), when);
+                for object in page["results"].as_array().expect("results") {
+                    let id = &object["id"];
+                    self.same(&format!("{list}{id}/"), when);
+                    self.same(&format!("{list}{id}/?brief=1"), when);
+                }
+            }
+            self.same(&format!("{list}?brief=1&limit=50"), when);
+        }
+    }
+
+    fn first_id(&self, list: &str) -> i64 {
+        self.kept.get(&format!("{list}?limit=1")).json()["results"][0]["id"]
+            .as_i64()
+            .expect("an object")
+    }
+
+    fn patch_here(&self, path: &str, body: Json) {
+        let r = self.kept.patch(path, body);
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+    }
+
+    fn patch_there(&self, path: &str, body: Json) {
+        self.kept.send_to(&self.plain, "PATCH", path, Some(body));
+    }
+}
+
+/// A write through one of the pair's servers.
+type Write<'a> = Box<dyn Fn(&Pair) + 'a>;
+
+#[test]
+fn assembled_answers_match_a_server_keeping_nothing_through_every_kind_of_write() {
+    let pair = Pair::start();
+    let built = network(&pair.kept);
+    pair.all_same("building");
+    // Read again: now from kept texts.
+    pair.all_same("nothing");
+
+    let peer = format!("{AS}{}/", built.peer);
+    let policy = format!("{POLICIES}{}/", pair.first_id(POLICIES));
+    let tag = format!("{TAGS}{}/", pair.first_id(TAGS));
+    let router = format!("{ROUTERS}{}/", built.junos);
+    let session = format!("{SESSIONS}{}/", pair.first_id(SESSIONS));
+    let tag_id = pair.first_id(TAGS);
+    let writes: Vec<(&str, Write)> = vec![
+        (
+            "a peer renamed",
+            Box::new(|p: &Pair| p.patch_here(&peer, json!({"name": "Peer, renamed"}))),
+        ),
+        (
+            "a peer renamed through the other instance",
+            Box::new(|p: &Pair| p.patch_there(&peer, json!({"name": "Peer, renamed there"}))),
+        ),
+        (
+            "a policy renamed",
+            Box::new(|p: &Pair| p.patch_here(&policy, json!({"name": "policy-renamed"}))),
+        ),
+        (
+            "a tag renamed through the other instance",
+            Box::new(|p: &Pair| p.patch_there(&tag, json!({"name": "Platinum"}))),
+        ),
+        (
+            "a peer tagged",
+            Box::new(|p: &Pair| p.patch_here(&peer, json!({"tags": [tag_id]}))),
+        ),
+        (
+            "a router renamed",
+            Box::new(|p: &Pair| p.patch_here(&router, json!({"name": "edge1-renamed"}))),
+        ),
+        (
+            "a session's state",
+            Box::new(|p: &Pair| {
+                p.patch_here(&session, json!({"bgp_state": "idle", "status": "disabled"}))
+            }),
+        ),
+        (
+            "a peer's policies",
+            Box::new(|p: &Pair| p.patch_here(&peer, json!({"import_routing_policies": []}))),
+        ),
+        (
+            "an autonomous system added",
+            Box::new(|p: &Pair| {
+                p.kept.create(AS, json!({"asn": 65010, "name": "Newcomer"}));
+            }),
+        ),
+        (
+            "an autonomous system removed",
+            Box::new(|p: &Pair| {
+                let id = p.kept.get(&format!("{AS}?asn=65010")).json()["results"][0]["id"].clone();
+                let r = p.kept.delete(&format!("{AS}{id}/"), None);
+                assert_eq!(r.status, 204, "{}", r.text);
+            }),
+        ),
+    ];
+    for (when, write) in &writes {
+        write(&pair);
+        pair.all_same(when);
+    }
+}
+
+#[test]
+fn a_write_to_one_object_leaves_the_others_kept_and_another_instances_none() {
+    let pair = Pair::start();
+    let s = &pair.kept;
+    let ids: Vec<i64> = (0..4)
+        .map(|n| {
+            s.create(AS, json!({"asn": 65001 + n, "name": format!("AS{n}")}))["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    let page = format!("{AS}?limit=4&ordering=asn");
+    // Served and rendered by the read of `page`.
+    let read = || {
+        let (served, rendered) = s.texts.tally();
+        let body = s.get(&page).json();
+        let (served_after, rendered_after) = s.texts.tally();
+        (served_after - served, rendered_after - rendered, body)
+    };
+    assert_eq!(read().1, 4, "every object rendered the first time");
+    assert_eq!(read().0, 4, "every object kept");
+    pair.patch_here(&format!("{AS}{}/", ids[0]), json!({"comments": "changed"}));
+    let (served, rendered, body) = read();
+    assert_eq!(
+        (served, rendered),
+        (3, 1),
+        "only the object written is rendered again"
+    );
+    assert_eq!(body["results"][0]["comments"], "changed");
+    pair.patch_there(&format!("{AS}{}/", ids[1]), json!({"comments": "there"}));
+    let (served, rendered, body) = read();
+    assert_eq!(
+        (served, rendered),
+        (0, 4),
+        "which rows another instance wrote is not known"
+    );
+    assert_eq!(body["results"][1]["comments"], "there");
+}
