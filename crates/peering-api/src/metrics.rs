@@ -49,6 +49,10 @@ pub struct Metrics {
     cache_bytes: Gauge,
     cache_hits: Counter<u64, AtomicU64>,
     cache_misses: Counter<u64, AtomicU64>,
+    texts_entries: Gauge,
+    texts_bytes: Gauge,
+    texts_served: Counter<u64, AtomicU64>,
+    texts_rendered: Counter<u64, AtomicU64>,
     jobs_waiting: Gauge,
     reads_gave_way: Counter<u64, AtomicU64>,
 }
@@ -71,6 +75,10 @@ impl Default for Metrics {
             cache_bytes: Gauge::default(),
             cache_hits: Counter::default(),
             cache_misses: Counter::default(),
+            texts_entries: Gauge::default(),
+            texts_bytes: Gauge::default(),
+            texts_served: Counter::default(),
+            texts_rendered: Counter::default(),
             jobs_waiting: Gauge::default(),
             reads_gave_way: Counter::default(),
         }
@@ -132,6 +140,26 @@ impl Metrics {
             "Reads rendered anew",
             self.cache_misses.clone(),
         );
+        r.register(
+            "object_texts_entries",
+            "Objects kept rendered, which pages and details are assembled from",
+            self.texts_entries.clone(),
+        );
+        r.register(
+            "object_texts_bytes",
+            "Bytes of objects kept rendered",
+            self.texts_bytes.clone(),
+        );
+        r.register(
+            "object_texts_served",
+            "Objects of pages and details taken from those kept rendered",
+            self.texts_served.clone(),
+        );
+        r.register(
+            "object_texts_rendered",
+            "Objects of pages and details rendered (and kept)",
+            self.texts_rendered.clone(),
+        );
         self
     }
 }
@@ -176,6 +204,13 @@ impl Metrics {
         let (entries, bytes) = state.responses.usage();
         self.cache_entries.set(entries as i64);
         self.cache_bytes.set(bytes as i64);
+        let (entries, bytes) = state.texts.usage();
+        self.texts_entries.set(entries as i64);
+        self.texts_bytes.set(bytes as i64);
+        // The texts count; the counters follow (never backwards).
+        let (served, rendered) = state.texts.tally();
+        (self.texts_served.inner()).fetch_max(served, Ordering::Relaxed);
+        (self.texts_rendered.inner()).fetch_max(rendered, Ordering::Relaxed);
         let mut out = String::new();
         if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
             out.clear();

@@ -47,6 +47,7 @@ fn requests_naming_another_host_are_refused() {
 #[test]
 fn metrics_count_requests_by_route_for_staff_only() {
     let s = TestServer::start();
+    autonomous_system(64500, "A").create(&s);
     for _ in 0..3 {
         assert_eq!(s.get(AS).status, 200);
     }
@@ -77,6 +78,10 @@ fn metrics_count_requests_by_route_for_staff_only() {
     assert_eq!(count(one), 1.0);
     // Kept from the second answer on, served the third time.
     assert!(count("peeringd_answer_cache_hits_total") >= 1.0);
+    // Its object rendered for the first answer, and taken as kept for the second.
+    assert_eq!(count("peeringd_object_texts_rendered_total"), 1.0);
+    assert!(count("peeringd_object_texts_served_total") >= 1.0);
+    assert!(count("peeringd_object_texts_entries") >= 1.0);
     assert!(count("peeringd_db_connections") >= 1.0);
     // Listed from the start (no write ran beside a read here).
     assert_eq!(count("peeringd_db_reads_gave_way_total"), 0.0);
