@@ -120,6 +120,12 @@ impl Metrics {
             "Reads that waited for a write of the API to end before they started",
             self.reads_gave_way.clone(),
         );
+        self.registered_caches()
+    }
+
+    /// The answer cache's and the kept objects' metrics.
+    fn registered_caches(mut self) -> Self {
+        let r = &mut self.registry;
         r.register(
             "answer_cache_entries",
             "Rendered answers kept",

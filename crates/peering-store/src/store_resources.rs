@@ -8,6 +8,7 @@ use peering_filter::Filter;
 use crate::connection::Db;
 use crate::schema::MustExist;
 use crate::together::Reader;
+use crate::versions::TableVersions;
 use crate::{accounts, delete, query, schema, sql, write};
 use crate::{Answer, ChangeContext, EachSlice, Error, Page, PickIds, Related, Run, Store, Window};
 
@@ -56,18 +57,29 @@ impl Store {
         })
     }
 
-    /// One page for objects kept rendered, read in one snapshot: its ids and the list's
-    /// count, then only the objects of the ids `pick` returns, `slice` at a time, each
-    /// slice handed to `each`. Returns the page's ids in order and the count. `relations`
-    /// and `known_count` as in [`Store::list`].
+    /// One page for objects kept rendered: its ids and the list's count, then only the
+    /// objects of the ids `pick` returns, `slice` at a time, each slice handed to `each`.
+    /// Returns the page's ids in order and the count. The ids come from the list's order
+    /// when it is kept under `versions` (read after the request arrived), with no
+    /// statement; else all is read in one snapshot. `relations` and `known_count` as in
+    /// [`Store::list`].
     pub fn page_assembled(
         &self,
         spec: &'static ResourceSpec,
-        asked: (&Filter, Window),
+        (asked, versions): ((&Filter, Window), &TableVersions),
         (relations, known_count): (bool, Option<i64>),
         slice: usize,
         (pick, each): (PickIds<'_>, EachSlice<'_>),
     ) -> Result<(Vec<i64>, i64), Error> {
+        if let Some((ids, count)) = query::ids_kept_at(self.kept.orders(), spec, asked, versions) {
+            let missing = pick(&ids);
+            if !missing.is_empty() {
+                self.read_snapshot(|db| {
+                    query::objects_in_slices(db, spec, &missing, (relations, slice), &mut *each)
+                })?;
+            }
+            return Ok((ids, count));
+        }
         self.read_snapshot(|db| {
             let reads = (&mut *pick, &mut *each);
             query::page_assembled(db, spec, asked, (relations, known_count), slice, reads)

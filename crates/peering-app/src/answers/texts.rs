@@ -111,7 +111,7 @@ impl ObjectTexts {
     pub fn begin<'a>(
         &'a self,
         clock: &'a RowClock,
-        versions: &TableVersions,
+        versions: &'a TableVersions,
         spec: &'static ResourceSpec,
         shape: &Shape,
     ) -> Option<Assembly<'a>> {
@@ -131,6 +131,7 @@ impl ObjectTexts {
             stamp: clock.stamp(),
             beside: tables_beside_rows(spec)?,
             tally: &self.tally,
+            versions,
         })
     }
 
@@ -187,6 +188,8 @@ pub struct Assembly<'a> {
     stamp: u64,
     beside: &'static [&'static str],
     tally: &'a Tally,
+    /// The tables' versions the request read after it arrived.
+    versions: &'a TableVersions,
 }
 
 impl Assembly<'_> {
@@ -242,6 +245,7 @@ impl Assembly<'_> {
                 rendered.insert(record.id, self.render(record, related, render));
             }
         };
+        let asked = (asked, self.versions);
         let (ids, count) =
             store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
         // An object deleted between the ids' read and its own is left out.

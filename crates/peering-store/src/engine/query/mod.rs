@@ -28,7 +28,10 @@ pub(crate) use objects::{
     by_ids, details, fill_computed, in_order, shallow_by_ids, shallow_referring,
 };
 pub(crate) use ordered::counted_by_kept_order;
-pub(crate) use page::{everything, list, list_ids, page_assembled, page_in_slices};
+pub(crate) use ordered::ids_kept_at;
+pub(crate) use page::{
+    everything, list, list_ids, objects_in_slices, page_assembled, page_in_slices,
+};
 pub use page::{EachSlice, PickIds};
 pub(crate) use relations::{load_reads, load_related};
 

@@ -96,6 +96,20 @@ pub(crate) fn ids_in_snapshot(
     Ok(Some((slice_of(&order.ids, window), count)))
 }
 
+/// The ids of a page of `spec` and the list's count through its kept order, when the order
+/// is kept under `versions` (read after the request arrived): no statement at all, for a
+/// page whose objects are kept rendered too.
+pub(crate) fn ids_kept_at(
+    orders: &KeptOrders,
+    spec: &'static ResourceSpec,
+    (filter, window): (&Filter, Window),
+    versions: &TableVersions,
+) -> Option<(Vec<i64>, i64)> {
+    let order = orders.kept(&order_key(orders, spec, filter, window)?)?;
+    let current = order.version == versions.of(order.tables);
+    current.then(|| (slice_of(&order.ids, window), order.ids.len() as i64))
+}
+
 /// Where `spec`'s orders are kept and the key of the one `filter` asks for, when a page
 /// of `window` may be read through it.
 fn list_order<'a>(

@@ -235,11 +235,23 @@ pub(crate) fn page_assembled(
         Some(through_kept_order) => through_kept_order,
         None => page_ids(db, spec, (filter, window), known_count)?,
     };
-    for slice_ids in pick(&ids).chunks(slice.max(1)) {
+    objects_in_slices(db, spec, &pick(&ids), (relations, slice), each)?;
+    Ok((ids, count))
+}
+
+/// The objects of `ids`, in their order, `slice` at a time, each slice handed to `each`.
+pub(crate) fn objects_in_slices(
+    db: &mut Db<'_>,
+    spec: &'static ResourceSpec,
+    ids: &[i64],
+    (relations, slice): (bool, usize),
+    each: EachSlice<'_>,
+) -> Result<(), Error> {
+    for slice_ids in ids.chunks(slice.max(1)) {
         let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
         each(&records, &related);
     }
-    Ok((ids, count))
+    Ok(())
 }
 
 /// Of a page's ids, those whose objects must be read.
