@@ -274,18 +274,14 @@ impl PageWriter<'_> {
             };
             renderer.one(out, self.spec, record, self.shape.brief);
         };
+        let head = |count: i64, objects: usize| {
+            let capacity = objects * self.shape.bytes_per_object();
+            let mut head = self.shape.head(self.list_url, count, capacity);
+            head.push('[');
+            head
+        };
         let reads = (self.shape.relations, known);
-        let (texts, count) = assembly.page(store, asked, reads, (PAGE_SLICE, &render))?;
-        let capacity = texts.iter().map(|t| t.text.len() + 1).sum();
-        let mut body = self.shape.head(self.list_url, count, capacity);
-        body.push('[');
-        for (i, kept) in texts.iter().enumerate() {
-            if i > 0 {
-                body.push(',');
-            }
-            body.push_str(&kept.text);
-        }
-        body.push_str("]}");
+        let (body, count) = assembly.page(store, asked, reads, (PAGE_SLICE, &render, &head))?;
         Ok((body, count))
     }
 

@@ -43,7 +43,7 @@ pub use error::{Cause, Error, StorageProblem};
 pub use follow::{ChangeAction, FollowChanges, WrittenChange};
 pub use gate::Writing;
 pub use import::ImportWriter;
-pub use query::{EachSlice, PickIds};
+pub use query::{EachSlice, PageSlice, PickIds};
 pub use query::{Page, Related, Window};
 pub use repositories::data_sources::{DataSources, Followers, FoundFile, Synchronised};
 pub use repositories::jobs::{ClaimedJob, Claims, Ending, JobEnd, JobText, Jobs, NewJob};

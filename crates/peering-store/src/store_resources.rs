@@ -57,11 +57,11 @@ impl Store {
         })
     }
 
-    /// One page for objects kept rendered: its ids and the list's count, then only the
-    /// objects of the ids `pick` returns, `slice` at a time, each slice handed to `each`.
-    /// Returns the page's ids in order and the count. The ids come from the list's order
-    /// when it is kept under `versions` (read after the request arrived), with no
-    /// statement; else all is read in one snapshot. `relations` and `known_count` as in
+    /// One page for objects kept rendered, `slice` ids at a time: for each slice, in order,
+    /// `pick` is given the list's count and the slice's ids and says which objects to read,
+    /// and `each` takes them. Returns the count. The ids come from the list's order when it
+    /// is kept under `versions` (read after the request arrived), with no statement; else
+    /// the page is read in one snapshot. `relations` and `known_count` as in
     /// [`Store::list`].
     pub fn page_assembled(
         &self,
@@ -70,15 +70,11 @@ impl Store {
         (relations, known_count): (bool, Option<i64>),
         slice: usize,
         (pick, each): (PickIds<'_>, EachSlice<'_>),
-    ) -> Result<(Vec<i64>, i64), Error> {
+    ) -> Result<i64, Error> {
         if let Some((ids, count)) = query::ids_kept_at(self.kept.orders(), spec, asked, versions) {
-            let missing = pick(&ids);
-            if !missing.is_empty() {
-                self.read_snapshot(|db| {
-                    query::objects_in_slices(db, spec, &missing, (relations, slice), &mut *each)
-                })?;
-            }
-            return Ok((ids, count));
+            let mut read = |ids: &[i64]| self.objects(spec, ids, relations);
+            query::picked_in_slices((&ids, count), slice, &mut read, (pick, each))?;
+            return Ok(count);
         }
         self.read_snapshot(|db| {
             let reads = (&mut *pick, &mut *each);

@@ -23,7 +23,7 @@ use peering_domain::spec::{Kind, RelatedLookup};
 use peering_domain::{Record, ResourceSpec};
 use peering_filter::Filter;
 use peering_represent::SecretView;
-use peering_store::{Depends, Related, RowClock, Store, TableVersions, Window};
+use peering_store::{Depends, PageSlice, Related, RowClock, Store, TableVersions, Window};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
@@ -33,6 +33,16 @@ const MOST_SHAPES: usize = 64;
 
 /// Writes an object's text, given the related objects to look up.
 pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
+/// Opens a page and its array, given the list's count and the page's length.
+pub type Head<'a> = &'a dyn Fn(i64, usize) -> String;
+
+thread_local! {
+    /// Where objects are rendered before their texts are copied out.
+    static SCRATCH: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// A scratch buffer grown past this (by an object of large text) is let go after use.
+const MOST_SCRATCH: usize = 64 << 10;
 
 /// What an object's text depends on besides its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,36 +233,40 @@ impl Assembly<'_> {
         texts
     }
 
-    /// A page of a list: the texts of its objects in order, those not kept rendered with
-    /// `render` from the objects read for them (and kept), and the list's count; read in
-    /// one snapshot, `slice` objects at a time.
+    /// A page of a list: `head` (given the list's count and the page's length, it opens
+    /// the page and its array), then the texts of its objects in order, those not kept
+    /// rendered with `render` from the objects read for them (and kept); read `slice`
+    /// objects at a time, each slice written before the next is read, so that a large page
+    /// holds one slice's objects at a time. Returns the page and the list's count.
     pub fn page(
         &self,
         store: &Store,
         asked: (&Filter, Window),
         reads: (bool, Option<i64>),
-        (slice, render): (usize, Render<'_>),
-    ) -> Result<(Vec<Arc<KeptText>>, i64), peering_store::Error> {
-        let mut kept = Vec::new();
-        let mut rendered = HashMap::new();
-        let mut pick = |ids: &[i64]| {
-            kept = self.kept(ids);
-            let missing = ids.iter().zip(&kept).filter(|(_, kept)| kept.is_none());
+        (slice, render, head): (usize, Render<'_>, Head<'_>),
+    ) -> Result<(String, i64), peering_store::Error> {
+        let building = RefCell::new(Building::default());
+        let mut pick = |slice: PageSlice<'_>| {
+            let mut page = building.borrow_mut();
+            if page.body.is_none() {
+                page.body = Some(head(slice.count, slice.page_len));
+            }
+            page.kept = self.kept(slice.ids);
+            page.ids = slice.ids.to_vec();
+            let missing = page.ids.iter().zip(&page.kept).filter(|(_, k)| k.is_none());
             missing.map(|(&id, _)| id).collect()
         };
         let mut each = |records: &[Record], related: &Related| {
-            for record in records {
-                rendered.insert(record.id, self.render(record, related, render));
-            }
+            let rendered: HashMap<i64, Arc<KeptText>> = (records.iter())
+                .map(|record| (record.id, self.render(record, related, render)))
+                .collect();
+            building.borrow_mut().write_slice(rendered);
         };
         let asked = (asked, self.versions);
-        let (ids, count) =
-            store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
-        // An object deleted between the ids' read and its own is left out.
-        let texts = (ids.iter().zip(kept))
-            .filter_map(|(id, kept)| kept.or_else(|| rendered.remove(id)))
-            .collect();
-        Ok((texts, count))
+        let count = store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
+        let mut body = (building.into_inner().body).unwrap_or_else(|| head(count, 0));
+        body.push_str("]}");
+        Ok((body, count))
     }
 
     /// Renders `record` with `render`, given the related objects to look up, and keeps its
@@ -267,15 +281,25 @@ impl Assembly<'_> {
             inner: related,
             seen: RefCell::new(links(self.spec, record)),
         };
-        let mut text = String::with_capacity(1024);
-        render(&mut text, record, &recording);
+        // Written into this thread's scratch buffer, then copied into one of its own size:
+        // a buffer grown while writing, then shrunk, would hold the allocator's larger
+        // block (a 1.3 KiB session in a 2 KiB one), which the weight does not count.
+        let text = SCRATCH.with_borrow_mut(|scratch| {
+            scratch.clear();
+            render(scratch, record, &recording);
+            let text = Box::from(scratch.as_str());
+            if scratch.capacity() > MOST_SCRATCH {
+                *scratch = String::new();
+            }
+            text
+        });
         let mut rows = recording.seen.into_inner();
         rows.sort_unstable();
         rows.dedup();
         let kept = Arc::new(KeptText {
             stamp: self.stamp,
-            text: text.into_boxed_str(),
-            rows: rows.into_boxed_slice(),
+            text,
+            rows: Box::from(rows.as_slice()),
         });
         self.entries.insert(self.key(record.id), Arc::clone(&kept));
         self.tally.rendered.fetch_add(1, Ordering::Relaxed);
@@ -293,6 +317,35 @@ fn links(spec: &'static ResourceSpec, record: &Record) -> Vec<(&'static str, i64
         }
     }
     rows
+}
+
+/// A page being written, slice by slice.
+#[derive(Default)]
+struct Building {
+    body: Option<String>,
+    /// Whether an object was written (the next one needs a comma).
+    written: bool,
+    /// The slice's ids, and the texts kept of them.
+    ids: Vec<i64>,
+    kept: Vec<Option<Arc<KeptText>>>,
+}
+
+impl Building {
+    /// Writes the slice's objects in order, each kept or among those `rendered`; an object
+    /// deleted between the ids' read and its own is left out.
+    fn write_slice(&mut self, mut rendered: HashMap<i64, Arc<KeptText>>) {
+        let body = self.body.get_or_insert_with(String::new);
+        for (id, kept) in self.ids.iter().zip(self.kept.drain(..)) {
+            let Some(text) = kept.or_else(|| rendered.remove(id)) else {
+                continue;
+            };
+            if self.written {
+                body.push(',');
+            }
+            body.push_str(&text.text);
+            self.written = true;
+        }
+    }
 }
 
 /// Related objects looked up, noted as rows the text shows.

@@ -226,3 +226,35 @@ fn a_page_of_kept_objects_through_a_kept_order_costs_no_statement() {
     assert!(statements > 0);
     assert_eq!(body["results"][0]["name"], "Renamed");
 }
+
+#[test]
+fn a_write_to_one_session_leaves_the_others_kept() {
+    let pair = Pair::start();
+    let s = &pair.kept;
+    network(s);
+    let page = format!("{SESSIONS}?limit=50");
+    let read = || {
+        let (served, rendered) = s.texts.tally();
+        let body = s.get(&page).json();
+        let (served_after, rendered_after) = s.texts.tally();
+        (served_after - served, rendered_after - rendered, body)
+    };
+    let (_, rendered, body) = read();
+    let sessions = body["results"].as_array().expect("results").len() as u64;
+    assert!(
+        sessions >= 2 && rendered == sessions,
+        "{rendered} of {sessions}"
+    );
+    let id = &body["results"][0]["id"];
+    pair.patch_here(&format!("{SESSIONS}{id}/"), json!({"comments": "changed"}));
+    let (served, rendered, _) = read();
+    assert_eq!((served, rendered), (sessions - 1, 1));
+    // A peer written: its sessions show it, and only they are rendered again.
+    let peer = &body["results"][0]["autonomous_system"]["id"];
+    let its = (body["results"].as_array().unwrap().iter())
+        .filter(|session| session["autonomous_system"]["id"] == *peer)
+        .count() as u64;
+    pair.patch_here(&format!("{AS}{peer}/"), json!({"comments": "changed"}));
+    let (served, rendered, _) = read();
+    assert_eq!((served, rendered), (sessions - its, its));
+}

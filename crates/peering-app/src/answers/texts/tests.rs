@@ -41,21 +41,14 @@ fn kept_ids(assembly: &Assembly<'_>, ids: &[i64]) -> Vec<Option<String>> {
 #[test]
 fn a_text_is_served_until_another_write_is_seen_to_its_table() {
     let (texts, clock) = (ObjectTexts::new(1 << 20), RowClock::default());
-    let first = texts
-        .begin(&clock, &versions(1), &TAG, &shape("http://a"))
-        .unwrap();
+    let (one, two) = (versions(1), versions(2));
+    let first = texts.begin(&clock, &one, &TAG, &shape("http://a")).unwrap();
     first.render(&tag(7), &NoRelated, &render);
-    let next = texts
-        .begin(&clock, &versions(1), &TAG, &shape("http://a"))
-        .unwrap();
+    let next = texts.begin(&clock, &one, &TAG, &shape("http://a")).unwrap();
     assert_eq!(kept_ids(&next, &[7, 8]), [Some("7".into()), None]);
-    let other_host = texts
-        .begin(&clock, &versions(1), &TAG, &shape("http://b"))
-        .unwrap();
+    let other_host = texts.begin(&clock, &one, &TAG, &shape("http://b")).unwrap();
     assert_eq!(kept_ids(&other_host, &[7]), [None], "another shape");
-    let after_a_write = texts
-        .begin(&clock, &versions(2), &TAG, &shape("http://a"))
-        .unwrap();
+    let after_a_write = texts.begin(&clock, &two, &TAG, &shape("http://a")).unwrap();
     assert_eq!(kept_ids(&after_a_write, &[7]), [None]);
 }
 

@@ -30,9 +30,9 @@ pub(crate) use objects::{
 pub(crate) use ordered::counted_by_kept_order;
 pub(crate) use ordered::ids_kept_at;
 pub(crate) use page::{
-    everything, list, list_ids, objects_in_slices, page_assembled, page_in_slices,
+    everything, list, list_ids, page_assembled, page_in_slices, picked_in_slices,
 };
-pub use page::{EachSlice, PickIds};
+pub use page::{EachSlice, PageSlice, PickIds};
 pub(crate) use relations::{load_reads, load_related};
 
 /// Objects related to the ones being rendered, by `(table, id)`.

@@ -220,9 +220,8 @@ pub(crate) fn page_in_slices(
     Ok(count)
 }
 
-/// Reads one page for objects kept rendered: its ids and the list's count, then the objects
-/// of the ids `pick` returns (those not kept), [`slice`] at a time, each slice handed to
-/// `each`. Returns the page's ids, in order, and the count.
+/// Reads one page for objects kept rendered: its ids and the list's count, then the page
+/// slice by slice (`picked_in_slices`). Returns the count.
 pub(crate) fn page_assembled(
     db: &mut Db<'_>,
     spec: &'static ResourceSpec,
@@ -230,33 +229,62 @@ pub(crate) fn page_assembled(
     (relations, known_count): (bool, Option<i64>),
     slice: usize,
     (pick, each): (PickIds<'_>, EachSlice<'_>),
-) -> Result<(Vec<i64>, i64), Error> {
+) -> Result<i64, Error> {
     let (ids, count) = match ordered::ids_in_snapshot(db, spec, (filter, window))? {
         Some(through_kept_order) => through_kept_order,
         None => page_ids(db, spec, (filter, window), known_count)?,
     };
-    objects_in_slices(db, spec, &pick(&ids), (relations, slice), each)?;
-    Ok((ids, count))
+    let mut read = |ids: &[i64]| super::in_order(db, spec, ids, relations);
+    picked_in_slices((&ids, count), slice, &mut read, (pick, each))?;
+    Ok(count)
 }
 
-/// The objects of `ids`, in their order, `slice` at a time, each slice handed to `each`.
-pub(crate) fn objects_in_slices(
-    db: &mut Db<'_>,
-    spec: &'static ResourceSpec,
-    ids: &[i64],
-    (relations, slice): (bool, usize),
-    each: EachSlice<'_>,
+/// The page of `ids` (of a list of `count`), `slice` ids at a time: `pick` says which of a
+/// slice's objects to read, `read` reads them, and `each` takes them, before the next
+/// slice. At least one slice, with no ids for an empty page.
+pub(crate) fn picked_in_slices(
+    (ids, count): (&[i64], i64),
+    slice: usize,
+    read: ReadIds<'_>,
+    (pick, each): (PickIds<'_>, EachSlice<'_>),
 ) -> Result<(), Error> {
-    for slice_ids in ids.chunks(slice.max(1)) {
-        let (records, related) = super::in_order(db, spec, slice_ids, relations)?;
-        each(&records, &related);
+    let empty: &[i64] = &[];
+    let slices: Vec<&[i64]> = if ids.is_empty() {
+        vec![empty]
+    } else {
+        ids.chunks(slice.max(1)).collect()
+    };
+    for slice_ids in slices {
+        let page = PageSlice {
+            count,
+            page_len: ids.len(),
+            ids: slice_ids,
+        };
+        let missing = pick(page);
+        if missing.is_empty() {
+            each(&[], &Related::default());
+        } else {
+            let (records, related) = read(&missing)?;
+            each(&records, &related);
+        }
     }
     Ok(())
 }
 
-/// Of a page's ids, those whose objects must be read.
-pub type PickIds<'a> = &'a mut dyn FnMut(&[i64]) -> Vec<i64>;
-/// What is done with each slice of objects read.
+/// Reads the objects of some ids, in their order.
+pub(crate) type ReadIds<'a> = &'a mut dyn FnMut(&[i64]) -> Result<(Vec<Record>, Related), Error>;
+
+/// A slice of a page: the list's count, how many ids the page holds, the slice's ids.
+#[derive(Debug, Clone, Copy)]
+pub struct PageSlice<'a> {
+    pub count: i64,
+    pub page_len: usize,
+    pub ids: &'a [i64],
+}
+
+/// Of a slice of a page's ids, those whose objects must be read.
+pub type PickIds<'a> = &'a mut dyn FnMut(PageSlice<'_>) -> Vec<i64>;
+/// What is done with each slice's objects read (after its `PickIds`).
 pub type EachSlice<'a> = &'a mut dyn FnMut(&[Record], &Related);
 
 /// The ids of a page, walking the rows before its offset, and the list's count.
