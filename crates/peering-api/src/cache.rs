@@ -159,6 +159,10 @@ pub struct ResponseCache {
     last_sweep: Mutex<(Instant, i64)>,
 }
 
+/// The largest answer kept whole beside objects kept rendered: a page of about a hundred
+/// objects.
+const LARGEST_ANSWER_KEPT_WITH_TEXTS: usize = 256 << 10;
+
 /// How often, at most, the answers a write has made stale are let go.
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
@@ -174,6 +178,23 @@ impl ResponseCache {
             payoff: CachePayoff::default(),
             last_sweep: Mutex::new((Instant::now(), 0)),
         }
+    }
+
+    /// The answer cache `settings` ask for. Beside objects kept rendered, pages of hundreds
+    /// of objects are assembled from them for a copy; kept whole, each held megabytes that
+    /// varied traffic never asked for again.
+    pub fn for_settings(settings: &crate::Settings) -> ResponseCache {
+        let responses = ResponseCache::new(settings.response_cache_bytes);
+        if settings.object_texts_bytes == 0 {
+            return responses;
+        }
+        responses.keeping_at_most(LARGEST_ANSWER_KEPT_WITH_TEXTS)
+    }
+
+    /// Keeps no answer larger than `bytes`.
+    pub fn keeping_at_most(mut self, bytes: usize) -> ResponseCache {
+        self.max_entry = self.max_entry.min(bytes);
+        self
     }
 
     pub fn enabled(&self) -> bool {
@@ -383,6 +404,11 @@ mod tests {
             cache.put(page.clone(), Bytes::from(vec![b' '; 2 * 1024]));
         }
         assert_eq!(cache.get(&page), None);
+        let bounded = ResponseCache::new(1 << 20).keeping_at_most(1024);
+        for _ in 0..2 {
+            bounded.put(page.clone(), Bytes::from(vec![b' '; 2 * 1024]));
+        }
+        assert_eq!(bounded.get(&page), None);
         let off = ResponseCache::new(0);
         assert!(!off.enabled());
         off.put(page.clone(), Bytes::from_static(b"{}"));

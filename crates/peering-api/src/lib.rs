@@ -234,7 +234,7 @@ const WRITE_THREADS: usize = 2;
 
 impl AppState {
     pub fn new(store: Store, settings: Settings) -> AppState {
-        let responses = cache::ResponseCache::new(settings.response_cache_bytes);
+        let responses = cache::ResponseCache::for_settings(&settings);
         let versions = responses
             .enabled()
             .then(|| {
