@@ -232,6 +232,23 @@ pub(crate) fn page_assembled(
 ) -> Result<i64, Error> {
     let (ids, count) = match ordered::ids_in_snapshot(db, spec, (filter, window))? {
         Some(through_kept_order) => through_kept_order,
+        None if window.limit.is_some_and(|limit| limit <= slice as i64) => {
+            // A page of one slice, through no kept order: read whole, objects and their
+            // related ones inline, as without texts (its ids first, then the objects not
+            // kept, would take a statement and, on PostgreSQL, a round trip more).
+            let page = list(db, spec, filter, window, relations, known_count)?;
+            let ids: Vec<i64> = page.records.iter().map(|r| r.id).collect();
+            let missing = pick(PageSlice {
+                count: page.count,
+                page_len: ids.len(),
+                ids: &ids,
+            });
+            let to_render: Vec<Record> = (page.records.into_iter())
+                .filter(|r| missing.contains(&r.id))
+                .collect();
+            each(&to_render, &page.related);
+            return Ok(page.count);
+        }
         None => page_ids(db, spec, (filter, window), known_count)?,
     };
     let mut read = |ids: &[i64]| super::in_order(db, spec, ids, relations);
