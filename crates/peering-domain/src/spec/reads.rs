@@ -52,24 +52,11 @@ impl ResourceSpec {
     /// but those on change requests (which read [`CHANGE_RECORDS`] too), sorted and
     /// without repeats.
     pub fn tables_read(&'static self) -> Vec<&'static str> {
-        let mut tables = Vec::new();
-        let mut pending = vec![self];
-        let mut seen: Vec<&'static ResourceSpec> = Vec::new();
-        while let Some(spec) = pending.pop() {
-            if seen.iter().any(|s| std::ptr::eq(*s, spec)) {
-                continue;
-            }
-            seen.push(spec);
-            tables.push(spec.table);
-            let all = Reads {
-                computed: Computed::tables,
-                filters: true,
-            };
-            spec.own_reads(&mut tables, &mut pending, all);
-        }
-        tables.sort_unstable();
-        tables.dedup();
-        tables
+        let all = Reads {
+            computed: Computed::tables,
+            filters: true,
+        };
+        self.gather(true, |_| all)
     }
 
     /// The tables an object's text depends on whole, beside the rows it shows (its own,
@@ -77,6 +64,25 @@ impl ResourceSpec {
     /// per object depends on one by one): the link tables of its relations and of its tags,
     /// the tables its counts and computed values read; for every resource it reaches.
     pub fn tables_beside_rows(&'static self) -> Vec<&'static str> {
+        self.gather(false, |spec| Reads {
+            // Computed values read the rows of the object's own links by them; a reached
+            // object's links are not among the rows a text names, so all they read counts.
+            computed: if std::ptr::eq(spec, self) {
+                Computed::tables_beyond_links
+            } else {
+                Computed::tables
+            },
+            filters: false,
+        })
+    }
+
+    /// The tables `reads` names for this resource and every resource it reaches (their own
+    /// tables too, with `own_tables`), sorted and without repeats.
+    fn gather(
+        &'static self,
+        own_tables: bool,
+        reads: impl Fn(&'static ResourceSpec) -> Reads,
+    ) -> Vec<&'static str> {
         let mut tables = Vec::new();
         let mut pending = vec![self];
         let mut seen: Vec<&'static ResourceSpec> = Vec::new();
@@ -85,21 +91,10 @@ impl ResourceSpec {
                 continue;
             }
             seen.push(spec);
-            // Computed values read the rows of the object's own links by them; a reached
-            // object's links are not among the rows a text names, so all they read counts.
-            let computed = if std::ptr::eq(spec, self) {
-                Computed::tables_beyond_links
-            } else {
-                Computed::tables
-            };
-            spec.own_reads(
-                &mut tables,
-                &mut pending,
-                Reads {
-                    computed,
-                    filters: false,
-                },
-            );
+            if own_tables {
+                tables.push(spec.table);
+            }
+            spec.own_reads(&mut tables, &mut pending, reads(spec));
         }
         tables.sort_unstable();
         tables.dedup();
