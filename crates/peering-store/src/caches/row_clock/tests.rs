@@ -128,12 +128,11 @@ fn a_text_depending_on_an_untracked_table_never_holds() {
 #[test]
 fn rows_past_the_bound_are_forgotten_by_marking_the_table_whole() {
     let (clock, stamp) = tracking();
-    let mut version = 1;
-    for chunk in (0..MOST_ROWS as i64 + 1).collect::<Vec<_>>().chunks(4096) {
+    let ids: Vec<i64> = (0..MOST_ROWS as i64 + 1).collect();
+    for (version, chunk) in (1..).zip(ids.chunks(4096)) {
         let update = written(&[Writes::updates(AS).of_rows(chunk.to_vec())]);
         let (before, after) = (versions(&[(AS, version)]), versions(&[(AS, version + 1)]));
         clock.after_write(&update, Some((&before, &after)));
-        version += 1;
     }
     assert!(!holds(&clock, stamp, -1), "no row of that id was named");
     assert!(clock.lock().tables[AS].rows.len() <= MOST_ROWS);
