@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
-use peering_domain::resources::PerResource;
 use peering_domain::ResourceSpec;
 use peering_store::TableVersions;
 use quick_cache::sync::Cache;
@@ -28,10 +27,7 @@ pub type VersionsProbe =
 
 /// The tables `spec`'s answers read, worked out once per resource; `None` for a resource
 /// outside `resources::ALL` (none is), whose answers are then keyed by every write.
-pub fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
-    static READS: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
-    READS.get(spec).map(Vec::as_slice)
-}
+pub use peering_domain::resources::tables_read;
 
 /// What an answer of `spec` to `query` is rendered from: the tables its resource reads, or,
 /// for a filter on change requests (which read the change records, which every write adds

@@ -179,7 +179,7 @@ async fn versions_for_texts(
     state: &AppState,
     spec: &'static ResourceSpec,
 ) -> Result<Option<Arc<TableVersions>>, ApiError> {
-    if !state.texts.enabled() || spec.owner.is_some() || spec.reads_the_clock {
+    if !state.texts.keeps(spec) {
         return Ok(None);
     }
     Ok(Some(table_versions(state).await?))

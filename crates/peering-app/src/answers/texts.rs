@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use peering_domain::names::FieldNames;
-use peering_domain::resources::{position, Layout, PerResource};
+use peering_domain::resources::{position, tables_beside_rows, tables_read, Layout};
 use peering_domain::spec::{Kind, RelatedLookup};
 use peering_domain::{Record, ResourceSpec};
 use peering_filter::Filter;
@@ -125,10 +125,7 @@ impl ObjectTexts {
         spec: &'static ResourceSpec,
         shape: &Shape,
     ) -> Option<Assembly<'a>> {
-        let entries = self.entries.as_ref()?;
-        if spec.reads_the_clock || spec.owner.is_some() {
-            return None;
-        }
+        let entries = self.entries.as_ref().filter(|_| self.keeps(spec))?;
         let resource = u16::try_from(position(spec)?).ok()?;
         let shape = self.shape_number(shape)?;
         clock.reconcile(versions, tables_read(spec)?);
@@ -158,8 +155,9 @@ impl ObjectTexts {
         u16::try_from(number).ok()
     }
 
-    pub fn enabled(&self) -> bool {
-        self.entries.is_some()
+    /// Whether texts of `spec`'s objects are kept (`begin` says when they are not).
+    pub fn keeps(&self, spec: &ResourceSpec) -> bool {
+        self.entries.is_some() && !spec.reads_the_clock && spec.owner.is_none()
     }
 
     /// Texts served and rendered so far.
@@ -174,17 +172,6 @@ impl ObjectTexts {
             .as_ref()
             .map_or((0, 0), |e| (e.len(), e.weight()))
     }
-}
-
-fn tables_read(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
-    static READ: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
-    READ.get(spec).map(Vec::as_slice)
-}
-
-fn tables_beside_rows(spec: &'static ResourceSpec) -> Option<&'static [&'static str]> {
-    static BESIDE: PerResource<Vec<&'static str>> =
-        PerResource::new(ResourceSpec::tables_beside_rows);
-    BESIDE.get(spec).map(Vec::as_slice)
 }
 
 /// The texts of one request: those kept and still current, and those it renders.

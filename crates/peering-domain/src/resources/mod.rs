@@ -51,7 +51,7 @@ pub use user::{GROUP, USER};
 
 use crate::spec::ResourceSpec;
 
-pub use registry::{position, PerResource};
+pub use registry::{position, tables_beside_rows, tables_read, PerResource};
 
 /// Every resource, in API order. Reverse relations are derived by scanning this list.
 pub static ALL: &[&ResourceSpec] = &[

@@ -45,6 +45,20 @@ impl<T> PerResource<T> {
     }
 }
 
+/// [`ResourceSpec::tables_read`] of a registered resource, worked out once (one slice per
+/// resource, which caches may tell apart by address).
+pub fn tables_read(spec: &ResourceSpec) -> Option<&'static [&'static str]> {
+    static READ: PerResource<Vec<&'static str>> = PerResource::new(ResourceSpec::tables_read);
+    READ.get(spec).map(Vec::as_slice)
+}
+
+/// [`ResourceSpec::tables_beside_rows`] of a registered resource, worked out once.
+pub fn tables_beside_rows(spec: &ResourceSpec) -> Option<&'static [&'static str]> {
+    static BESIDE: PerResource<Vec<&'static str>> =
+        PerResource::new(ResourceSpec::tables_beside_rows);
+    BESIDE.get(spec).map(Vec::as_slice)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
