@@ -70,6 +70,14 @@ impl Pair {
         }
     }
 
+    /// `path` from the server keeping texts, with the texts it served and rendered.
+    fn read_counting(&self, path: &str) -> (u64, u64, Json) {
+        let (served, rendered) = self.kept.texts.tally();
+        let body = self.kept.get(path).json();
+        let (served_after, rendered_after) = self.kept.texts.tally();
+        (served_after - served, rendered_after - rendered, body)
+    }
+
     fn first_id(&self, list: &str) -> i64 {
         self.kept.get(&format!("{list}?limit=1")).json()["results"][0]["id"]
             .as_i64()
@@ -172,12 +180,7 @@ fn a_write_to_one_object_leaves_the_others_kept_and_another_instances_none() {
         .collect();
     let page = format!("{AS}?limit=4&ordering=asn");
     // Served and rendered by the read of `page`.
-    let read = || {
-        let (served, rendered) = s.texts.tally();
-        let body = s.get(&page).json();
-        let (served_after, rendered_after) = s.texts.tally();
-        (served_after - served, rendered_after - rendered, body)
-    };
+    let read = || pair.read_counting(&page);
     assert_eq!(read().1, 4, "every object rendered the first time");
     assert_eq!(read().0, 4, "every object kept");
     pair.patch_here(&format!("{AS}{}/", ids[0]), json!({"comments": "changed"}));
@@ -233,12 +236,7 @@ fn a_write_to_one_session_leaves_the_others_kept() {
     let s = &pair.kept;
     network(s);
     let page = format!("{SESSIONS}?limit=50");
-    let read = || {
-        let (served, rendered) = s.texts.tally();
-        let body = s.get(&page).json();
-        let (served_after, rendered_after) = s.texts.tally();
-        (served_after - served, rendered_after - rendered, body)
-    };
+    let read = || pair.read_counting(&page);
     let (_, rendered, body) = read();
     let sessions = body["results"].as_array().expect("results").len() as u64;
     assert!(
