@@ -5,7 +5,7 @@
 
 use crate::common::builders::autonomous_system;
 use crate::common::client::{block_on, client};
-use crate::common::{TestServer, AS};
+use crate::common::{field_names, TestServer, AS};
 use peering_client::{Client, Error, Method, Query};
 use peering_domain::models::{
     AutonomousSystem, PatchAutonomousSystem, RoutingPolicy, Tag, WritableAutonomousSystem,
@@ -49,7 +49,7 @@ fn create_renders_every_field_with_its_default() {
     let r = s.post(AS, json!({"asn": 65001, "name": "Example"}));
     assert_eq!(r.status, 201, "{}", r.text);
     let o = r.json();
-    let keys: Vec<&str> = o.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys = field_names(&o);
     assert_eq!(
         keys,
         [
@@ -113,12 +113,7 @@ fn create_renders_every_field_with_its_default() {
     let detail = s.get(&format!("{AS}{}/", o["id"])).json();
     assert_eq!(detail, o);
     let brief = s.get(&format!("{AS}{}/?brief=1", o["id"])).json();
-    let keys: Vec<&str> = brief
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = field_names(&brief);
     assert_eq!(
         keys,
         [

@@ -3,7 +3,7 @@
 //! checked against what the document says of it).
 
 use crate::common::builders::autonomous_system;
-use crate::common::{TestServer, AS};
+use crate::common::{sorted_field_names, TestServer, AS};
 use serde_json::{json, Value as Json};
 
 /// `offset` near `i64::MAX` overflowed `offset + limit` when the `next` link was computed
@@ -141,13 +141,7 @@ fn status_is_documented() {
         .map(|v| v.as_str().unwrap())
         .collect();
     required.sort_unstable();
-    let mut keys: Vec<&str> = body
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
-    keys.sort_unstable();
+    let keys = sorted_field_names(&body);
     assert_eq!(keys, required);
     let backend = &status["properties"]["database"]["properties"]["backend"];
     assert!(listed(backend, &body["database"]["backend"]), "{backend}");

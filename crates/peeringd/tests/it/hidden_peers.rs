@@ -7,7 +7,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::{import_command, output_text, TestServer};
+use crate::common::{import_command, output_text, sorted_field_names, TestServer};
 use peering_api::{ExemptViews, Settings};
 use peering_store::testing::TestDatabase;
 use peeringdb_fake::{Dataset, FakePeeringDb, Sizes};
@@ -121,13 +121,7 @@ fn hidden_peers_are_written_filtered_and_searched() {
 
     // Brief: the reference's nested form.
     let brief = s.get(&format!("{HIDDEN}{forever}/?brief=true")).json();
-    let mut keys: Vec<&str> = brief
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
-    keys.sort_unstable();
+    let keys = sorted_field_names(&brief);
     assert_eq!(
         keys,
         [

@@ -3,7 +3,7 @@
 //! change records of it all; then the rules particular to some resources.
 
 use crate::common::builders::{self, autonomous_system, tag};
-use crate::common::{column, TestServer, AS};
+use crate::common::{column, field_names, TestServer, AS};
 use serde_json::{json, Value as Json};
 
 /// One resource's walk through the API.
@@ -356,12 +356,7 @@ fn walk(s: &TestServer, case: &Case) {
     let list = s.get(path).json();
     assert_eq!(list["count"], 3, "{path}");
     let brief = s.get(&format!("{path}?brief=1")).json();
-    let keys: Vec<&str> = brief["results"][0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = field_names(&brief["results"][0]);
     assert_eq!(keys, case.brief, "{path}");
     // What a write answers is what a read then shows.
     let shown_now = |answer: &Json| {
@@ -837,12 +832,7 @@ fn sessions_at_exchanges_nest_their_peer_and_connection_and_check_their_address(
     assert_eq!(session["exists_in_extdb"], false);
     assert_eq!(session["is_abandoned"], false);
     assert_eq!(session["multihop_ttl"], 1);
-    let nested_as: Vec<&str> = session["autonomous_system"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let nested_as = field_names(&session["autonomous_system"]);
     assert_eq!(
         nested_as,
         [
@@ -856,12 +846,7 @@ fn sessions_at_exchanges_nest_their_peer_and_connection_and_check_their_address(
         ]
     );
     assert_eq!(session["autonomous_system"]["ipv4_max_prefixes"], 10);
-    let nested_c: Vec<&str> = session["ixp_connection"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let nested_c = field_names(&session["ixp_connection"]);
     assert_eq!(
         nested_c,
         [
@@ -1170,12 +1155,7 @@ fn ix_api_accounts_show_their_endpoint_as_url() {
     let account = s.create(path, body.clone());
     assert_eq!(account["url"], "https://ixapi.example.net/v2/");
     assert_eq!(account["api_secret"], "s");
-    let keys: Vec<&str> = account
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = field_names(&account);
     assert_eq!(
         keys,
         [

@@ -449,6 +449,21 @@ pub fn column(list: &Json, field: &str) -> Vec<Json> {
         .collect()
 }
 
+/// The names of an object's fields, in the order it shows them.
+pub fn field_names(object: &Json) -> Vec<&str> {
+    let fields = object
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {object}"));
+    fields.keys().map(String::as_str).collect()
+}
+
+/// The names of an object's fields, sorted.
+pub fn sorted_field_names(object: &Json) -> Vec<&str> {
+    let mut names = field_names(object);
+    names.sort_unstable();
+    names
+}
+
 /// A fresh database holding `peeringd demo-data --scale 1`.
 #[allow(dead_code)]
 pub fn demo_network() -> TestDatabase {
