@@ -56,7 +56,7 @@ pub struct Settings {
     /// Memory for rendered list and detail answers, in bytes; 0 turns the cache off.
     pub response_cache_bytes: usize,
     /// Memory for objects kept rendered, which pages and details are assembled from; 0
-    /// keeps none (`PEERING_RESPONSE_CACHE_MIB` sets it to half the answers').
+    /// keeps none (`PEERING_RESPONSE_CACHE_MIB` gives it three quarters of its memory).
     pub object_texts_bytes: usize,
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
     pub trusted_proxies: Vec<ipnet::IpNet>,
@@ -115,8 +115,8 @@ impl Default for Settings {
             login_required: false,
             max_body_bytes: 10 * 1024 * 1024,
             exempt_view_permissions: ExemptViews::All,
-            response_cache_bytes: 32 * 1024 * 1024,
-            object_texts_bytes: 16 * 1024 * 1024,
+            response_cache_bytes: 8 * 1024 * 1024,
+            object_texts_bytes: 24 * 1024 * 1024,
             trusted_proxies: Vec::new(),
             body_timeout: std::time::Duration::from_secs(30),
             min_password_length: 10,

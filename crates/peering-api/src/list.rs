@@ -217,7 +217,7 @@ pub async fn render(
             layout,
         };
         let assembly = texts.as_ref().and_then(|(texts, versions, shape)| {
-            texts.begin(store.row_clock(), versions, spec, shape)
+            texts.begin(store.row_clock(), versions, spec, (shape, Lookup::Page))
         });
         let (body, count) = if let Some(assembly) = assembly {
             page.assembled(store, (filter, window), known, &assembly)?
@@ -337,14 +337,14 @@ impl PageWriter<'_> {
 
 /// What a page of `spec` needs to be assembled from objects kept rendered: the texts, the
 /// tables' versions read after the request arrived, and the shape of its objects; `None`
-/// when no texts are kept.
+/// when no texts are kept for it, or lookups of its pages' texts have not been paying.
 async fn texts_for(
     req: &HttpRequest,
     state: &AppState,
     spec: &'static ResourceSpec,
     asked: &ListRequest,
 ) -> Result<Option<KeptTexts>, ApiError> {
-    if !state.texts.keeps(spec) {
+    if !state.texts.worth_consulting(spec, Lookup::Page) {
         return Ok(None);
     }
     let versions = crate::resource::table_versions(state).await?;

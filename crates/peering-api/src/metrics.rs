@@ -53,6 +53,7 @@ pub struct Metrics {
     texts_bytes: Gauge,
     texts_served: Counter<u64, AtomicU64>,
     texts_rendered: Counter<u64, AtomicU64>,
+    texts_kept: Counter<u64, AtomicU64>,
     jobs_waiting: Gauge,
     reads_gave_way: Counter<u64, AtomicU64>,
 }
@@ -79,6 +80,7 @@ impl Default for Metrics {
             texts_bytes: Gauge::default(),
             texts_served: Counter::default(),
             texts_rendered: Counter::default(),
+            texts_kept: Counter::default(),
             jobs_waiting: Gauge::default(),
             reads_gave_way: Counter::default(),
         }
@@ -163,8 +165,13 @@ impl Metrics {
         );
         r.register(
             "object_texts_rendered",
-            "Objects of pages and details rendered (and kept)",
+            "Objects of pages and details rendered",
             self.texts_rendered.clone(),
+        );
+        r.register(
+            "object_texts_kept",
+            "Objects rendered and kept: each while they fit, one in 8 once their memory is full",
+            self.texts_kept.clone(),
         );
         self
     }
@@ -214,9 +221,10 @@ impl Metrics {
         self.texts_entries.set(entries as i64);
         self.texts_bytes.set(bytes as i64);
         // The texts count; the counters follow (never backwards).
-        let (served, rendered) = state.texts.tally();
+        let (served, rendered, kept) = state.texts.tally();
         (self.texts_served.inner()).fetch_max(served, Ordering::Relaxed);
         (self.texts_rendered.inner()).fetch_max(rendered, Ordering::Relaxed);
+        (self.texts_kept.inner()).fetch_max(kept, Ordering::Relaxed);
         let mut out = String::new();
         if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
             out.clear();

@@ -174,12 +174,12 @@ async fn cached(
 }
 
 /// The tables' versions, read after the request arrived, when a detail of `spec` may be
-/// kept rendered (`ObjectTexts::begin` says when it is not).
+/// kept rendered and lookups of its texts pay (`ObjectTexts::begin` says when it is not).
 async fn versions_for_texts(
     state: &AppState,
     spec: &'static ResourceSpec,
 ) -> Result<Option<Arc<TableVersions>>, ApiError> {
-    if !state.texts.keeps(spec) {
+    if !state.texts.worth_consulting(spec, Lookup::Detail) {
         return Ok(None);
     }
     Ok(Some(table_versions(state).await?))
@@ -207,8 +207,8 @@ async fn render_detail(
         layout,
         base: base.clone(),
     };
-    let clock = state.store.row_clock();
-    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, &shape));
+    let (clock, lookup) = (state.store.row_clock(), (&shape, Lookup::Detail));
+    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, lookup));
     if let Some(kept) = assembly
         .as_ref()
         .and_then(|a| a.kept(&[id]).pop().flatten())

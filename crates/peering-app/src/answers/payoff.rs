@@ -1,5 +1,5 @@
-//! Whether consulting the answer cache, or the kept list counts, pays off: per resource and
-//! kind of lookup (list pages, details, list counts). A lookup costs a key, a read of the
+//! Whether consulting the answer cache, the kept list counts or the objects kept rendered
+//! pays off: per resource and kind of lookup (list pages, details, list counts). A lookup costs a key, a read of the
 //! tables' versions and, for an answer admitted, a copy into the cache; it pays only when
 //! answers are asked for again before their data is written. Traffic in which every
 //! request differs (random offsets, ids, filter values), or whose data is written faster

@@ -11,10 +11,15 @@
 //! taken before its rows were read (`peering_store::RowClock`). A write through this
 //! process marks the rows it names, so that writing one autonomous system leaves the texts
 //! of the others; any other write marks its tables whole.
+//!
+//! Texts are consulted only while they pay (`payoff.rs`, scored apart from the answer
+//! cache's): a request that consults them waits for a round of the versions read and keeps
+//! what it renders, which is lost work where objects are rarely asked for again before they
+//! are written or let go (more objects than the texts' memory holds, asked for at random).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use peering_domain::names::FieldNames;
@@ -24,12 +29,26 @@ use peering_domain::{Record, ResourceSpec};
 use peering_filter::Filter;
 use peering_represent::SecretView;
 use peering_store::{Depends, PageSlice, Related, RowClock, Store, TableVersions, Window};
+
+use super::payoff::{CachePayoff, Lookup};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
 /// At most this many shapes are told apart (a shape per host a client names, at most):
 /// past it, answers of new shapes are rendered without keeping their objects.
 const MOST_SHAPES: usize = 64;
+
+/// A lookup of texts finds what it looks for when it serves at least one object in this
+/// many (a detail: its object): a page that serves a quarter of its objects saves more
+/// rendering than its versions round and its lookups cost.
+const SERVED_SHARE: usize = 4;
+
+/// Once the texts fill their memory, one text rendered in this many is kept, the others
+/// only written into their answer. Where more objects are asked for than fit, keeping each
+/// one rendered lets another go for no better chance of being asked for again, and the
+/// memory so churned stays resident beside the texts' (docs/performance.md, 2026-12-07).
+/// An object asked for often still gets in after a few renders.
+const KEPT_WHEN_FULL: u32 = 8;
 
 /// Writes an object's text, given the related objects to look up.
 pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
@@ -85,13 +104,17 @@ pub struct ObjectTexts {
     entries: Option<Cache<TextKey, Arc<KeptText>, BySize>>,
     shapes: Mutex<Vec<Shape>>,
     tally: Arc<Tally>,
+    payoff: CachePayoff,
+    /// Texts rendered while the memory was full, to keep one in [`KEPT_WHEN_FULL`].
+    rendered_when_full: AtomicU32,
 }
 
-/// Texts served from those kept, and texts rendered (and kept), since the start.
+/// Texts served from those kept, texts rendered, and those of them kept, since the start.
 #[derive(Debug, Default)]
 pub struct Tally {
     pub served: AtomicU64,
     pub rendered: AtomicU64,
+    pub kept: AtomicU64,
 }
 
 impl std::fmt::Debug for ObjectTexts {
@@ -110,6 +133,8 @@ impl ObjectTexts {
                 .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
             shapes: Mutex::default(),
             tally: Arc::default(),
+            payoff: CachePayoff::default(),
+            rendered_when_full: AtomicU32::new(0),
         }
     }
 
@@ -123,7 +148,7 @@ impl ObjectTexts {
         clock: &'a RowClock,
         versions: &'a TableVersions,
         spec: &'static ResourceSpec,
-        shape: &Shape,
+        (shape, lookup): (&Shape, Lookup),
     ) -> Option<Assembly<'a>> {
         let entries = self.entries.as_ref().filter(|_| self.keeps(spec))?;
         let resource = u16::try_from(position(spec)?).ok()?;
@@ -137,7 +162,8 @@ impl ObjectTexts {
             shape,
             stamp: clock.stamp(),
             beside: tables_beside_rows(spec)?,
-            tally: &self.tally,
+            texts: self,
+            lookup,
             versions,
         })
     }
@@ -160,10 +186,21 @@ impl ObjectTexts {
         self.entries.is_some() && !spec.reads_the_clock && spec.owner.is_none()
     }
 
-    /// Texts served and rendered so far.
-    pub fn tally(&self) -> (u64, u64) {
+    /// Whether a request of `spec` should consult the texts for `lookup` (a page or a
+    /// detail): they are kept for it, and such lookups have lately been serving texts.
+    pub fn worth_consulting(&self, spec: &ResourceSpec, lookup: Lookup) -> bool {
+        self.keeps(spec) && self.payoff.worth_consulting(spec, lookup)
+    }
+
+    /// Texts served, rendered, and kept of those rendered, so far.
+    pub fn tally(&self) -> (u64, u64, u64) {
         let read = |n: &AtomicU64| n.load(Ordering::Relaxed);
-        (read(&self.tally.served), read(&self.tally.rendered))
+        let tally = &self.tally;
+        (
+            read(&tally.served),
+            read(&tally.rendered),
+            read(&tally.kept),
+        )
     }
 
     /// How many texts are kept, and their weight in bytes.
@@ -184,7 +221,9 @@ pub struct Assembly<'a> {
     /// Taken before this request read any row.
     stamp: u64,
     beside: &'static [&'static str],
-    tally: &'a Tally,
+    /// Where lookups are counted and scored.
+    texts: &'a ObjectTexts,
+    lookup: Lookup,
     /// The tables' versions the request read after it arrived.
     versions: &'a TableVersions,
 }
@@ -215,8 +254,12 @@ impl Assembly<'_> {
         let texts: Vec<_> = (found.into_iter())
             .map(|kept| kept.filter(|_| current.next().unwrap_or(false)))
             .collect();
-        let served = texts.iter().flatten().count() as u64;
-        self.tally.served.fetch_add(served, Ordering::Relaxed);
+        let served = texts.iter().flatten().count();
+        (self.texts.tally.served).fetch_add(served as u64, Ordering::Relaxed);
+        if !ids.is_empty() {
+            let found = served * SERVED_SHARE >= ids.len();
+            self.texts.payoff.record(self.spec, self.lookup, found);
+        }
         texts
     }
 
@@ -288,9 +331,29 @@ impl Assembly<'_> {
             text,
             rows: Box::from(rows.as_slice()),
         });
-        self.entries.insert(self.key(record.id), Arc::clone(&kept));
-        self.tally.rendered.fetch_add(1, Ordering::Relaxed);
+        if self.keeps(&kept) {
+            self.entries.insert(self.key(record.id), Arc::clone(&kept));
+            (self.texts.tally.kept).fetch_add(1, Ordering::Relaxed);
+        }
+        (self.texts.tally.rendered).fetch_add(1, Ordering::Relaxed);
         kept
+    }
+}
+
+impl Assembly<'_> {
+    /// Whether a text just rendered is kept: always while it fits, one in
+    /// [`KEPT_WHEN_FULL`] once the memory is full (within a sixteenth: the cache's shards
+    /// each make room for a text within their own share, so that together they stay a
+    /// little under the whole).
+    fn keeps(&self, kept: &Arc<KeptText>) -> bool {
+        let weight = BySize.weight(&self.key(0), kept);
+        let capacity = self.entries.capacity();
+        if self.entries.weight() + weight <= capacity - capacity / 16 {
+            return true;
+        }
+        let full = &self.texts.rendered_when_full;
+        full.fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(KEPT_WHEN_FULL)
     }
 }
 

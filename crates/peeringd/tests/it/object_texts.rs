@@ -72,9 +72,9 @@ impl Pair {
 
     /// `path` from the server keeping texts, with the texts it served and rendered.
     fn read_counting(&self, path: &str) -> (u64, u64, Json) {
-        let (served, rendered) = self.kept.texts.tally();
+        let (served, rendered, _) = self.kept.texts.tally();
         let body = self.kept.get(path).json();
-        let (served_after, rendered_after) = self.kept.texts.tally();
+        let (served_after, rendered_after, _) = self.kept.texts.tally();
         (served_after - served, rendered_after - rendered, body)
     }
 

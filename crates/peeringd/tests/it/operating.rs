@@ -80,6 +80,7 @@ fn metrics_count_requests_by_route_for_staff_only() {
     assert!(count("peeringd_answer_cache_hits_total") >= 1.0);
     // Its object rendered for the first answer, and taken as kept for the second.
     assert_eq!(count("peeringd_object_texts_rendered_total"), 1.0);
+    assert_eq!(count("peeringd_object_texts_kept_total"), 1.0);
     assert!(count("peeringd_object_texts_served_total") >= 1.0);
     assert!(count("peeringd_object_texts_entries") >= 1.0);
     assert!(count("peeringd_db_connections") >= 1.0);
