@@ -1,6 +1,6 @@
 //! Whether consulting the answer cache, the kept list counts or the objects kept rendered
-//! pays off: per resource and kind of lookup (list pages, details, list counts). A lookup costs a key, a read of the
-//! tables' versions and, for an answer admitted, a copy into the cache; it pays only when
+//! pays off: per resource and kind of lookup (list pages, details, list counts). A lookup
+//! costs a key, a read of the tables' versions and, for an answer admitted, a copy into the cache; it pays only when
 //! answers are asked for again before their data is written. Traffic in which every
 //! request differs (random offsets, ids, filter values), or whose data is written faster
 //! than its answers are reused, finds nothing kept: there, a kind of lookup whose recent

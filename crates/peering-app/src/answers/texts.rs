@@ -12,14 +12,16 @@
 //! process marks the rows it names, so that writing one autonomous system leaves the texts
 //! of the others; any other write marks its tables whole.
 //!
-//! Texts are consulted only while they pay (`payoff.rs`, scored apart from the answer
-//! cache's): a request that consults them waits for a round of the versions read and keeps
-//! what it renders, which is lost work where objects are rarely asked for again before they
-//! are written or let go (more objects than the texts' memory holds, asked for at random).
+//! Once their memory is full, texts are consulted only while they pay (`payoff.rs`, scored
+//! apart from the answer cache's): a request that consults them waits for a round of the
+//! versions read and keeps what it renders, which is lost work where objects are rarely
+//! asked for again before they are written or let go (more objects than the memory holds,
+//! asked for at random). Until then every request fills them: a miss then tells only that
+//! the object was not asked for yet.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use peering_domain::names::FieldNames;
@@ -29,10 +31,10 @@ use peering_domain::{Record, ResourceSpec};
 use peering_filter::Filter;
 use peering_represent::SecretView;
 use peering_store::{Depends, PageSlice, Related, RowClock, Store, TableVersions, Window};
-
-use super::payoff::{CachePayoff, Lookup};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
+
+use super::payoff::{CachePayoff, Lookup};
 
 /// At most this many shapes are told apart (a shape per host a client names, at most):
 /// past it, answers of new shapes are rendered without keeping their objects.
@@ -107,6 +109,9 @@ pub struct ObjectTexts {
     payoff: CachePayoff,
     /// Texts rendered while the memory was full, to keep one in [`KEPT_WHEN_FULL`].
     rendered_when_full: AtomicU32,
+    /// Whether the memory was found full once (texts let go of, or no longer current,
+    /// stay until others take their place, so it stays full).
+    filled: AtomicBool,
 }
 
 /// Texts served from those kept, texts rendered, and those of them kept, since the start.
@@ -135,6 +140,7 @@ impl ObjectTexts {
             tally: Arc::default(),
             payoff: CachePayoff::default(),
             rendered_when_full: AtomicU32::new(0),
+            filled: AtomicBool::new(false),
         }
     }
 
@@ -187,9 +193,11 @@ impl ObjectTexts {
     }
 
     /// Whether a request of `spec` should consult the texts for `lookup` (a page or a
-    /// detail): they are kept for it, and such lookups have lately been serving texts.
+    /// detail): they are kept for it, and their memory still has room or such lookups
+    /// have lately been serving texts.
     pub fn worth_consulting(&self, spec: &ResourceSpec, lookup: Lookup) -> bool {
-        self.keeps(spec) && self.payoff.worth_consulting(spec, lookup)
+        let filled = self.filled.load(Ordering::Relaxed);
+        self.keeps(spec) && (!filled || self.payoff.worth_consulting(spec, lookup))
     }
 
     /// Texts served, rendered, and kept of those rendered, so far.
@@ -331,7 +339,7 @@ impl Assembly<'_> {
             text,
             rows: Box::from(rows.as_slice()),
         });
-        if self.keeps(&kept) {
+        if self.keeps(record.id, &kept) {
             self.entries.insert(self.key(record.id), Arc::clone(&kept));
             (self.texts.tally.kept).fetch_add(1, Ordering::Relaxed);
         }
@@ -341,16 +349,20 @@ impl Assembly<'_> {
 }
 
 impl Assembly<'_> {
-    /// Whether a text just rendered is kept: always while it fits, one in
-    /// [`KEPT_WHEN_FULL`] once the memory is full (within a sixteenth: the cache's shards
-    /// each make room for a text within their own share, so that together they stay a
-    /// little under the whole).
-    fn keeps(&self, kept: &Arc<KeptText>) -> bool {
-        let weight = BySize.weight(&self.key(0), kept);
+    /// Whether a text just rendered is kept: always in place of its object's text no
+    /// longer current, or while it fits; one in [`KEPT_WHEN_FULL`] once the memory is full
+    /// (within a sixteenth: the cache's shards each make room for a text within their own
+    /// share, so that together they stay a little under the whole).
+    fn keeps(&self, id: i64, kept: &Arc<KeptText>) -> bool {
+        let key = self.key(id);
+        let weight = BySize.weight(&key, kept);
         let capacity = self.entries.capacity();
-        if self.entries.weight() + weight <= capacity - capacity / 16 {
+        if self.entries.contains_key(&key)
+            || self.entries.weight() + weight <= capacity - capacity / 16
+        {
             return true;
         }
+        self.texts.filled.store(true, Ordering::Relaxed);
         let full = &self.texts.rendered_when_full;
         full.fetch_add(1, Ordering::Relaxed)
             .is_multiple_of(KEPT_WHEN_FULL)

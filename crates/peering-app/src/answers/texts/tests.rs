@@ -129,18 +129,34 @@ fn consulted(texts: &ObjectTexts, (lookup, ids): (Lookup, &[i64]), requests: usi
         .count()
 }
 
+/// Renders tags from id 1,000 up into `assembly` until one rendered is not kept: the
+/// texts' memory is full.
+fn fill(texts: &ObjectTexts, assembly: &Assembly<'_>) {
+    for id in 1_000.. {
+        assembly.render(&tag(id), &NoRelated, &render);
+        let (_, rendered, kept) = texts.tally();
+        if kept < rendered {
+            return;
+        }
+    }
+}
+
 #[test]
-fn texts_are_consulted_only_while_lookups_serve_them() {
-    let (texts, clock, one) = (ObjectTexts::new(1 << 20), RowClock::default(), versions(1));
+fn texts_are_consulted_until_full_then_while_lookups_serve_them() {
+    let (texts, clock, one) = (ObjectTexts::new(64 << 10), RowClock::default(), versions(1));
+    // While there is room, a miss tells only that the object was not asked for yet.
+    assert_eq!(consulted(&texts, (Lookup::Detail, &[2]), 1_000), 1_000);
     let page = texts.begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Page));
-    page.expect("texts kept")
-        .render(&tag(1), &NoRelated, &render);
-    // A page serving a quarter of its objects pays.
+    let page = page.expect("texts kept");
+    fill(&texts, &page);
+    // Full: details that find nothing stop looking but for one in 16.
+    assert_eq!(consulted(&texts, (Lookup::Detail, &[2]), 1_600), 100);
+    // Pages are scored apart, and one serving a quarter of its objects pays.
+    while page.kept(&[1])[0].is_none() {
+        page.render(&tag(1), &NoRelated, &render);
+    }
     let quarter = (Lookup::Page, &[1, 2, 3, 4][..]);
     assert_eq!(consulted(&texts, quarter, 2_000), 2_000);
-    // Details are scored apart: those that find nothing stop looking but for samples.
-    assert_eq!(consulted(&texts, (Lookup::Detail, &[2]), 64), 64);
-    assert_eq!(consulted(&texts, (Lookup::Detail, &[2]), 1_600), 100);
     let less = (Lookup::Page, &[1, 2, 3, 4, 5][..]);
     assert_eq!(consulted(&texts, less, 64), 64);
     assert!(consulted(&texts, less, 1_600) <= 101);
@@ -151,16 +167,15 @@ fn once_full_one_text_rendered_in_eight_is_kept() {
     let (texts, clock, one) = (ObjectTexts::new(64 << 10), RowClock::default(), versions(1));
     let assembly = texts.begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Page));
     let assembly = assembly.expect("texts kept");
-    let fits = |texts: &ObjectTexts| texts.usage().1 + 200 <= (64 << 10) * 15 / 16;
-    let mut id = 0;
-    while fits(&texts) {
-        id += 1;
-        assembly.render(&tag(id), &NoRelated, &render);
-    }
+    fill(&texts, &assembly);
     let (_, rendered_to_fill, kept_to_fill) = texts.tally();
-    assert_eq!(kept_to_fill, rendered_to_fill, "every text while they fit");
-    for more in 1..=800 {
-        assembly.render(&tag(id + more), &NoRelated, &render);
+    assert_eq!(
+        kept_to_fill + 1,
+        rendered_to_fill,
+        "every text while they fit"
+    );
+    for id in 1..=800 {
+        assembly.render(&tag(id), &NoRelated, &render);
     }
     let (_, rendered, kept) = texts.tally();
     assert_eq!(rendered, rendered_to_fill + 800);
@@ -169,4 +184,13 @@ fn once_full_one_text_rendered_in_eight_is_kept() {
         (100..=200).contains(&kept_when_full),
         "{kept_when_full} of 800"
     );
+    // A text no longer current is replaced by the next one rendered, full or not.
+    let id = (1..=800).find(|&id| assembly.kept(&[id])[0].is_some());
+    let id = id.expect("a text kept once full");
+    let two = versions(2);
+    let after_a_write = texts.begin(&clock, &two, &TAG, (&shape("http://a"), Lookup::Page));
+    let after_a_write = after_a_write.expect("texts kept");
+    assert!(after_a_write.kept(&[id])[0].is_none());
+    after_a_write.render(&tag(id), &NoRelated, &render);
+    assert!(after_a_write.kept(&[id])[0].is_some());
 }
