@@ -43,14 +43,15 @@ fn cache_memory(mib: usize) -> CacheMemory {
 }
 
 fn api_settings(s: &Settings) -> peering_api::Settings {
+    let cache = cache_memory(s.response_cache_mib);
     peering_api::Settings {
         paginate_count: s.paginate_count,
         max_page_size: s.max_page_size,
         login_required: s.login_required,
         max_body_bytes: s.max_body_bytes,
         exempt_view_permissions: s.exempt_view_permissions.clone(),
-        response_cache_bytes: cache_memory(s.response_cache_mib).answers,
-        object_texts_bytes: cache_memory(s.response_cache_mib).objects,
+        response_cache_bytes: cache.answers,
+        object_texts_bytes: cache.objects,
         trusted_proxies: s.trusted_proxies.clone(),
         body_timeout: std::time::Duration::from_secs(s.body_timeout_secs),
         min_password_length: s.min_password_length,

@@ -1,12 +1,13 @@
 //! Whether consulting the answer cache, the kept list counts or the objects kept rendered
 //! pays off: per resource and kind of lookup (list pages, details, list counts). A lookup
-//! costs a key, a read of the tables' versions and, for an answer admitted, a copy into the cache; it pays only when
-//! answers are asked for again before their data is written. Traffic in which every
-//! request differs (random offsets, ids, filter values), or whose data is written faster
-//! than its answers are reused, finds nothing kept: there, a kind of lookup whose recent
-//! lookups rarely hit is made by one request in `SAMPLE` only, which keeps measuring,
-//! and the others render at once as a server without a cache does. Answers asked for again
-//! soon raise its score back. Every kind starts out consulting.
+//! costs a key, a read of the tables' versions and, for an answer admitted, a copy into
+//! the cache; it pays only when answers are asked for again before their data is
+//! written. Traffic in which every request differs (random offsets, ids, filter values),
+//! or whose data is written faster than its answers are reused, finds nothing kept:
+//! there, a kind of lookup whose recent lookups rarely hit is made by one request in
+//! `SAMPLE` only, which keeps measuring, and the others render at once as a server without
+//! a cache does. Answers asked for again soon raise its score back. Every kind starts out
+//! consulting.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

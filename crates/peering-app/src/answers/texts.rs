@@ -105,7 +105,7 @@ impl Weighter<TextKey, Arc<KeptText>> for BySize {
 pub struct ObjectTexts {
     entries: Option<Cache<TextKey, Arc<KeptText>, BySize>>,
     shapes: Mutex<Vec<Shape>>,
-    tally: Arc<Tally>,
+    tally: Tally,
     payoff: CachePayoff,
     /// Texts rendered while the memory was full, to keep one in [`KEPT_WHEN_FULL`].
     rendered_when_full: AtomicU32,
@@ -116,10 +116,10 @@ pub struct ObjectTexts {
 
 /// Texts served from those kept, texts rendered, and those of them kept, since the start.
 #[derive(Debug, Default)]
-pub struct Tally {
-    pub served: AtomicU64,
-    pub rendered: AtomicU64,
-    pub kept: AtomicU64,
+struct Tally {
+    served: AtomicU64,
+    rendered: AtomicU64,
+    kept: AtomicU64,
 }
 
 impl std::fmt::Debug for ObjectTexts {
@@ -137,7 +137,7 @@ impl ObjectTexts {
             entries: (capacity_bytes > 0)
                 .then(|| Cache::with_weighter(estimated_items, capacity_bytes as u64, BySize)),
             shapes: Mutex::default(),
-            tally: Arc::default(),
+            tally: Tally::default(),
             payoff: CachePayoff::default(),
             rendered_when_full: AtomicU32::new(0),
             filled: AtomicBool::new(false),
@@ -339,7 +339,7 @@ impl Assembly<'_> {
             text,
             rows: Box::from(rows.as_slice()),
         });
-        if self.keeps(record.id, &kept) {
+        if self.keeps_rendered(record.id, &kept) {
             self.entries.insert(self.key(record.id), Arc::clone(&kept));
             (self.texts.tally.kept).fetch_add(1, Ordering::Relaxed);
         }
@@ -353,7 +353,7 @@ impl Assembly<'_> {
     /// longer current, or while it fits; one in [`KEPT_WHEN_FULL`] once the memory is full
     /// (within a sixteenth: the cache's shards each make room for a text within their own
     /// share, so that together they stay a little under the whole).
-    fn keeps(&self, id: i64, kept: &Arc<KeptText>) -> bool {
+    fn keeps_rendered(&self, id: i64, kept: &Arc<KeptText>) -> bool {
         let key = self.key(id);
         let weight = BySize.weight(&key, kept);
         let capacity = self.entries.capacity();

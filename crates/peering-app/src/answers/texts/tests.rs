@@ -32,6 +32,16 @@ fn render(out: &mut String, record: &Record, _related: &dyn RelatedLookup) {
     out.push_str(&record.id.to_string());
 }
 
+/// The texts of a detail of `spec` in `shape`, at `versions`.
+fn detail<'a>(
+    texts: &'a ObjectTexts,
+    clock: &'a RowClock,
+    versions: &'a TableVersions,
+    (spec, shape): (&'static ResourceSpec, &Shape),
+) -> Option<Assembly<'a>> {
+    texts.begin(clock, versions, spec, (shape, Lookup::Detail))
+}
+
 fn kept_ids(assembly: &Assembly<'_>, ids: &[i64]) -> Vec<Option<String>> {
     (assembly.kept(ids).into_iter())
         .map(|kept| kept.map(|k| k.text.to_string()))
@@ -42,21 +52,13 @@ fn kept_ids(assembly: &Assembly<'_>, ids: &[i64]) -> Vec<Option<String>> {
 fn a_text_is_served_until_another_write_is_seen_to_its_table() {
     let (texts, clock) = (ObjectTexts::new(1 << 20), RowClock::default());
     let (one, two) = (versions(1), versions(2));
-    let first = texts
-        .begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Detail))
-        .unwrap();
+    let first = detail(&texts, &clock, &one, (&TAG, &shape("http://a"))).unwrap();
     first.render(&tag(7), &NoRelated, &render);
-    let next = texts
-        .begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Detail))
-        .unwrap();
+    let next = detail(&texts, &clock, &one, (&TAG, &shape("http://a"))).unwrap();
     assert_eq!(kept_ids(&next, &[7, 8]), [Some("7".into()), None]);
-    let other_host = texts
-        .begin(&clock, &one, &TAG, (&shape("http://b"), Lookup::Detail))
-        .unwrap();
+    let other_host = detail(&texts, &clock, &one, (&TAG, &shape("http://b"))).unwrap();
     assert_eq!(kept_ids(&other_host, &[7]), [None], "another shape");
-    let after_a_write = texts
-        .begin(&clock, &two, &TAG, (&shape("http://a"), Lookup::Detail))
-        .unwrap();
+    let after_a_write = detail(&texts, &clock, &two, (&TAG, &shape("http://a"))).unwrap();
     assert_eq!(kept_ids(&after_a_write, &[7]), [None]);
 }
 
@@ -64,57 +66,40 @@ fn a_text_is_served_until_another_write_is_seen_to_its_table() {
 fn shapes_past_the_bound_keep_nothing() {
     let (texts, clock) = (ObjectTexts::new(1 << 20), RowClock::default());
     for n in 0..MOST_SHAPES {
-        assert!(texts
-            .begin(
-                &clock,
-                &versions(1),
-                &TAG,
-                (&shape(&format!("http://{n}")), Lookup::Detail)
-            )
-            .is_some());
-    }
-    assert!(texts
-        .begin(
+        assert!(detail(
+            &texts,
             &clock,
             &versions(1),
-            &TAG,
-            (&shape("http://one-more"), Lookup::Detail)
-        )
-        .is_none());
-    assert!(texts
-        .begin(
-            &clock,
-            &versions(1),
-            &TAG,
-            (&shape("http://0"), Lookup::Detail)
+            (&TAG, &shape(&format!("http://{n}")))
         )
         .is_some());
+    }
+    assert!(detail(
+        &texts,
+        &clock,
+        &versions(1),
+        (&TAG, &shape("http://one-more"))
+    )
+    .is_none());
+    assert!(detail(&texts, &clock, &versions(1), (&TAG, &shape("http://0"))).is_some());
 }
 
 #[test]
 fn nothing_is_kept_without_memory_or_for_answers_that_follow_the_clock() {
     let clock = RowClock::default();
-    assert!(ObjectTexts::new(0)
-        .begin(
-            &clock,
-            &versions(1),
-            &TAG,
-            (&shape("http://a"), Lookup::Detail)
-        )
-        .is_none());
+    assert!(detail(
+        &ObjectTexts::new(0),
+        &clock,
+        &versions(1),
+        (&TAG, &shape("http://a"))
+    )
+    .is_none());
     let clocked = ALL
         .iter()
         .find(|s| s.reads_the_clock)
         .expect("a resource reading the clock");
     let texts = ObjectTexts::new(1 << 20);
-    assert!(texts
-        .begin(
-            &clock,
-            &versions(1),
-            clocked,
-            (&shape("http://a"), Lookup::Detail)
-        )
-        .is_none());
+    assert!(detail(&texts, &clock, &versions(1), (clocked, &shape("http://a"))).is_none());
 }
 
 /// Of `requests` requests looking up the texts of `ids`, how many consulted them.
