@@ -77,13 +77,10 @@ fn security_headers(path: &str, headers: &mut HeaderMap) {
     }
 }
 
-/// Whether the request names a host of `PEERING_ALLOWED_HOSTS` (any when it is empty).
-/// Probes are answered whatever they name: orchestrators call them by address.
+/// Whether the request names a host of well-formed name (answers write it into their
+/// links, unescaped) and, unless `PEERING_ALLOWED_HOSTS` is empty, one of those. Probes
+/// are answered whatever they name: orchestrators call them by address.
 fn host_allowed(req: &ServiceRequest) -> bool {
-    let allowed = match req.app_data::<actix_web::web::Data<crate::AppState>>() {
-        Some(state) if !state.settings.allowed_hosts.is_empty() => &state.settings.allowed_hosts,
-        _ => return true,
-    };
     if matches!(
         crate::respond::path_below_base(req.request()),
         "/healthz" | "/readyz"
@@ -91,6 +88,13 @@ fn host_allowed(req: &ServiceRequest) -> bool {
         return true;
     }
     let host = crate::client::host(req.request());
+    if !well_formed_host(&host) {
+        return false;
+    }
+    let allowed = match req.app_data::<actix_web::web::Data<crate::AppState>>() {
+        Some(state) if !state.settings.allowed_hosts.is_empty() => &state.settings.allowed_hosts,
+        _ => return true,
+    };
     let name = host_name(&host);
     allowed.iter().any(|a| {
         a == "*"
@@ -102,6 +106,21 @@ fn host_allowed(req: &ServiceRequest) -> bool {
                         .ends_with(&format!(".{}", domain.to_ascii_lowercase()))
             })
     })
+}
+
+/// A DNS name or an IPv4 address (letters, digits, `.`, `-`, `_`), or an IPv6 address in
+/// brackets, then an optional port: what a URL's authority may hold without escaping.
+pub(crate) fn well_formed_host(host: &str) -> bool {
+    let name = host_name(host);
+    let port_ok = host.len() == name.len() || host.len() - name.len() > 1;
+    let name_ok = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+        Some(address) => address.contains(':') && address.parse::<std::net::Ipv6Addr>().is_ok(),
+        None => {
+            !name.is_empty()
+                && (name.bytes()).all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
+        }
+    };
+    port_ok && name_ok
 }
 
 /// `host` without its port (`[::1]:8000` gives `[::1]`).

@@ -45,6 +45,42 @@ fn requests_naming_another_host_are_refused() {
 }
 
 #[test]
+fn hosts_of_bad_form_are_refused_whatever_is_allowed() {
+    // Answers write the host into their links as it came: one with quotes or spaces would
+    // break their JSON.
+    let s = TestServer::start();
+    let id = autonomous_system(64500, "A").create(&s)["id"]
+        .as_i64()
+        .unwrap();
+    for (host, status) in [
+        ("peering.example", 200),
+        ("peering_manager:8000", 200),
+        ("192.0.2.1:8000", 200),
+        ("[2001:db8::1]:8000", 200),
+        ("[::1]", 200),
+        ("a\"b", 400),
+        ("a\\b", 400),
+        ("a b", 400),
+        ("x\",\"evil\":\"", 400),
+        ("host:", 400),
+        ("[nope]:80", 400),
+        ("host/path", 400),
+    ] {
+        for path in [AS.to_string(), format!("{AS}{id}/")] {
+            let r = s.send("GET", &path, None, Some(&s.key), &[("Host", host)]);
+            assert_eq!(r.status, status, "{host} {path}");
+            let body = r.json();
+            if status == 400 {
+                assert_eq!(body, json!({"detail": "Invalid Host header."}));
+            }
+        }
+    }
+    // Probes still answer, whatever the host.
+    let r = s.send("GET", "/healthz", None, None, &[("Host", "a\"b")]);
+    assert_eq!(r.status, 200);
+}
+
+#[test]
 fn metrics_count_requests_by_route_for_staff_only() {
     let s = TestServer::start();
     autonomous_system(64500, "A").create(&s);
