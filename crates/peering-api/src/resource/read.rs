@@ -205,15 +205,13 @@ async fn render_detail(
         secrets: show_secrets,
         names,
         layout,
-        base: base.clone(),
     };
-    let (clock, lookup) = (state.store.row_clock(), (&shape, Lookup::Detail));
-    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, lookup));
-    if let Some(kept) = assembly
-        .as_ref()
-        .and_then(|a| a.kept(&[id]).pop().flatten())
-    {
-        return Ok(kept.text.to_string());
+    let (clock, asked) = (state.store.row_clock(), (&shape, Lookup::Detail, &*base));
+    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, asked));
+    if let Some(assembly) = &assembly {
+        if let Some(kept) = assembly.kept(&[id]).pop().flatten() {
+            return Ok(assembly.answer(&kept));
+        }
     }
     let (told, detail) = tokio::sync::oneshot::channel();
     let answer: peering_store::Answer = Box::new(move |detail| {
@@ -229,10 +227,10 @@ async fn render_detail(
         // Its reader was stopped (the server is stopping) or failed.
         .map_err(|_| ApiError::Unavailable("The read was stopped; try again.".into()))??
         .ok_or(ApiError::NotFound)?;
-    let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
+    let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup, base: &str| {
         let renderer = Renderer {
             related,
-            base: &base,
+            base,
             show_secrets,
             names,
             layout,
@@ -240,10 +238,10 @@ async fn render_detail(
         renderer.one(out, spec, record, brief);
     };
     Ok(match assembly {
-        Some(assembly) => assembly.render(&record, &related, &render).text.to_string(),
+        Some(assembly) => assembly.answer(&assembly.render(&record, &related, &render)),
         None => {
             let mut body = String::with_capacity(1024);
-            render(&mut body, &record, &related);
+            render(&mut body, &record, &related, &base);
             body
         }
     })

@@ -52,8 +52,16 @@ const SERVED_SHARE: usize = 4;
 /// An object asked for often still gets in after a few renders.
 const KEPT_WHEN_FULL: u32 = 8;
 
-/// Writes an object's text, given the related objects to look up.
-pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
+/// Writes an object's text, given the related objects to look up and the `scheme://host`
+/// its links start with.
+pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup, &str);
+
+/// What kept texts hold in place of the `scheme://host` their links start with: a byte
+/// JSON never holds raw elsewhere (strings escape control characters), written over with
+/// the request's own when a text is served. One text then serves every host clients name,
+/// and is smaller by the host each of its links leaves out (a tenth of a session's).
+const LINKS_BASE: char = '\u{1}';
+const LINKS_BASE_TEXT: &str = "\u{1}";
 /// Opens a page and its array, given the list's count and the page's length.
 pub type Head<'a> = &'a dyn Fn(i64, usize) -> String;
 
@@ -65,15 +73,14 @@ thread_local! {
 /// A scratch buffer grown past this (by an object of large text) is let go after use.
 const MOST_SCRATCH: usize = 64 << 10;
 
-/// What an object's text depends on besides its data.
+/// What an object's text depends on besides its data (its links' host is written when
+/// it is served).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
     pub brief: bool,
     pub secrets: SecretView,
     pub names: FieldNames,
     pub layout: Layout,
-    /// `scheme://host`, which its links start with.
-    pub base: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,8 +94,21 @@ struct TextKey {
 #[derive(Debug)]
 pub struct KeptText {
     stamp: u64,
-    pub text: Box<str>,
+    /// With [`LINKS_BASE`] where its links' `scheme://host` goes.
+    text: Box<str>,
     rows: Box<[(&'static str, i64)]>,
+}
+
+impl KeptText {
+    /// Writes the text into `out`, its links starting with `base`.
+    pub fn write_to(&self, out: &mut String, base: &str) {
+        let mut pieces = self.text.split(LINKS_BASE);
+        out.push_str(pieces.next().unwrap_or_default());
+        for piece in pieces {
+            out.push_str(base);
+            out.push_str(piece);
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -154,7 +174,7 @@ impl ObjectTexts {
         clock: &'a RowClock,
         versions: &'a TableVersions,
         spec: &'static ResourceSpec,
-        (shape, lookup): (&Shape, Lookup),
+        (shape, lookup, base): (&Shape, Lookup, &'a str),
     ) -> Option<Assembly<'a>> {
         let entries = self.entries.as_ref().filter(|_| self.keeps(spec))?;
         let resource = u16::try_from(position(spec)?).ok()?;
@@ -171,6 +191,7 @@ impl ObjectTexts {
             texts: self,
             lookup,
             versions,
+            base,
         })
     }
 
@@ -234,6 +255,8 @@ pub struct Assembly<'a> {
     lookup: Lookup,
     /// The tables' versions the request read after it arrived.
     versions: &'a TableVersions,
+    /// `scheme://host` of the request, which its texts' links start with.
+    base: &'a str,
 }
 
 impl Assembly<'_> {
@@ -243,6 +266,13 @@ impl Assembly<'_> {
             shape: self.shape,
             id,
         }
+    }
+
+    /// `kept` as this request's answer, its links starting with the request's host.
+    pub fn answer(&self, kept: &KeptText) -> String {
+        let mut out = String::with_capacity(kept.text.len() + 8 * self.base.len());
+        kept.write_to(&mut out, self.base);
+        out
     }
 
     /// The current text of each of `ids`, or `None` where there is none.
@@ -283,7 +313,10 @@ impl Assembly<'_> {
         reads: (bool, Option<i64>),
         (slice, render, head): (usize, Render<'_>, Head<'_>),
     ) -> Result<(String, i64), peering_store::Error> {
-        let building = RefCell::new(Building::default());
+        let building = RefCell::new(Building {
+            base: self.base,
+            ..Building::default()
+        });
         let mut pick = |slice: PageSlice<'_>| {
             let mut page = building.borrow_mut();
             if page.body.is_none() {
@@ -324,7 +357,7 @@ impl Assembly<'_> {
         // block (a 1.3 KiB session in a 2 KiB one), which the weight does not count.
         let text = SCRATCH.with_borrow_mut(|scratch| {
             scratch.clear();
-            render(scratch, record, &recording);
+            render(scratch, record, &recording, LINKS_BASE_TEXT);
             let text = Box::from(scratch.as_str());
             if scratch.capacity() > MOST_SCRATCH {
                 *scratch = String::new();
@@ -383,8 +416,10 @@ fn links(spec: &'static ResourceSpec, record: &Record) -> Vec<(&'static str, i64
 
 /// A page being written, slice by slice.
 #[derive(Default)]
-struct Building {
+struct Building<'a> {
     body: Option<String>,
+    /// `scheme://host`, which the page's links start with.
+    base: &'a str,
     /// Whether an object was written (the next one needs a comma).
     written: bool,
     /// The slice's ids, and the texts kept of them.
@@ -392,7 +427,7 @@ struct Building {
     kept: Vec<Option<Arc<KeptText>>>,
 }
 
-impl Building {
+impl Building<'_> {
     /// Writes the slice's objects in order, each kept or among those `rendered`; an object
     /// deleted between the ids' read and its own is left out.
     fn write_slice(&mut self, mut rendered: HashMap<i64, Arc<KeptText>>) {
@@ -404,7 +439,7 @@ impl Building {
             if self.written {
                 body.push(',');
             }
-            body.push_str(&text.text);
+            text.write_to(body, self.base);
             self.written = true;
         }
     }
