@@ -3,17 +3,15 @@
 //! `If-Match` is refused with a 412 when the object changed since the client read it, so
 //! that two editors do not overwrite each other unknowingly.
 
-use std::hash::{Hash, Hasher};
-
 use actix_web::http::header;
 use actix_web::HttpRequest;
 
-/// The entity tag of a representation: a hash of its bytes (the same on every instance).
+/// The entity tag of a representation: a hash of its bytes, the same on every instance
+/// and build. XXH3 is made to tell contents apart (a changed object gets another tag, so
+/// that `If-Match` catches the change) at memory speed, where SipHash took 3% of a detail's
+/// time.
 pub fn etag(body: &[u8]) -> String {
-    // SipHash with fixed keys: stable across processes of one build.
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut hasher);
-    format!("\"{:016x}\"", hasher.finish())
+    format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(body))
 }
 
 /// The tags listed in a request header, weak ones compared by their value.

@@ -37,7 +37,11 @@ pub fn init(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
         // reader stalled that long makes requests wait for it sooner: a log is not lost.
         .buffered_lines_limit(8 * 1024)
         .lossy(false)
-        .finish(std::io::stderr());
+        // Lines taken together are written at once: under load, one write for many.
+        .finish(std::io::BufWriter::with_capacity(
+            64 << 10,
+            std::io::stderr(),
+        ));
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)

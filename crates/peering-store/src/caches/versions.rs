@@ -17,7 +17,7 @@
 //! wait for nor hold the whole database's row, which every other write changes last (on
 //! PostgreSQL each such write locks it until it commits).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::hash::{Hash, Hasher};
 
 use crate::connection::Db;
@@ -146,7 +146,8 @@ pub(crate) fn select_named(sql: &mut Sql, what: &str, tables: &[&str]) {
 /// A snapshot of the tables' versions. A table never written has version 0.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TableVersions {
-    by_table: HashMap<String, i64>,
+    /// By table name (a request looks up a dozen).
+    by_table: FxHashMap<String, i64>,
 }
 
 impl TableVersions {
