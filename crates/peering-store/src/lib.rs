@@ -58,6 +58,7 @@ pub use together::{Answer, Detail, Run};
 pub use versions::TableVersions;
 pub use write::ImportedObject;
 
+use caches::commit_watch::CommitWatch;
 use caches::{kept, order_ids, orders, versions};
 use connection::{AnyConnection, Db, Mode, Pool};
 use engine::{
@@ -96,6 +97,8 @@ pub struct Store {
     version_reads: Arc<AtomicU64>,
     /// When rows were last written, for texts kept per object (`row_clock.rs`).
     clock: Arc<RowClock>,
+    /// On SQLite, the tables' versions now without a round of reads (`commit_watch.rs`).
+    watch: Option<Arc<CommitWatch>>,
     /// SQLite's log checkpointer, told of each write.
     checkpoints: Option<Arc<checkpoint::Checkpoints>>,
     /// PostgreSQL's vacuums of the tables written, told of each write.
@@ -160,6 +163,7 @@ impl Store {
         let backend = target.backend();
         let pool = connection::build_pool(target.clone(), pool_size.max(1))?;
         let write_pool = connection::build_pool(target.clone(), WRITE_POOL_SIZE)?;
+        let watch = CommitWatch::open(&connection::build_pool(target.clone(), 1)?)?;
         let (checkpoints, vacuums) = match backend {
             Backend::Sqlite => (Some(checkpoint::Checkpoints::start(pool.clone())?), None),
             Backend::Postgres => {
@@ -177,6 +181,7 @@ impl Store {
             version_reads: Arc::new(AtomicU64::new(0)),
             kept: Arc::default(),
             clock: Arc::default(),
+            watch: watch.map(Arc::new),
             checkpoints,
             vacuums,
             writers: (backend == Backend::Sqlite).then(Arc::default),
@@ -435,6 +440,12 @@ impl Store {
     /// [`TableVersions::of`] mean those tables hold the same data.
     pub fn table_versions(&self) -> Result<TableVersions, Error> {
         self.read_counted(&self.version_reads, versions::read)
+    }
+
+    /// The tables' versions now, when they can be told at once, without waiting (SQLite:
+    /// `commit_watch.rs`); else `None`, and the caller reads them, or waits for a read.
+    pub fn table_versions_at_once(&self) -> Option<Arc<TableVersions>> {
+        self.watch.as_ref()?.versions_now(&self.version_reads)
     }
 
     /// [`Store::table_versions`], or `previous` itself when no write has landed since it

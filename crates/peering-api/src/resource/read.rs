@@ -95,9 +95,12 @@ async fn object_exists(
     Ok(state.writes.run(move || store.exists(spec, id)).await??)
 }
 
-/// The tables' versions now: from the thread that reads them for everyone waiting, or read
-/// here when there is none.
+/// The tables' versions now: told at once where the store can (SQLite), else from the
+/// thread that reads them for everyone waiting, or read here when there is none.
 pub(crate) async fn table_versions(state: &AppState) -> Result<Arc<TableVersions>, ApiError> {
+    if let Some(versions) = state.store.table_versions_at_once() {
+        return Ok(versions);
+    }
     Ok(match &state.versions {
         Some(probe) => probe.current().await?,
         None => {
