@@ -4,7 +4,8 @@
 //! they show are: pages overlap, and details repeat what lists showed.
 //!
 //! A text is kept per object and per shape of answer (complete or brief, the secrets the
-//! caller sees, the links' host and layout, the field names), with the rows it shows: its
+//! caller sees, the layout, the field names; the links' host is written in as it is
+//! served, so that one text serves every host), with the rows it shows: its
 //! own, those its foreign keys name, every related object its rendering looked up. It is
 //! served while no write marked one of those rows, or a table it depends on whole (link
 //! tables, counts, computed values: `ResourceSpec::tables_beside_rows`), after the stamp
@@ -36,8 +37,9 @@ use quick_cache::Weighter;
 
 use super::payoff::{CachePayoff, Lookup};
 
-/// At most this many shapes are told apart (a shape per host a client names, at most):
-/// past it, answers of new shapes are rendered without keeping their objects.
+/// At most this many shapes are told apart (a few per layout and field names, and one per
+/// owner where callers see the secrets of the objects they own): past it, answers of new
+/// shapes are rendered without keeping their objects.
 const MOST_SHAPES: usize = 64;
 
 /// A lookup of texts finds what it looks for when it serves at least one object in this
@@ -52,16 +54,17 @@ const SERVED_SHARE: usize = 4;
 /// An object asked for often still gets in after a few renders.
 const KEPT_WHEN_FULL: u32 = 8;
 
-/// Writes an object's text, given the related objects to look up and the `scheme://host`
-/// its links start with.
-pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup, &str);
-
 /// What kept texts hold in place of the `scheme://host` their links start with: a byte
 /// JSON never holds raw elsewhere (strings escape control characters), written over with
 /// the request's own when a text is served. One text then serves every host clients name,
-/// and is smaller by the host each of its links leaves out (a tenth of a session's).
+/// and is smaller by the host each of its links leaves out (6% of a session's).
 const LINKS_BASE: &str = "\u{1}";
+/// [`LINKS_BASE`]'s one byte.
 const LINKS_BASE_BYTE: u8 = 1;
+
+/// Writes an object's text, given the related objects to look up and the `scheme://host`
+/// its links start with.
+pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup, &str);
 /// Opens a page and its array, given the list's count and the page's length.
 pub type Head<'a> = &'a dyn Fn(i64, usize) -> String;
 
