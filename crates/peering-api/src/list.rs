@@ -216,9 +216,9 @@ pub async fn render(
             names,
             layout,
         };
-        let clock = store.row_clock();
-        let assembly = (texts.as_ref())
-            .and_then(|(t, versions, s)| t.begin(clock, versions, spec, (s, Lookup::Page, &base)));
+        let assembly = texts.as_ref().and_then(|(texts, versions, shape)| {
+            texts.begin(store.row_clock(), versions, spec, (shape, Lookup::Page))
+        });
         let (body, count) = if let Some(assembly) = assembly {
             page.assembled(store, (filter, window), known, &assembly)?
         } else if large {
@@ -264,17 +264,16 @@ impl PageWriter<'_> {
         known: Option<i64>,
         assembly: &Assembly<'_>,
     ) -> Result<(String, i64), StoreError> {
-        let render =
-            |out: &mut String, record: &Record, related: &dyn RelatedLookup, base: &str| {
-                let renderer = Renderer {
-                    related,
-                    base,
-                    show_secrets: self.shape.show_secrets,
-                    names: self.names,
-                    layout: self.layout,
-                };
-                renderer.one(out, self.spec, record, self.shape.brief);
+        let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
+            let renderer = Renderer {
+                related,
+                base: self.base,
+                show_secrets: self.shape.show_secrets,
+                names: self.names,
+                layout: self.layout,
             };
+            renderer.one(out, self.spec, record, self.shape.brief);
+        };
         let head = |count: i64, objects: usize| {
             let capacity = objects * self.shape.bytes_per_object();
             let mut head = self.shape.head(self.list_url, count, capacity);
@@ -354,6 +353,7 @@ async fn texts_for(
         secrets: asked.show_secrets,
         names: state.settings.field_names,
         layout: crate::respond::layout(req),
+        base: base_url(req),
     };
     Ok(Some((state.texts.clone(), versions, shape)))
 }

@@ -163,7 +163,10 @@ impl Store {
         let backend = target.backend();
         let pool = connection::build_pool(target.clone(), pool_size.max(1))?;
         let write_pool = connection::build_pool(target.clone(), WRITE_POOL_SIZE)?;
-        let watch = CommitWatch::open(&connection::build_pool(target.clone(), 1)?)?;
+        let watch = match backend {
+            Backend::Sqlite => CommitWatch::open(&connection::build_pool(target.clone(), 1)?)?,
+            Backend::Postgres => None,
+        };
         let (checkpoints, vacuums) = match backend {
             Backend::Sqlite => (Some(checkpoint::Checkpoints::start(pool.clone())?), None),
             Backend::Postgres => {

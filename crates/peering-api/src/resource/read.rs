@@ -208,13 +208,15 @@ async fn render_detail(
         secrets: show_secrets,
         names,
         layout,
+        base: base.clone(),
     };
-    let (clock, asked) = (state.store.row_clock(), (&shape, Lookup::Detail, &*base));
-    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, asked));
-    if let Some(assembly) = &assembly {
-        if let Some(kept) = assembly.kept(&[id]).pop().flatten() {
-            return Ok(assembly.answer(&kept));
-        }
+    let (clock, lookup) = (state.store.row_clock(), (&shape, Lookup::Detail));
+    let assembly = (versions.as_ref()).and_then(|v| state.texts.begin(clock, v, spec, lookup));
+    if let Some(kept) = assembly
+        .as_ref()
+        .and_then(|a| a.kept(&[id]).pop().flatten())
+    {
+        return Ok(kept.text.to_string());
     }
     let (told, detail) = tokio::sync::oneshot::channel();
     let answer: peering_store::Answer = Box::new(move |detail| {
@@ -230,10 +232,10 @@ async fn render_detail(
         // Its reader was stopped (the server is stopping) or failed.
         .map_err(|_| ApiError::Unavailable("The read was stopped; try again.".into()))??
         .ok_or(ApiError::NotFound)?;
-    let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup, base: &str| {
+    let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
         let renderer = Renderer {
             related,
-            base,
+            base: &base,
             show_secrets,
             names,
             layout,
@@ -241,10 +243,10 @@ async fn render_detail(
         renderer.one(out, spec, record, brief);
     };
     Ok(match assembly {
-        Some(assembly) => assembly.answer(&assembly.render(&record, &related, &render)),
+        Some(assembly) => assembly.render(&record, &related, &render).text.to_string(),
         None => {
             let mut body = String::with_capacity(1024);
-            render(&mut body, &record, &related, &base);
+            render(&mut body, &record, &related);
             body
         }
     })

@@ -4,8 +4,7 @@
 //! they show are: pages overlap, and details repeat what lists showed.
 //!
 //! A text is kept per object and per shape of answer (complete or brief, the secrets the
-//! caller sees, the layout, the field names; the links' host is written in as it is
-//! served, so that one text serves every host), with the rows it shows: its
+//! caller sees, the links' host and layout, the field names), with the rows it shows: its
 //! own, those its foreign keys name, every related object its rendering looked up. It is
 //! served while no write marked one of those rows, or a table it depends on whole (link
 //! tables, counts, computed values: `ResourceSpec::tables_beside_rows`), after the stamp
@@ -37,9 +36,8 @@ use quick_cache::Weighter;
 
 use super::payoff::{CachePayoff, Lookup};
 
-/// At most this many shapes are told apart (a few per layout and field names, and one per
-/// owner where callers see the secrets of the objects they own): past it, answers of new
-/// shapes are rendered without keeping their objects.
+/// At most this many shapes are told apart (a shape per host a client names, at most):
+/// past it, answers of new shapes are rendered without keeping their objects.
 const MOST_SHAPES: usize = 64;
 
 /// A lookup of texts finds what it looks for when it serves at least one object in this
@@ -54,17 +52,8 @@ const SERVED_SHARE: usize = 4;
 /// An object asked for often still gets in after a few renders.
 const KEPT_WHEN_FULL: u32 = 8;
 
-/// What kept texts hold in place of the `scheme://host` their links start with: a byte
-/// JSON never holds raw elsewhere (strings escape control characters), written over with
-/// the request's own when a text is served. One text then serves every host clients name,
-/// and is smaller by the host each of its links leaves out (6% of a session's).
-const LINKS_BASE: &str = "\u{1}";
-/// [`LINKS_BASE`]'s one byte.
-const LINKS_BASE_BYTE: u8 = 1;
-
-/// Writes an object's text, given the related objects to look up and the `scheme://host`
-/// its links start with.
-pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup, &str);
+/// Writes an object's text, given the related objects to look up.
+pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
 /// Opens a page and its array, given the list's count and the page's length.
 pub type Head<'a> = &'a dyn Fn(i64, usize) -> String;
 
@@ -76,14 +65,15 @@ thread_local! {
 /// A scratch buffer grown past this (by an object of large text) is let go after use.
 const MOST_SCRATCH: usize = 64 << 10;
 
-/// What an object's text depends on besides its data (its links' host is written when
-/// it is served).
+/// What an object's text depends on besides its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
     pub brief: bool,
     pub secrets: SecretView,
     pub names: FieldNames,
     pub layout: Layout,
+    /// `scheme://host`, which its links start with.
+    pub base: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,24 +87,8 @@ struct TextKey {
 #[derive(Debug)]
 pub struct KeptText {
     stamp: u64,
-    /// With [`LINKS_BASE`] where its links' `scheme://host` goes.
-    text: Box<str>,
+    pub text: Box<str>,
     rows: Box<[(&'static str, i64)]>,
-}
-
-impl KeptText {
-    /// Writes the text into `out`, its links starting with `base`.
-    pub fn write_to(&self, out: &mut String, base: &str) {
-        // `memchr` finds the markers at twice the speed of `str::split` (a page of 1,000
-        // sessions: 68 µs against 150; one copy of the same texts whole takes 33).
-        let mut from = 0;
-        for at in memchr::memchr_iter(LINKS_BASE_BYTE, self.text.as_bytes()) {
-            out.push_str(&self.text[from..at]);
-            out.push_str(base);
-            from = at + 1;
-        }
-        out.push_str(&self.text[from..]);
-    }
 }
 
 #[derive(Clone)]
@@ -180,7 +154,7 @@ impl ObjectTexts {
         clock: &'a RowClock,
         versions: &'a TableVersions,
         spec: &'static ResourceSpec,
-        (shape, lookup, base): (&Shape, Lookup, &'a str),
+        (shape, lookup): (&Shape, Lookup),
     ) -> Option<Assembly<'a>> {
         let entries = self.entries.as_ref().filter(|_| self.keeps(spec))?;
         let resource = u16::try_from(position(spec)?).ok()?;
@@ -197,7 +171,6 @@ impl ObjectTexts {
             texts: self,
             lookup,
             versions,
-            base,
         })
     }
 
@@ -261,8 +234,6 @@ pub struct Assembly<'a> {
     lookup: Lookup,
     /// The tables' versions the request read after it arrived.
     versions: &'a TableVersions,
-    /// `scheme://host` of the request, which its texts' links start with.
-    base: &'a str,
 }
 
 impl Assembly<'_> {
@@ -272,13 +243,6 @@ impl Assembly<'_> {
             shape: self.shape,
             id,
         }
-    }
-
-    /// `kept` as this request's answer, its links starting with the request's host.
-    pub fn answer(&self, kept: &KeptText) -> String {
-        let mut out = String::with_capacity(kept.text.len() + 8 * self.base.len());
-        kept.write_to(&mut out, self.base);
-        out
     }
 
     /// The current text of each of `ids`, or `None` where there is none.
@@ -319,10 +283,7 @@ impl Assembly<'_> {
         reads: (bool, Option<i64>),
         (slice, render, head): (usize, Render<'_>, Head<'_>),
     ) -> Result<(String, i64), peering_store::Error> {
-        let building = RefCell::new(Building {
-            base: self.base,
-            ..Building::default()
-        });
+        let building = RefCell::new(Building::default());
         let mut pick = |slice: PageSlice<'_>| {
             let mut page = building.borrow_mut();
             if page.body.is_none() {
@@ -363,7 +324,7 @@ impl Assembly<'_> {
         // block (a 1.3 KiB session in a 2 KiB one), which the weight does not count.
         let text = SCRATCH.with_borrow_mut(|scratch| {
             scratch.clear();
-            render(scratch, record, &recording, LINKS_BASE);
+            render(scratch, record, &recording);
             let text = Box::from(scratch.as_str());
             if scratch.capacity() > MOST_SCRATCH {
                 *scratch = String::new();
@@ -422,10 +383,8 @@ fn links(spec: &'static ResourceSpec, record: &Record) -> Vec<(&'static str, i64
 
 /// A page being written, slice by slice.
 #[derive(Default)]
-struct Building<'a> {
+struct Building {
     body: Option<String>,
-    /// `scheme://host`, which the page's links start with.
-    base: &'a str,
     /// Whether an object was written (the next one needs a comma).
     written: bool,
     /// The slice's ids, and the texts kept of them.
@@ -433,7 +392,7 @@ struct Building<'a> {
     kept: Vec<Option<Arc<KeptText>>>,
 }
 
-impl Building<'_> {
+impl Building {
     /// Writes the slice's objects in order, each kept or among those `rendered`; an object
     /// deleted between the ids' read and its own is left out.
     fn write_slice(&mut self, mut rendered: HashMap<i64, Arc<KeptText>>) {
@@ -445,7 +404,7 @@ impl Building<'_> {
             if self.written {
                 body.push(',');
             }
-            text.write_to(body, self.base);
+            body.push_str(&text.text);
             self.written = true;
         }
     }

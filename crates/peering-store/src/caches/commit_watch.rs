@@ -35,8 +35,8 @@ struct Watched {
 }
 
 impl CommitWatch {
-    /// A watch on its own connection of `pool` (a pool of one, kept for it); `None` but on
-    /// SQLite.
+    /// A watch on its own connection of `pool` (a pool of one, kept for it); `None` unless
+    /// the pool's database is SQLite.
     pub(crate) fn open(pool: &Pool) -> Result<Option<CommitWatch>, Error> {
         let mut conn = pool.get()?;
         let AnyConnection::Sqlite(sqlite) = &mut *conn else {

@@ -5,12 +5,13 @@ use peering_domain::resources::{ALL, TAG};
 use peering_domain::spec::NoRelated;
 use peering_domain::Value;
 
-fn shape() -> Shape {
+fn shape(base: &str) -> Shape {
     Shape {
         brief: false,
         secrets: SecretView::Hidden,
         names: FieldNames::default(),
         layout: Layout::default(),
+        base: base.to_owned(),
     }
 }
 
@@ -26,26 +27,24 @@ fn tag(id: i64) -> Record {
     }
 }
 
-/// Renders a link to the object alone: what a text holds matters less here than when it
-/// is served.
-fn render(out: &mut String, record: &Record, _related: &dyn RelatedLookup, base: &str) {
-    out.push_str(&format!("{base}/{}", record.id));
+/// Renders the id alone: what a text holds matters less here than when it is served.
+fn render(out: &mut String, record: &Record, _related: &dyn RelatedLookup) {
+    out.push_str(&record.id.to_string());
 }
 
-/// The texts of a detail of `spec` in `shape`, at `versions`, asked through `http://a`.
+/// The texts of a detail of `spec` in `shape`, at `versions`.
 fn detail<'a>(
     texts: &'a ObjectTexts,
     clock: &'a RowClock,
     versions: &'a TableVersions,
     (spec, shape): (&'static ResourceSpec, &Shape),
 ) -> Option<Assembly<'a>> {
-    texts.begin(clock, versions, spec, (shape, Lookup::Detail, "http://a"))
+    texts.begin(clock, versions, spec, (shape, Lookup::Detail))
 }
 
-/// The answers of `ids` kept in `assembly`, with its host.
 fn kept_ids(assembly: &Assembly<'_>, ids: &[i64]) -> Vec<Option<String>> {
     (assembly.kept(ids).into_iter())
-        .map(|kept| kept.map(|k| assembly.answer(&k)))
+        .map(|kept| kept.map(|k| k.text.to_string()))
         .collect()
 }
 
@@ -53,70 +52,54 @@ fn kept_ids(assembly: &Assembly<'_>, ids: &[i64]) -> Vec<Option<String>> {
 fn a_text_is_served_until_another_write_is_seen_to_its_table() {
     let (texts, clock) = (ObjectTexts::new(1 << 20), RowClock::default());
     let (one, two) = (versions(1), versions(2));
-    let first = detail(&texts, &clock, &one, (&TAG, &shape())).unwrap();
+    let first = detail(&texts, &clock, &one, (&TAG, &shape("http://a"))).unwrap();
     first.render(&tag(7), &NoRelated, &render);
-    let next = detail(&texts, &clock, &one, (&TAG, &shape())).unwrap();
-    assert_eq!(kept_ids(&next, &[7, 8]), [Some("http://a/7".into()), None]);
-    let brief = Shape {
-        brief: true,
-        ..shape()
-    };
-    let other_shape = detail(&texts, &clock, &one, (&TAG, &brief)).unwrap();
-    assert_eq!(kept_ids(&other_shape, &[7]), [None], "another shape");
-    let after_a_write = detail(&texts, &clock, &two, (&TAG, &shape())).unwrap();
+    let next = detail(&texts, &clock, &one, (&TAG, &shape("http://a"))).unwrap();
+    assert_eq!(kept_ids(&next, &[7, 8]), [Some("7".into()), None]);
+    let other_host = detail(&texts, &clock, &one, (&TAG, &shape("http://b"))).unwrap();
+    assert_eq!(kept_ids(&other_host, &[7]), [None], "another shape");
+    let after_a_write = detail(&texts, &clock, &two, (&TAG, &shape("http://a"))).unwrap();
     assert_eq!(kept_ids(&after_a_write, &[7]), [None]);
-}
-
-#[test]
-fn a_text_serves_every_host_with_its_own_links() {
-    let (texts, clock, one) = (ObjectTexts::new(1 << 20), RowClock::default(), versions(1));
-    let asked = |base| texts.begin(&clock, &one, &TAG, (&shape(), Lookup::Detail, base));
-    let first = asked("http://a").unwrap();
-    let rendered = first.render(&tag(7), &NoRelated, &render);
-    assert_eq!(first.answer(&rendered), "http://a/7");
-    let other_host = asked("https://b.example:8443/prefix").unwrap();
-    assert_eq!(
-        kept_ids(&other_host, &[7]),
-        [Some("https://b.example:8443/prefix/7".into())]
-    );
-    let (served, rendered, _) = texts.tally();
-    assert_eq!((served, rendered), (1, 1));
-}
-
-/// The shape of the answers of a caller who sees the secrets of the objects they own.
-fn owned_by(user: i64) -> Shape {
-    Shape {
-        secrets: SecretView::OwnedBy(user),
-        ..shape()
-    }
 }
 
 #[test]
 fn shapes_past_the_bound_keep_nothing() {
     let (texts, clock) = (ObjectTexts::new(1 << 20), RowClock::default());
     for n in 0..MOST_SHAPES {
-        assert!(detail(&texts, &clock, &versions(1), (&TAG, &owned_by(n as i64))).is_some());
+        assert!(detail(
+            &texts,
+            &clock,
+            &versions(1),
+            (&TAG, &shape(&format!("http://{n}")))
+        )
+        .is_some());
     }
     assert!(detail(
         &texts,
         &clock,
         &versions(1),
-        (&TAG, &owned_by(MOST_SHAPES as i64))
+        (&TAG, &shape("http://one-more"))
     )
     .is_none());
-    assert!(detail(&texts, &clock, &versions(1), (&TAG, &owned_by(0))).is_some());
+    assert!(detail(&texts, &clock, &versions(1), (&TAG, &shape("http://0"))).is_some());
 }
 
 #[test]
 fn nothing_is_kept_without_memory_or_for_answers_that_follow_the_clock() {
     let clock = RowClock::default();
-    assert!(detail(&ObjectTexts::new(0), &clock, &versions(1), (&TAG, &shape())).is_none());
+    assert!(detail(
+        &ObjectTexts::new(0),
+        &clock,
+        &versions(1),
+        (&TAG, &shape("http://a"))
+    )
+    .is_none());
     let clocked = ALL
         .iter()
         .find(|s| s.reads_the_clock)
         .expect("a resource reading the clock");
     let texts = ObjectTexts::new(1 << 20);
-    assert!(detail(&texts, &clock, &versions(1), (clocked, &shape())).is_none());
+    assert!(detail(&texts, &clock, &versions(1), (clocked, &shape("http://a"))).is_none());
 }
 
 /// Of `requests` requests looking up the texts of `ids`, how many consulted them.
@@ -125,7 +108,7 @@ fn consulted(texts: &ObjectTexts, (lookup, ids): (Lookup, &[i64]), requests: usi
     (0..requests)
         .filter(|_| texts.worth_consulting(&TAG, lookup))
         .inspect(|_| {
-            let assembly = texts.begin(&clock, &one, &TAG, (&shape(), lookup, "http://a"));
+            let assembly = texts.begin(&clock, &one, &TAG, (&shape("http://a"), lookup));
             assembly.expect("texts kept").kept(ids);
         })
         .count()
@@ -148,7 +131,7 @@ fn texts_are_consulted_until_full_then_while_lookups_serve_them() {
     let (texts, clock, one) = (ObjectTexts::new(64 << 10), RowClock::default(), versions(1));
     // While there is room, a miss tells only that the object was not asked for yet.
     assert_eq!(consulted(&texts, (Lookup::Detail, &[2]), 1_000), 1_000);
-    let page = texts.begin(&clock, &one, &TAG, (&shape(), Lookup::Page, "http://a"));
+    let page = texts.begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Page));
     let page = page.expect("texts kept");
     fill(&texts, &page);
     // Full: details that find nothing stop looking but for one in 16.
@@ -167,7 +150,7 @@ fn texts_are_consulted_until_full_then_while_lookups_serve_them() {
 #[test]
 fn once_full_one_text_rendered_in_eight_is_kept() {
     let (texts, clock, one) = (ObjectTexts::new(64 << 10), RowClock::default(), versions(1));
-    let assembly = texts.begin(&clock, &one, &TAG, (&shape(), Lookup::Page, "http://a"));
+    let assembly = texts.begin(&clock, &one, &TAG, (&shape("http://a"), Lookup::Page));
     let assembly = assembly.expect("texts kept");
     fill(&texts, &assembly);
     let (_, rendered_to_fill, kept_to_fill) = texts.tally();
@@ -190,7 +173,7 @@ fn once_full_one_text_rendered_in_eight_is_kept() {
     let id = (1..=800).find(|&id| assembly.kept(&[id])[0].is_some());
     let id = id.expect("a text kept once full");
     let two = versions(2);
-    let after_a_write = texts.begin(&clock, &two, &TAG, (&shape(), Lookup::Page, "http://a"));
+    let after_a_write = texts.begin(&clock, &two, &TAG, (&shape("http://a"), Lookup::Page));
     let after_a_write = after_a_write.expect("texts kept");
     assert!(after_a_write.kept(&[id])[0].is_none());
     after_a_write.render(&tag(id), &NoRelated, &render);
