@@ -167,11 +167,13 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     if api {
         wrk::ensure_installed()?;
     }
-    let binary = match &args.binary {
+    let built = match &args.binary {
         Some(binary) if binary.is_file() => binary.clone(),
         Some(binary) => return Err(format!("--binary {}: no such file", binary.display())),
         None => server::build_release()?,
     };
+    let copy = server::FreshCopy::of(&built)?;
+    let binary = copy.path.clone();
     if args.only == Some(Suite::Renders) {
         return renders::run(&binary, args.duration);
     }
