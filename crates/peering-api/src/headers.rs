@@ -110,7 +110,7 @@ fn host_allowed(req: &ServiceRequest) -> bool {
 
 /// A DNS name or an IPv4 address (letters, digits, `.`, `-`, `_`), or an IPv6 address in
 /// brackets, then an optional port: what a URL's authority may hold without escaping.
-pub(crate) fn well_formed_host(host: &str) -> bool {
+fn well_formed_host(host: &str) -> bool {
     let name = host_name(host);
     let port_ok = host.len() == name.len() || host.len() - name.len() > 1;
     let name_ok = match name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {

@@ -163,10 +163,7 @@ impl Store {
         let backend = target.backend();
         let pool = connection::build_pool(target.clone(), pool_size.max(1))?;
         let write_pool = connection::build_pool(target.clone(), WRITE_POOL_SIZE)?;
-        let watch = match backend {
-            Backend::Sqlite => CommitWatch::open(&connection::build_pool(target.clone(), 1)?)?,
-            Backend::Postgres => None,
-        };
+        let watch = CommitWatch::open(&target)?;
         let (checkpoints, vacuums) = match backend {
             Backend::Sqlite => (Some(checkpoint::Checkpoints::start(pool.clone())?), None),
             Backend::Postgres => {

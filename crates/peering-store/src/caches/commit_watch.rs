@@ -14,9 +14,10 @@
 use std::sync::{Arc, Mutex};
 
 use diesel::connection::SimpleConnection;
-use diesel::r2d2::PooledConnection;
+use diesel::r2d2::{CustomizeConnection, ManageConnection};
+use diesel::sqlite::SqliteConnection;
 
-use crate::connection::{AnyConnection, Db, Mode, Pool};
+use crate::connection::{AnyConnection, Db, Mode, Setup, Target};
 use crate::error::Error;
 use crate::pool_manager::Manager;
 use crate::sql::Sql;
@@ -28,22 +29,30 @@ pub(crate) struct CommitWatch {
 }
 
 struct Watched {
-    /// Held for good: `data_version` counts per connection.
-    conn: PooledConnection<Manager>,
+    /// Its own, held for good: `data_version` counts per connection.
+    conn: SqliteConnection,
     /// `data_version` when `versions` were last read (asked just before reading them).
     seen: Option<(i64, Arc<TableVersions>)>,
 }
 
 impl CommitWatch {
-    /// A watch on its own connection of `pool` (a pool of one, kept for it); `None` unless
-    /// the pool's database is SQLite.
-    pub(crate) fn open(pool: &Pool) -> Result<Option<CommitWatch>, Error> {
-        let mut conn = pool.get()?;
-        let AnyConnection::Sqlite(sqlite) = &mut *conn else {
+    /// A watch on a connection of its own to `target`, set up as the pools' are; `None`
+    /// unless `target` is SQLite.
+    pub(crate) fn open(target: &Target) -> Result<Option<CommitWatch>, Error> {
+        if !matches!(target, Target::Sqlite(_)) {
+            return Ok(None);
+        }
+        let unavailable = |e: diesel::r2d2::Error| Error::Unavailable(e.to_string());
+        let manager = Manager {
+            target: target.clone(),
+        };
+        let mut conn = manager.connect().map_err(unavailable)?;
+        Setup.on_acquire(&mut conn).map_err(unavailable)?;
+        let AnyConnection::Sqlite(mut conn) = conn else {
             return Ok(None);
         };
         // Busy (a checkpoint restarting the log), the caller waits for a round instead.
-        sqlite.batch_execute("PRAGMA busy_timeout = 0;")?;
+        conn.batch_execute("PRAGMA busy_timeout = 0;")?;
         Ok(Some(CommitWatch {
             watched: Mutex::new(Watched { conn, seen: None }),
         }))
@@ -57,10 +66,7 @@ impl CommitWatch {
     ) -> Option<Arc<TableVersions>> {
         let mut watched = self.watched.try_lock().ok()?;
         let Watched { conn, seen } = &mut *watched;
-        let AnyConnection::Sqlite(sqlite) = &mut **conn else {
-            return None;
-        };
-        let mut db = Db::Sqlite(sqlite, reads, Mode::Read(None));
+        let mut db = Db::Sqlite(conn, reads, Mode::Read(None));
         let version = db.scalar(&Sql::new("PRAGMA data_version")).ok()??;
         if let Some((_, versions)) = seen.as_ref().filter(|(at, _)| *at == version) {
             return Some(Arc::clone(versions));
