@@ -222,6 +222,11 @@ impl ResponseCache {
         (kept.version == key.version).then_some(kept.body)
     }
 
+    /// Whether an answer of `len` bytes is small enough to be kept.
+    pub fn keeps_answers_of(&self, len: usize) -> bool {
+        self.entries.is_some() && len <= self.max_entry
+    }
+
     /// Whether an answer is kept for `key` (without counting as a use of it).
     pub fn holds(&self, key: &Key) -> bool {
         let kept = self.entries.as_ref().and_then(|e| e.peek(key.url.as_str()));

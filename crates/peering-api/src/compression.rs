@@ -14,6 +14,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::cache::Key;
 use crate::respond::{indents, respond_bytes};
 use crate::AppState;
+use peering_app::answers::page_parts::PageParts;
 
 /// Smaller answers are not compressed.
 pub const MIN_BYTES: usize = 1024;
@@ -129,6 +130,24 @@ pub async fn respond_cached(
         }
         None => respond_bytes(req, StatusCode::OK, body),
     };
+    vary(&mut res);
+    res
+}
+
+/// A large page kept as its parts: sent from them a piece at a time, unless the client
+/// asks for it compressed (kept under `key` once compressed, as any answer) or indented,
+/// or as a browsable page, which need it whole.
+pub async fn respond_assembled(
+    req: &HttpRequest,
+    state: &AppState,
+    key: Option<Key>,
+    parts: PageParts,
+) -> HttpResponse {
+    if negotiate(req).is_some() || indents(req) || crate::pages::browsable::wants_html(req) {
+        let whole = Bytes::from(parts.into_text());
+        return respond_cached(req, state, key, whole).await;
+    }
+    let mut res = crate::respond::respond_parts(parts);
     vary(&mut res);
     res
 }

@@ -4,6 +4,7 @@
 
 use actix_web::web;
 use actix_web::HttpRequest;
+use peering_app::answers::page_parts::PageParts;
 use peering_app::answers::texts::{Assembly, ObjectTexts, Shape};
 use peering_domain::resources::Layout;
 use peering_domain::spec::Kind;
@@ -174,7 +175,23 @@ async fn checked_read<T: Send + 'static>(
     .map_err(unknown_value)
 }
 
-/// One page, rendered whole, on the blocking pool with its read: rendering a page of
+/// A page as rendered: one text, or the parts of a page assembled from objects kept
+/// rendered (`PageParts`: its texts are shared, not copied).
+pub enum Rendered {
+    Text(String),
+    Parts(PageParts),
+}
+
+impl Rendered {
+    pub fn into_text(self) -> String {
+        match self {
+            Rendered::Text(text) => text,
+            Rendered::Parts(parts) => parts.into_text(),
+        }
+    }
+}
+
+/// One page, rendered or assembled on the blocking pool with its read: rendering a page of
 /// 1,000 objects takes milliseconds, which on the async worker would hold up every other
 /// request it serves (writes among them).
 pub async fn render(
@@ -182,7 +199,7 @@ pub async fn render(
     state: &AppState,
     spec: &'static ResourceSpec,
     asked: ListRequest,
-) -> Result<String, ApiError> {
+) -> Result<Rendered, ApiError> {
     let window = Window {
         limit: asked.page.limit,
         offset: asked.page.offset,
@@ -220,11 +237,14 @@ pub async fn render(
             texts.begin(store.row_clock(), versions, spec, (shape, Lookup::Page))
         });
         let (body, count) = if let Some(assembly) = assembly {
-            page.assembled(store, (filter, window), known, &assembly)?
+            let (parts, count) = page.assembled(store, (filter, window), known, &assembly)?;
+            (Rendered::Parts(parts), count)
         } else if large {
-            page.in_slices(store, (filter, window), known)?
+            let (text, count) = page.in_slices(store, (filter, window), known)?;
+            (Rendered::Text(text), count)
         } else {
-            page.whole(store, (filter, window), known)?
+            let (text, count) = page.whole(store, (filter, window), known)?;
+            (Rendered::Text(text), count)
         };
         Ok(((body, count), count > 0))
     })
@@ -263,7 +283,7 @@ impl PageWriter<'_> {
         asked: (&Filter, Window),
         known: Option<i64>,
         assembly: &Assembly<'_>,
-    ) -> Result<(String, i64), StoreError> {
+    ) -> Result<(PageParts, i64), StoreError> {
         let render = |out: &mut String, record: &Record, related: &dyn RelatedLookup| {
             let renderer = Renderer {
                 related,
@@ -274,15 +294,14 @@ impl PageWriter<'_> {
             };
             renderer.one(out, self.spec, record, self.shape.brief);
         };
-        let head = |count: i64, objects: usize| {
-            let capacity = objects * self.shape.bytes_per_object();
-            let mut head = self.shape.head(self.list_url, count, capacity);
+        // The head alone: the objects' texts stay where they are kept.
+        let head = |count: i64, _objects: usize| {
+            let mut head = self.shape.head(self.list_url, count, 0);
             head.push('[');
             head
         };
         let reads = (self.shape.relations, known);
-        let (body, count) = assembly.page(store, asked, reads, (PAGE_SLICE, &render, &head))?;
-        Ok((body, count))
+        assembly.page(store, asked, reads, (PAGE_SLICE, &render, &head))
     }
 
     /// The page read whole, in the fewest statements: its objects, then their relations.

@@ -6,7 +6,8 @@
 //! memory that is faulted in again, and the kept memory stays resident: at a million
 //! sessions, most of the server's peak (docs/performance.md, thirty-seventh round). A text
 //! taken here goes back to a few spare buffers once its answer is sent, and the next large
-//! page is written into one of them.
+//! page is written into one of them. Pages assembled from objects kept rendered take none:
+//! they are sent from their parts (`respond.rs::respond_parts`).
 
 use std::sync::Mutex;
 

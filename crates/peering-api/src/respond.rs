@@ -6,6 +6,7 @@ use actix_web::body::{MessageBody, SizedStream};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
+use peering_app::answers::page_parts::{Cursor, PageParts};
 use peering_domain::resources::Layout;
 use serde_json::Value as Json;
 
@@ -59,7 +60,7 @@ pub fn respond_bytes(req: &HttpRequest, status: StatusCode, body: Bytes) -> Http
 }
 
 /// Answers up to this size are handed to the connection whole.
-const SENT_WHOLE_UP_TO: usize = 128 * 1024;
+pub(crate) const SENT_WHOLE_UP_TO: usize = 128 * 1024;
 /// The bytes of a larger answer the connection takes at a time.
 const PIECE_BYTES: usize = 64 * 1024;
 
@@ -73,6 +74,22 @@ fn in_pieces(body: Bytes) -> impl MessageBody<Error = Infallible> + Unpin {
         .step_by(PIECE_BYTES)
         .map(move |at| Ok::<_, Infallible>(body.slice(at..(at + PIECE_BYTES).min(body.len()))));
     SizedStream::new(size, futures_util::stream::iter(pieces))
+}
+
+/// A page kept as its parts, copied from them a piece at a time as the connection takes
+/// them: the page is never whole in memory, only a piece of it and the texts it shares
+/// with the objects kept rendered.
+pub fn respond_parts(parts: PageParts) -> HttpResponse {
+    let size = parts.len() as u64;
+    let mut cursor = Cursor::default();
+    let pieces = std::iter::from_fn(move || {
+        let mut piece = Vec::with_capacity(PIECE_BYTES);
+        parts.copy_next(&mut cursor, &mut piece, PIECE_BYTES);
+        (!piece.is_empty()).then(|| Ok::<_, Infallible>(Bytes::from(piece)))
+    });
+    let mut res = HttpResponse::build(StatusCode::OK);
+    res.content_type("application/json");
+    res.body(SizedStream::new(size, futures_util::stream::iter(pieces)))
 }
 
 /// `scheme://host` of the request, for absolute URLs.

@@ -16,9 +16,10 @@ use crate::cache::{self, Lookup};
 use crate::compression;
 use crate::conditional;
 use crate::error::ApiError;
-use crate::list::ListRequest;
+use crate::list::{ListRequest, Rendered};
 use crate::respond::{self, base_url};
 use crate::AppState;
+use peering_app::answers::page_parts::PageParts;
 use peering_app::answers::texts::Shape;
 use peering_domain::spec::RelatedLookup;
 use peering_domain::Record;
@@ -34,8 +35,13 @@ pub(super) async fn read_one(
 ) -> Result<HttpResponse, ApiError> {
     caller.require_read(state, Some(spec))?;
     let secrets = crate::auth::secret_view(caller, spec);
-    let render = render_detail(req, state, spec, id, secrets);
+    let render = async {
+        render_detail(req, state, spec, id, secrets)
+            .await
+            .map(Rendered::Text)
+    };
     let (body, key) = cached(req, state, (spec, Lookup::Detail), secrets, render).await?;
+    let body = body.into_bytes();
     let etag = conditional::etag(&body);
     let mut res = if conditional::not_modified(req, &etag) {
         HttpResponse::NotModified().finish()
@@ -134,10 +140,10 @@ async fn cached(
     state: &AppState,
     (spec, lookup): (&'static ResourceSpec, Lookup),
     secrets: SecretView,
-    render: impl std::future::Future<Output = Result<String, ApiError>>,
-) -> Result<(Bytes, Option<cache::Key>), ApiError> {
+    render: impl std::future::Future<Output = Result<Rendered, ApiError>>,
+) -> Result<(Body, Option<cache::Key>), ApiError> {
     if !state.responses.worth_consulting(spec, lookup) {
-        return Ok((crate::page_texts::into_bytes(render.await?), None));
+        return Ok((Body::of(render.await?, |_| false), None));
     }
     let depends_on = cache::DependsOn::answer(spec, req.query_string());
     let version_at = |versions: &TableVersions| depends_on.version(versions);
@@ -154,14 +160,16 @@ async fn cached(
             if let Some(body) = state.responses.get(&key) {
                 state.metrics.cache_hit();
                 state.responses.record_lookup(spec, lookup, true);
-                return Ok((body, Some(key)));
+                return Ok((Body::Bytes(body), Some(key)));
             }
             key
         }
     };
     state.metrics.cache_miss();
     state.responses.record_lookup(spec, lookup, false);
-    let body = crate::page_texts::into_bytes(render.await?);
+    // A page left as parts is not kept whole, but its key is still good for the page
+    // compressed, which is smaller.
+    let body = Body::of(render.await?, |len| state.responses.keeps_answers_of(len));
     let now = recent();
     if now
         .as_ref()
@@ -169,11 +177,42 @@ async fn cached(
     {
         return Ok((body, None));
     }
-    state.responses.put(key.clone(), body.clone());
+    if let Body::Bytes(bytes) = &body {
+        state.responses.put(key.clone(), bytes.clone());
+    }
     if let Some(now) = now {
         state.responses.sweep_now_and_then(&now);
     }
     Ok((body, Some(key)))
+}
+
+/// What a read answers with: its bytes, or a large page as its parts (`PageParts`), sent
+/// from the texts they share with the objects kept rendered.
+enum Body {
+    Bytes(Bytes),
+    Parts(PageParts),
+}
+
+impl Body {
+    /// A page kept as parts stays so when it is larger than an answer sent whole and
+    /// `kept` says the answer cache would not keep it; anything else becomes bytes.
+    fn of(rendered: Rendered, kept: impl Fn(usize) -> bool) -> Body {
+        match rendered {
+            Rendered::Parts(parts)
+                if parts.len() > respond::SENT_WHOLE_UP_TO && !kept(parts.len()) =>
+            {
+                Body::Parts(parts)
+            }
+            rendered => Body::Bytes(crate::page_texts::into_bytes(rendered.into_text())),
+        }
+    }
+
+    fn into_bytes(self) -> Bytes {
+        match self {
+            Body::Bytes(bytes) => bytes,
+            Body::Parts(parts) => Bytes::from(parts.into_text()),
+        }
+    }
 }
 
 /// The tables' versions, read after the request arrived, when a detail of `spec` may be
@@ -290,8 +329,12 @@ pub(super) async fn list(
     } else {
         let secrets = asked.show_secrets;
         let render = crate::list::render(req, state, spec, asked);
-        let (body, key) = cached(req, state, (spec, Lookup::Page), secrets, render).await?;
-        compression::respond_cached(req, state, key, body).await
+        match cached(req, state, (spec, Lookup::Page), secrets, render).await? {
+            (Body::Bytes(body), key) => compression::respond_cached(req, state, key, body).await,
+            (Body::Parts(parts), key) => {
+                compression::respond_assembled(req, state, key, parts).await
+            }
+        }
     };
     set_allow(&mut res, spec, caller, false);
     res.headers_mut().insert(

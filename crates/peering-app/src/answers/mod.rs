@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod counts;
+pub mod page_parts;
 pub mod payoff;
 pub mod texts;
 pub mod versions;

@@ -34,6 +34,7 @@ use peering_store::{Depends, PageSlice, Related, RowClock, Store, TableVersions,
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 
+use super::page_parts::PageParts;
 use super::payoff::{CachePayoff, Lookup};
 
 /// At most this many shapes are told apart (a shape per host a client names, at most):
@@ -89,6 +90,18 @@ pub struct KeptText {
     stamp: u64,
     pub text: Box<str>,
     rows: Box<[(&'static str, i64)]>,
+}
+
+#[cfg(test)]
+impl KeptText {
+    /// A text depending on no row.
+    pub(crate) fn for_tests(text: &str) -> KeptText {
+        KeptText {
+            stamp: 0,
+            text: Box::from(text),
+            rows: Box::new([]),
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -274,20 +287,21 @@ impl Assembly<'_> {
     /// A page of a list: `head` (given the list's count and the page's length, it opens
     /// the page and its array), then the texts of its objects in order, those not kept
     /// rendered with `render` from the objects read for them (and kept); read `slice`
-    /// objects at a time, each slice written before the next is read, so that a large page
-    /// holds one slice's objects at a time. Returns the page and the list's count.
+    /// objects at a time, each slice's texts taken before the next is read, so that a large
+    /// page holds one slice's objects at a time. Returns the page, as its parts, and the
+    /// list's count.
     pub fn page(
         &self,
         store: &Store,
         asked: (&Filter, Window),
         reads: (bool, Option<i64>),
         (slice, render, head): (usize, Render<'_>, Head<'_>),
-    ) -> Result<(String, i64), peering_store::Error> {
+    ) -> Result<(PageParts, i64), peering_store::Error> {
         let building = RefCell::new(Building::default());
         let mut pick = |slice: PageSlice<'_>| {
             let mut page = building.borrow_mut();
-            if page.body.is_none() {
-                page.body = Some(head(slice.count, slice.page_len));
+            if page.parts.is_none() {
+                page.parts = Some(PageParts::new(head(slice.count, slice.page_len)));
             }
             page.kept = self.kept(slice.ids);
             page.ids = slice.ids.to_vec();
@@ -298,13 +312,12 @@ impl Assembly<'_> {
             let rendered: HashMap<i64, Arc<KeptText>> = (records.iter())
                 .map(|record| (record.id, self.render(record, related, render)))
                 .collect();
-            building.borrow_mut().write_slice(rendered);
+            building.borrow_mut().take_slice(rendered);
         };
         let asked = (asked, self.versions);
         let count = store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
-        let mut body = (building.into_inner().body).unwrap_or_else(|| head(count, 0));
-        body.push_str("]}");
-        Ok((body, count))
+        let parts = (building.into_inner().parts).unwrap_or_else(|| PageParts::new(head(count, 0)));
+        Ok((parts, count))
     }
 
     /// Renders `record` with `render`, given the related objects to look up, and keeps its
@@ -381,31 +394,24 @@ fn links(spec: &'static ResourceSpec, record: &Record) -> Vec<(&'static str, i64
     rows
 }
 
-/// A page being written, slice by slice.
+/// A page being assembled, slice by slice.
 #[derive(Default)]
 struct Building {
-    body: Option<String>,
-    /// Whether an object was written (the next one needs a comma).
-    written: bool,
+    parts: Option<PageParts>,
     /// The slice's ids, and the texts kept of them.
     ids: Vec<i64>,
     kept: Vec<Option<Arc<KeptText>>>,
 }
 
 impl Building {
-    /// Writes the slice's objects in order, each kept or among those `rendered`; an object
+    /// Takes the slice's objects in order, each kept or among those `rendered`; an object
     /// deleted between the ids' read and its own is left out.
-    fn write_slice(&mut self, mut rendered: HashMap<i64, Arc<KeptText>>) {
-        let body = self.body.get_or_insert_with(String::new);
+    fn take_slice(&mut self, mut rendered: HashMap<i64, Arc<KeptText>>) {
+        let parts = self.parts.get_or_insert_with(PageParts::default);
         for (id, kept) in self.ids.iter().zip(self.kept.drain(..)) {
-            let Some(text) = kept.or_else(|| rendered.remove(id)) else {
-                continue;
-            };
-            if self.written {
-                body.push(',');
+            if let Some(text) = kept.or_else(|| rendered.remove(id)) {
+                parts.push(text);
             }
-            body.push_str(&text.text);
-            self.written = true;
         }
     }
 }

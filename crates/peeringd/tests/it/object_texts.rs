@@ -97,6 +97,41 @@ impl Pair {
     }
 }
 
+#[test]
+fn a_large_page_sent_from_kept_texts_is_whole_and_compressed_when_asked() {
+    use std::io::Read;
+    let pair = Pair::start();
+    // About 1.5 KiB an object: a page of them all is larger than answers sent whole (128
+    // KiB) or kept whole beside texts (256 KiB), so it is sent from its parts.
+    let body: Vec<Json> = (0..250)
+        .map(|i| json!({"asn": 64500 + i, "name": format!("AS {i}"), "comments": "c".repeat(500)}))
+        .collect();
+    assert_eq!(pair.kept.post(AS, Json::Array(body)).status, 201);
+    let page = format!("{AS}?limit=1000");
+    for round in ["the texts rendered", "the texts kept"] {
+        let (served, _, _) = pair.read_counting(&page);
+        let key = Some(pair.kept.key.as_str());
+        let plain = pair.kept.send_raw("GET", &page, key, &[]);
+        let text = pair.same(&page, round).to_string();
+        assert!(plain.body.len() > 256 << 10, "{}", plain.body.len());
+        let length = plain.header("Content-Length").map(str::to_owned);
+        assert_eq!(length, Some(plain.body.len().to_string()), "{round}");
+        let decoded: Json = serde_json::from_slice(&plain.body).expect("JSON");
+        assert_eq!(decoded.to_string(), text, "{round}");
+        let gzip = pair
+            .kept
+            .send_raw("GET", &page, key, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(gzip.header("Content-Encoding"), Some("gzip"), "{round}");
+        let mut unzipped = Vec::new();
+        let read = flate2::read::GzDecoder::new(&gzip.body[..]).read_to_end(&mut unzipped);
+        assert!(read.is_ok());
+        assert_eq!(unzipped, plain.body, "{round}");
+        if round == "the texts kept" {
+            assert!(served >= 250, "{served} objects from the texts");
+        }
+    }
+}
+
 /// A write through one of the pair's servers.
 type Write<'a> = Box<dyn Fn(&Pair) + 'a>;
 
