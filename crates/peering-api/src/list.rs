@@ -295,7 +295,7 @@ impl PageWriter<'_> {
             renderer.one(out, self.spec, record, self.shape.brief);
         };
         // The head alone: the objects' texts stay where they are kept.
-        let head = |count: i64, _objects: usize| {
+        let head = |count: i64| {
             let mut head = self.shape.head(self.list_url, count, 0);
             head.push('[');
             head

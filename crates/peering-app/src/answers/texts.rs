@@ -55,8 +55,8 @@ const KEPT_WHEN_FULL: u32 = 8;
 
 /// Writes an object's text, given the related objects to look up.
 pub type Render<'a> = &'a dyn Fn(&mut String, &Record, &dyn RelatedLookup);
-/// Opens a page and its array, given the list's count and the page's length.
-pub type Head<'a> = &'a dyn Fn(i64, usize) -> String;
+/// Opens a page and its array, given the list's count.
+pub type Head<'a> = &'a dyn Fn(i64) -> String;
 
 thread_local! {
     /// Where objects are rendered before their texts are copied out.
@@ -284,8 +284,8 @@ impl Assembly<'_> {
         texts
     }
 
-    /// A page of a list: `head` (given the list's count and the page's length, it opens
-    /// the page and its array), then the texts of its objects in order, those not kept
+    /// A page of a list: `head` (given the list's count, it opens the page and its
+    /// array), then the texts of its objects in order, those not kept
     /// rendered with `render` from the objects read for them (and kept); read `slice`
     /// objects at a time, each slice's texts taken before the next is read, so that a large
     /// page holds one slice's objects at a time. Returns the page, as its parts, and the
@@ -301,7 +301,7 @@ impl Assembly<'_> {
         let mut pick = |slice: PageSlice<'_>| {
             let mut page = building.borrow_mut();
             if page.parts.is_none() {
-                page.parts = Some(PageParts::new(head(slice.count, slice.page_len)));
+                page.parts = Some(PageParts::new(head(slice.count)));
             }
             page.kept = self.kept(slice.ids);
             page.ids = slice.ids.to_vec();
@@ -316,7 +316,7 @@ impl Assembly<'_> {
         };
         let asked = (asked, self.versions);
         let count = store.page_assembled(self.spec, asked, reads, slice, (&mut pick, &mut each))?;
-        let parts = (building.into_inner().parts).unwrap_or_else(|| PageParts::new(head(count, 0)));
+        let parts = (building.into_inner().parts).unwrap_or_else(|| PageParts::new(head(count)));
         Ok((parts, count))
     }
 

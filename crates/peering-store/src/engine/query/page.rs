@@ -240,7 +240,6 @@ pub(crate) fn page_assembled(
             let ids: Vec<i64> = page.records.iter().map(|r| r.id).collect();
             let missing = pick(PageSlice {
                 count: page.count,
-                page_len: ids.len(),
                 ids: &ids,
             });
             let to_render: Vec<Record> = (page.records.into_iter())
@@ -274,7 +273,6 @@ pub(crate) fn picked_in_slices(
     for slice_ids in slices {
         let page = PageSlice {
             count,
-            page_len: ids.len(),
             ids: slice_ids,
         };
         let missing = pick(page);
@@ -291,11 +289,10 @@ pub(crate) fn picked_in_slices(
 /// Reads the objects of some ids, in their order.
 pub(crate) type ReadIds<'a> = &'a mut dyn FnMut(&[i64]) -> Result<(Vec<Record>, Related), Error>;
 
-/// A slice of a page: the list's count, how many ids the page holds, the slice's ids.
+/// A slice of a page: the list's count and the slice's ids.
 #[derive(Debug, Clone, Copy)]
 pub struct PageSlice<'a> {
     pub count: i64,
-    pub page_len: usize,
     pub ids: &'a [i64],
 }
 
