@@ -237,7 +237,9 @@ impl ResponseCache {
     /// has made stale already).
     pub fn put(&self, key: Key, body: Bytes) {
         if let Some(entries) = &self.entries {
-            if body.len() <= self.max_entry && self.admission.seen_before(&key.url, key.version) {
+            if self.keeps_answers_of(body.len())
+                && self.admission.seen_before(&key.url, key.version)
+            {
                 let Key {
                     version,
                     url,

@@ -186,6 +186,12 @@ async fn cached(
     Ok((body, Some(key)))
 }
 
+/// Whether a page of `len` bytes is sent from its parts: larger than an answer sent whole,
+/// and not kept by the answer cache.
+fn sent_from_parts(len: usize, kept: impl Fn(usize) -> bool) -> bool {
+    len > respond::SENT_WHOLE_UP_TO && !kept(len)
+}
+
 /// What a read answers with: its bytes, or a large page as its parts (`PageParts`), sent
 /// from the texts they share with the objects kept rendered.
 enum Body {
@@ -198,15 +204,12 @@ impl Body {
     /// `kept` says the answer cache would not keep it; anything else becomes bytes.
     fn of(rendered: Rendered, kept: impl Fn(usize) -> bool) -> Body {
         match rendered {
-            Rendered::Parts(parts)
-                if parts.len() > respond::SENT_WHOLE_UP_TO && !kept(parts.len()) =>
-            {
-                Body::Parts(parts)
-            }
+            Rendered::Parts(parts) if sent_from_parts(parts.len(), kept) => Body::Parts(parts),
             rendered => Body::Bytes(crate::page_texts::into_bytes(rendered.into_text())),
         }
     }
 
+    /// Only a detail's body is turned into bytes this way: it is never parts.
     fn into_bytes(self) -> Bytes {
         match self {
             Body::Bytes(bytes) => bytes,
