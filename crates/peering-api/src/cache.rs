@@ -52,7 +52,7 @@ impl DependsOn {
     /// The version of that data in `versions`.
     pub fn version(self, versions: &TableVersions) -> i64 {
         match self.0 {
-            Some(tables) => versions.of(tables),
+            Some(tables) => versions.of_list(tables),
             None => versions.whole(),
         }
     }

@@ -137,3 +137,28 @@ fn rows_past_the_bound_are_forgotten_by_marking_the_table_whole() {
     assert!(!holds(&clock, stamp, -1), "no row of that id was named");
     assert!(clock.lock().tables[AS].rows.len() <= MOST_ROWS);
 }
+
+#[test]
+fn a_snapshot_reconciled_once_tells_nothing_new_the_next_time() {
+    static LIST: [&str; 2] = [AS, TAGS];
+    let clock = RowClock::default();
+    let first = versions(&[(AS, 1), (TAGS, 1)]);
+    clock.reconcile(&first, &LIST);
+    // More writes of this process than it remembers the versions of.
+    let mut before = first.clone();
+    for version in 2..=(RECENT as i64 + 3) {
+        let after = versions(&[(AS, version), (TAGS, 1)]);
+        let update = written(&[Writes::updates(AS).of_rows(vec![version])]);
+        clock.after_write(&update, Some((&before, &after)));
+        before = after;
+    }
+    let stamp = clock.stamp();
+    // A request still holding the first snapshot: it was reconciled already, so the
+    // texts rendered since stay.
+    clock.reconcile(&first, &LIST);
+    assert!(holds(&clock, stamp, 1));
+    // The same versions in a snapshot of their own are looked at, and the version long
+    // gone marks the table whole, as before.
+    clock.reconcile(&versions(&[(AS, 1), (TAGS, 1)]), &LIST);
+    assert!(!holds(&clock, stamp, 1));
+}
