@@ -307,7 +307,11 @@ mod tests {
         let before = TableVersions::from_listed("a:1,b:2,*:3");
         assert_eq!(before.of_list(&LIST), before.of(&LIST));
         assert_eq!(before.of_list(&LIST), before.of(&LIST), "asked again");
-        assert_eq!(before.of_list(&LIST[..1]), before.of(&["a"]), "a shorter list");
+        assert_eq!(
+            before.of_list(&LIST[..1]),
+            before.of(&["a"]),
+            "a shorter list"
+        );
         let after = TableVersions::from_listed("a:1,b:4,*:3");
         assert_ne!(after.of_list(&LIST), before.of_list(&LIST));
         assert_eq!(after.clone().of_list(&LIST), after.of(&LIST));
